@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "qapital-tui",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "qapital-tui", targets: ["qapital-tui"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
+        .target(name: "FeedModel"),
+        .target(name: "TermUI", dependencies: ["CNcurses"]),
+        .executableTarget(
+            name: "qapital-tui",
+            dependencies: [
+                "FeedModel", "TermUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "FeedModelTests",
+            dependencies: ["FeedModel"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,6 @@
+import Testing
+@testable import TermUI
+
+@Test func moduleLoads() {
+    #expect(Bool(true))
+}
