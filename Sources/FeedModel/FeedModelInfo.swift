@@ -1,4 +1,4 @@
-/// FeedModel: the data layer of qapital-tui. Foundation only; no UI.
+/// Facts about this build of qapital-tui.
 public enum FeedModelInfo {
     public static let version = "0.1.0"
 }

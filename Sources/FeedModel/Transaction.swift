@@ -1,0 +1,57 @@
+import Foundation
+
+/// A card transaction (`GET /transactions`, ours). Negative amounts are money out.
+public struct Transaction: Identifiable, Hashable, Sendable {
+    public var id: String
+    public var timestamp: Date
+    public var amount: Money
+    public var counterparty: String
+
+    public init(id: String, timestamp: Date, amount: Money, counterparty: String) {
+        self.id = TextSanitizer.clean(id)
+        self.timestamp = timestamp
+        self.amount = amount
+        self.counterparty = TextSanitizer.clean(counterparty)
+    }
+
+    public var isMoneyOut: Bool { amount.minorUnits < 0 }
+}
+
+extension Transaction: Codable {
+    enum CodingKeys: String, CodingKey { case id, timestamp, amount, currency, counterparty }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let code = try container.decode(String.self, forKey: .currency)
+        guard let currency = Currency.from(code: code) else {
+            throw DecodingError.dataCorruptedError(forKey: .currency, in: container,
+                                                   debugDescription: "not an ISO currency code: \"\(TextSanitizer.clean(String(code.prefix(10))))\"")
+        }
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            timestamp: try container.decode(Date.self, forKey: .timestamp),
+            amount: try container.money(.amount, currency: currency),
+            counterparty: try container.decodeIfPresent(String.self, forKey: .counterparty) ?? ""
+        )
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(Timestamp.feedString(timestamp), forKey: .timestamp)
+        try container.encode(amount.decimalValue, forKey: .amount)
+        try container.encode(amount.currency.code, forKey: .currency)
+        try container.encode(counterparty, forKey: .counterparty)
+    }
+}
+
+/// `GET /transactions?from=&to=`.
+public struct TransactionList: Codable, Sendable {
+    public var transactions: [Transaction]
+    public init(transactions: [Transaction]) { self.transactions = transactions }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        transactions = try container.decodeIfPresent([Transaction].self, forKey: .transactions) ?? []
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import FeedModel
+
+@Suite struct DecodingTests {
+    let decoder = PayloadDecoder()
+
+    func decode<T: Decodable>(_ type: T.Type, _ json: String) throws(MalformedPayload) -> T {
+        try decoder.decode(type, from: Data(json.utf8), resource: "GET /test")
+    }
+
+    @Test func missingKeysAndNullsMeanNone() throws {
+        let goal = try decode(Goal.self, #"{"id":9,"name":"Trip","userId":1,"currentBalance":5,"status":"active"}"#)
+        #expect(goal.target == nil && goal.imageURL == nil && goal.connectedUserIds.isEmpty)
+        let nulls = try decode(Goal.self, #"{"id":9,"name":"Trip","userId":1,"goalImageURL":null,"targetAmount":null,"currentBalance":5,"status":"deleted","connectedUsers":null}"#)
+        #expect(nulls.status == .deleted && nulls.connectedUserIds.isEmpty)
+        #expect(try decode(GoalList.self, #"{"savingsGoals":null}"#).savingsGoals.isEmpty)
+    }
+
+    @Test func transactionsCarryTheirOwnCurrency() throws {
+        let list = try decode(TransactionList.self, #"{"transactions":[{"id":"t1","timestamp":"2026-11-20T10:00:00Z","amount":-4.35,"currency":"gbp","counterparty":"Tesco"}]}"#)
+        #expect(list.transactions[0].amount == Money(minorUnits: -435, currency: .gbp))
+        #expect(list.transactions[0].isMoneyOut)
+    }
+
+    @Test(arguments: [
+        (#"{"savingsGoals":[{"id":1,"name":"A","currentBalance":"lots"}]}"#, "GET /test: malformed JSON (savingsGoals[0].currentBalance: expected a number"),
+        (#"{"savingsGoals":[{"name":"A"}]}"#, "GET /test: malformed JSON (savingsGoals[0].id: missing)"),
+        (#"{"savingsGoals":[{"id":1,"name":null}]}"#, "GET /test: malformed JSON (savingsGoals[0].name: expected a string, found null)"),
+        (#"{"savingsGoals":[{"id":1,"#, "GET /test: malformed JSON (top level:"),
+    ])
+    func malformedPayloadsNameTheResourceAndThePlace(json: String, prefix: String) {
+        do {
+            _ = try decode(GoalList.self, json)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.description.hasPrefix(prefix), "\(error.description)")
+        }
+    }
+
+    @Test func badTimestampIsNamed() {
+        #expect(throws: MalformedPayload.self) {
+            try decode(ActivityPage.self, #"{"oldest":"yesterday","activities":[]}"#)
+        }
+    }
+
+    @Test func bothTimestampFormsParse() throws {
+        let fractional = try #require(Timestamp.parse("2015-03-10T14:55:16.025Z"))
+        #expect(abs(fractional.timeIntervalSince1970 - 1_425_999_316.025) < 0.0005)
+        #expect(Timestamp.parse("2016-10-04T00:00:00+00:00") == Date(timeIntervalSince1970: 1_475_539_200))
+        #expect(Timestamp.parse("2016-10-04T02:00:00+02:00") == Date(timeIntervalSince1970: 1_475_539_200))
+        #expect(Timestamp.parse("2016-10-04") == nil)
+        #expect(Timestamp.queryString(Date(timeIntervalSince1970: 1_475_539_200)) == "2016-10-04T00:00:00+00:00")
+    }
+
+    @Test func achievementsSkipABadEntryAndSortByLevel() throws {
+        let json = #"{"overview":{"title":"T"},"achievements":[{"id":1,"level":"10","progress":1,"total":2,"accessible":true},{"id":2,"level":"two","progress":0,"total":5},{"id":3,"level":"2","total":5},{"id":4,"level":3,"progress":0,"total":5,"accessible":false}]}"#
+        let file = try JSONDecoder().decode(AchievementsFile.self, from: Data(json.utf8))
+        #expect(file.achievements.map(\.id) == [4, 1])
+        #expect(file.skipped.count == 2)
+        #expect(file.skipped[0].hasPrefix("achievements[1]"))
+        #expect(file.skipped[1].contains("progress"))
+        let empty = try JSONDecoder().decode(AchievementsFile.self, from: Data(#"{"overview":{"title":"T"},"achievements":[]}"#.utf8))
+        #expect(empty.achievements.isEmpty)
+    }
+
+    @Test func namesAreSanitizedOnTheWayIn() throws {
+        let goal = try decode(Goal.self, #"{"id":1,"name":"Evil\u001b]0;pwned\u0007 goal\u001b[2J","currentBalance":1}"#)
+        #expect(goal.name == "Evil goal")
+        let user = try decode(UserResponse.self, #"{"userId":2,"displayName":"Bob\u009b31m\tSmith"}"#).user
+        #expect(user.displayName == "Bob Smith")
+    }
+
+    @Test func roundTripThroughOurEncoder() throws {
+        let goal = Goal(id: 3, name: "Bike", ownerId: 1, target: Money(minorUnits: 50_000, currency: .usd),
+                        balance: Money(minorUnits: 12_345, currency: .usd), connectedUserIds: [2])
+        let data = try JSONEncoder().encode(GoalList(savingsGoals: [goal]))
+        #expect(try decoder.decode(GoalList.self, from: data, resource: "x").savingsGoals == [goal])
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import FeedModel
+
+@Suite struct MoneyTests {
+    @Test(arguments: [
+        ("0.32", 32), ("0.1", 10), ("1250.5", 125_050), ("999999999.99", 99_999_999_999),
+        ("4.355", 436), ("4.354", 435), ("0.005", 1), ("-2.5", -250), ("-0.005", -1), ("10", 1000),
+        ("0.30000000000000004", 30), ("1e2", 10_000), ("12.50", 1250),
+    ])
+    func exactConversionFromJSONNumbers(json: String, minor: Int64) throws {
+        let data = Data(#"{"a": \#(json)}"#.utf8)
+        struct Wrapper: Decodable {
+            let a: Money
+            enum CodingKeys: String, CodingKey { case a }
+            init(from decoder: Decoder) throws {
+                a = try decoder.container(keyedBy: CodingKeys.self).money(.a, currency: .usd)
+            }
+        }
+        let value = try PayloadDecoder().decode(Wrapper.self, from: data, resource: "test").a
+        #expect(value.minorUnits == minor)
+    }
+
+    @Test(arguments: [
+        (Money(minorUnits: 125_050, currency: .usd), "$1,250.50"),
+        (Money(minorUnits: 87, currency: .gbp), "£0.87"),
+        (Money(minorUnits: -250, currency: .usd), "\u{2212}$2.50"),
+        (Money(minorUnits: 0, currency: .eur), "€0.00"),
+        (Money(minorUnits: 99_999_999_999, currency: .usd), "$999,999,999.99"),
+        (Money(minorUnits: 100_000, currency: .usd), "$1,000.00"),
+        (Money(minorUnits: 1200, currency: .jpy), "¥1,200"),
+        (Money(minorUnits: 5, currency: Currency(code: "XTS")), "XTS 0.05"),
+    ])
+    func formatting(money: Money, text: String) {
+        #expect(money.formatted == text)
+    }
+
+    @Test func arithmeticStaysInMinorUnits() {
+        var total = Money.zero(.usd)
+        for _ in 0..<10 { total = total + Money(decimal: Decimal(string: "0.1")!, currency: .usd)! }
+        #expect(total == Money(minorUnits: 100, currency: .usd))
+        #expect(Money(minorUnits: 125_050, currency: .usd).jsonNumberString == "1250.5")
+        #expect(Money(minorUnits: -5, currency: .usd).jsonNumberString == "-0.05")
+        #expect(Money(minorUnits: 1000, currency: .usd).jsonNumberString == "10")
+    }
+
+    @Test func outOfRangeIsRefused() {
+        #expect(Money(decimal: Decimal(string: "1e30")!, currency: .usd) == nil)
+    }
+
+    @Test func currencyCodes() {
+        #expect(Currency.from(code: "gbp") == .gbp)
+        #expect(Currency.from(code: "JPY")?.minorDigits == 0)
+        #expect(Currency.from(code: "\u{1b}[2J") == nil)
+        #expect(Currency.from(code: "EURO") == nil)
+    }
+}
