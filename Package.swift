@@ -9,6 +9,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
     ],
     targets: [
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
@@ -19,6 +20,7 @@ let package = Package(
             dependencies: [
                 "FeedModel", "TermUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
         .testTarget(
@@ -27,6 +29,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
+        .testTarget(name: "AppTests", dependencies: ["qapital-tui", "FeedModel", "TermUI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,19 +5,18 @@ import TermUI
 import Glibc
 #endif
 
-struct QapitalTUI: ParsableCommand {
+/// The app itself (the default subcommand).
+struct AppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "qapital-tui",
-        abstract: "Browse savings goals, activity, round-ups and achievements in the terminal.",
-        version: FeedModelInfo.version
+        commandName: "run",
+        abstract: "Run the app (the default)."
     )
 
-    func run() throws {
+    @MainActor
+    func run() async throws {
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal")
         }
         BasicTerminal.showBanner("qapital-tui — press q to quit")
     }
 }
-
-QapitalTUI.main()

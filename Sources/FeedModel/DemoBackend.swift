@@ -1,0 +1,111 @@
+import Foundation
+
+/// The demo dataset as a live backend: answers every endpoint and applies the same rules that
+/// `qapital-tui serve` serves over HTTP (goal creation checks, transfers idempotent by id).
+public actor DemoBackend {
+    public private(set) var dataset: DemoDataset
+    private var appliedTransfers: [UUID: (goalId: Int, amount: Money)] = [:]
+    private var nextGoalId: Int
+
+    public init(dataset: DemoDataset) {
+        self.dataset = dataset
+        self.nextGoalId = (dataset.goals.map(\.id).max() ?? 0) + 1
+    }
+
+    public init(now: Date = Date(), options: DemoDataset.Options = DemoDataset.Options()) {
+        self.init(dataset: DemoDataset(now: now, options: options))
+    }
+
+    public var currency: Currency { dataset.currency }
+
+    public func goals() -> [Goal] { dataset.goals }
+
+    public func feed(goalId: Int) throws(APIError) -> [FeedItem] {
+        let label = "GET /savingsgoals/\(goalId)/feed"
+        guard dataset.goals.contains(where: { $0.id == goalId }) else {
+            throw APIError(kind: .notFound, request: label, message: "\(label): not found (HTTP 404)")
+        }
+        return dataset.feeds[goalId] ?? []
+    }
+
+    public func rules() -> [SavingsRule] { dataset.rules }
+
+    public func user(id: Int) throws(APIError) -> User {
+        guard let user = dataset.users.first(where: { $0.id == id }) else {
+            let label = "GET /users/\(id)"
+            throw APIError(kind: .notFound, request: label, message: "\(label): not found (HTTP 404)")
+        }
+        return user
+    }
+
+    /// Activities with `from ≤ timestamp < to`, newest first, and the oldest day there is.
+    public func activities(from: Date, to: Date) throws(APIError) -> ActivityPage {
+        guard from <= to else {
+            throw APIError(kind: .rejected, request: "GET /activities", message: "GET /activities: HTTP 400: from is after to")
+        }
+        let all = dataset.activities
+        // Newest first: find the slice by binary search, so a page costs the same at any depth.
+        let start = DemoBackend.firstIndex(in: all) { $0.timestamp < to }
+        let end = DemoBackend.firstIndex(in: all) { $0.timestamp < from }
+        return ActivityPage(oldest: dataset.oldestActivity, activities: Array(all[start..<end]))
+    }
+
+    public func transactions(from: Date, to: Date) -> [Transaction] {
+        dataset.transactions.filter { $0.timestamp >= from && $0.timestamp < to }
+    }
+
+    /// Checks a new goal's fields as the form does; returns a message for the first problem.
+    public static func validateNewGoal(name: String, target: Money?) -> String? {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return "a name is required" }
+        if trimmed.count > 60 { return "the name is longer than 60 characters" }
+        if let target, target.minorUnits <= 0 { return "the target must be more than zero" }
+        return nil
+    }
+
+    public func createGoal(name: String, target: Money?) throws(APIError) -> Goal {
+        if let problem = DemoBackend.validateNewGoal(name: name, target: target) {
+            throw APIError(kind: .rejected, request: "POST /savingsgoals", message: "POST /savingsgoals: HTTP 400: \(problem)")
+        }
+        let goal = Goal(id: nextGoalId, name: name.trimmingCharacters(in: .whitespacesAndNewlines), ownerId: 1,
+                        target: target, balance: .zero(dataset.currency))
+        nextGoalId += 1
+        dataset.goals.append(goal)
+        dataset.feeds[goal.id] = []
+        return goal
+    }
+
+    public func transfer(goalId: Int, transferId: UUID, amount: Money) throws(APIError) -> Goal {
+        let label = "POST /savingsgoals/\(goalId)/transfers"
+        guard let index = dataset.goals.firstIndex(where: { $0.id == goalId }), dataset.goals[index].status == .active else {
+            throw APIError(kind: .notFound, request: label, message: "\(label): not found (HTTP 404)")
+        }
+        if let earlier = appliedTransfers[transferId] {
+            guard earlier.goalId == goalId, earlier.amount == amount else {
+                throw APIError(kind: .rejected, request: label, message: "\(label): HTTP 409: transfer id already used for another transfer")
+            }
+            return dataset.goals[index]
+        }
+        guard amount.currency == dataset.currency, amount.minorUnits > 0 else {
+            throw APIError(kind: .rejected, request: label, message: "\(label): HTTP 400: the amount must be more than zero")
+        }
+        appliedTransfers[transferId] = (goalId, amount)
+        dataset.goals[index].balance = dataset.goals[index].balance + amount
+        let item = FeedItem(id: transferId.uuidString.lowercased(), timestamp: Date(),
+                            message: MarkupText(parsing: "<strong>You</strong> saved your round-ups."),
+                            amount: amount, userId: 1, savingsRuleId: 1)
+        dataset.feeds[goalId, default: []].insert(item, at: 0)
+        return dataset.goals[index]
+    }
+
+    /// The first index whose element satisfies `predicate`, which must be false then true along the array.
+    static func firstIndex<T>(in array: [T], where predicate: (T) -> Bool) -> Int {
+        var low = 0
+        var high = array.count
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(array[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

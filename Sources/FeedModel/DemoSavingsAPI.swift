@@ -1,0 +1,58 @@
+import Foundation
+
+/// The app's default source: the demo backend in process, with optional simulated latency.
+public struct DemoSavingsAPI: SavingsAPI {
+    public let backend: DemoBackend
+    public let latency: Duration
+
+    public init(backend: DemoBackend, latency: Duration = .zero) {
+        self.backend = backend
+        self.latency = latency
+    }
+
+    public var sourceName: String { "demo" }
+
+    private func pause() async throws {
+        if latency > .zero { try await Task.sleep(for: latency) }
+    }
+
+    public func goals() async throws -> [Goal] {
+        try await pause()
+        return await backend.goals()
+    }
+
+    public func feed(goalId: Int) async throws -> [FeedItem] {
+        try await pause()
+        return try await backend.feed(goalId: goalId)
+    }
+
+    public func rules() async throws -> [SavingsRule] {
+        try await pause()
+        return await backend.rules()
+    }
+
+    public func user(id: Int) async throws -> User {
+        try await pause()
+        return try await backend.user(id: id)
+    }
+
+    public func activities(from: Date, to: Date) async throws -> ActivityPage {
+        try await pause()
+        return try await backend.activities(from: from, to: to)
+    }
+
+    public func transactions(from: Date, to: Date) async throws -> [Transaction] {
+        try await pause()
+        return await backend.transactions(from: from, to: to)
+    }
+
+    public func createGoal(name: String, target: Money?) async throws -> Goal {
+        try await pause()
+        return try await backend.createGoal(name: name, target: target)
+    }
+
+    public func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal {
+        try await pause()
+        return try await backend.transfer(goalId: goalId, transferId: transferId, amount: amount)
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Every endpoint of the API (docs/api.md). Implementations throw `APIError`.
+public protocol SavingsAPI: Sendable {
+    /// What the status bar calls the source: "demo" or the server's host.
+    var sourceName: String { get }
+    func goals() async throws -> [Goal]
+    func feed(goalId: Int) async throws -> [FeedItem]
+    func rules() async throws -> [SavingsRule]
+    /// Throws `APIError` with kind `.notFound` for a user the server does not know.
+    func user(id: Int) async throws -> User
+    func activities(from: Date, to: Date) async throws -> ActivityPage
+    func transactions(from: Date, to: Date) async throws -> [Transaction]
+    func createGoal(name: String, target: Money?) async throws -> Goal
+    /// Moves `amount` into the goal. The same `transferId` twice moves money once.
+    func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal
+}
+
+/// A request that failed, with what a person needs to read: "GET /activities: HTTP 500".
+public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+        case notFound
+        case unauthorized
+        case http(status: Int)
+        case cannotConnect
+        case timedOut
+        case malformed
+        case rejected
+        case transport
+        case cancelled
+    }
+
+    public let kind: Kind
+    /// "GET /activities"
+    public let request: String
+    public let message: String
+
+    public init(kind: Kind, request: String, message: String) {
+        self.kind = kind
+        self.request = request
+        self.message = message
+    }
+
+    public var description: String { message }
+}
