@@ -1,0 +1,63 @@
+import Foundation
+
+/// Runs an `ActivityPager` against an API: performs its requests in tasks and feeds the answers
+/// back on the main actor, where the app's event loop lives. `onChange` tells the app to redraw.
+@MainActor
+public final class ActivityFeed {
+    public private(set) var pager: ActivityPager
+    public var onChange: (@MainActor () -> Void)?
+    private let api: any SavingsAPI
+    private let now: @Sendable () -> Date
+    private var tasks: [PageRequest: Task<Void, Never>] = [:]
+
+    public init(api: any SavingsAPI, maxInFlight: Int = 8, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.api = api
+        self.now = now
+        self.pager = ActivityPager(maxInFlight: maxInFlight)
+    }
+
+    public var activities: [Activity] { pager.activities }
+    public var phase: ActivityPager.Phase { pager.phase }
+    public var isBusy: Bool { !tasks.isEmpty }
+
+    /// Starts over (also the refresh): the old generation's answers are dropped and its requests cancelled.
+    public func start() {
+        for task in tasks.values { task.cancel() }
+        tasks = [:]
+        perform(pager.start(now: now()))
+        onChange?()
+    }
+
+    public func viewportChanged(cursor: Int, screenHeight: Int) {
+        perform(pager.viewportChanged(cursor: cursor, screenHeight: screenHeight))
+    }
+
+    public func retry() {
+        perform(pager.retry())
+        onChange?()
+    }
+
+    private func perform(_ requests: [PageRequest]) {
+        for request in requests {
+            let api = self.api
+            tasks[request] = Task { [weak self] in
+                let result: Result<ActivityPage, APIError>
+                do {
+                    result = .success(try await api.activities(from: request.window.from, to: request.window.to))
+                } catch let error as APIError {
+                    result = .failure(error)
+                } catch {
+                    result = .failure(APIError(kind: .transport, request: "GET /activities", message: "GET /activities: \(error)"))
+                }
+                self?.receive(request, result)
+            }
+        }
+    }
+
+    private func receive(_ request: PageRequest, _ result: Result<ActivityPage, APIError>) {
+        tasks[request] = nil
+        guard request.generation == pager.generation else { return }
+        perform(pager.receive(request, result))
+        onChange?()
+    }
+}

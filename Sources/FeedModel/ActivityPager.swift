@@ -1,0 +1,164 @@
+import Foundation
+
+/// One two-week slice of history: `from ≤ t < to`, window 0 ending at the moment paging began.
+public struct ActivityWindow: Hashable, Sendable {
+    public let index: Int
+    public let from: Date
+    public let to: Date
+}
+
+/// A window to fetch for one generation of the pager (a refresh starts a new generation).
+public struct PageRequest: Hashable, Sendable {
+    public let generation: Int
+    public let window: ActivityWindow
+}
+
+/// The activity feed's paging, as a pure state machine: events in, requests out.
+///
+/// It asks for two-week windows newest first, exactly and contiguously, each at most once per
+/// generation. While windows come back empty it keeps up to `maxInFlight` of the following
+/// windows in flight at once, and assembles results strictly in order. Beyond that it asks for
+/// the next window only when the cursor comes within one screen height of the last loaded row.
+/// It stops at the window that reaches `oldest`, learned from the responses.
+public struct ActivityPager: Sendable {
+    public enum Phase: Equatable, Sendable {
+        /// Nothing asked for yet.
+        case idle
+        /// The next window to show is on its way; `firstPage` while nothing is shown yet.
+        case loading(firstPage: Bool)
+        /// Everything asked for is shown; more comes on demand.
+        case ready
+        /// The next window failed; `retry()` asks for it again and keeps what is shown.
+        case failed(String)
+        /// The whole history is shown.
+        case atEnd
+    }
+
+    public static let windowLength: TimeInterval = 14 * 86_400
+
+    public let maxInFlight: Int
+    public private(set) var generation = 0
+    /// Everything delivered so far, newest first, never duplicated.
+    public private(set) var activities: [Activity] = []
+    public private(set) var phase: Phase = .idle
+    /// The oldest activity date, as the server last said.
+    public private(set) var oldest: Date?
+    /// Requests made in this generation (for tests and figures).
+    public private(set) var requestCount = 0
+
+    private var anchor = Date(timeIntervalSince1970: 0)
+    private var nextToDeliver = 0
+    private var requested: Set<Int> = []
+    private var inFlight: Set<Int> = []
+    private var arrived: [Int: Result<ActivityPage, APIError>] = [:]
+    private var lastDeliveredWasEmpty = false
+    private var cursor = 0
+    private var screenHeight = 0
+
+    public init(maxInFlight: Int = 8) {
+        self.maxInFlight = max(1, maxInFlight)
+    }
+
+    public func window(_ index: Int) -> ActivityWindow {
+        let to = anchor.addingTimeInterval(-Double(index) * ActivityPager.windowLength)
+        return ActivityWindow(index: index, from: to.addingTimeInterval(-ActivityPager.windowLength), to: to)
+    }
+
+    /// Windows requested and not yet answered.
+    public var windowsInFlight: Set<Int> { inFlight }
+
+    /// Starts over from `now`: a new generation whose old answers will be dropped.
+    public mutating func start(now: Date) -> [PageRequest] {
+        generation += 1
+        anchor = now
+        activities = []
+        oldest = nil
+        requestCount = 0
+        nextToDeliver = 0
+        requested = []
+        inFlight = []
+        arrived = [:]
+        lastDeliveredWasEmpty = false
+        phase = .loading(firstPage: true)
+        return pump()
+    }
+
+    /// The screen says where the cursor is and how many rows it shows.
+    public mutating func viewportChanged(cursor: Int, screenHeight: Int) -> [PageRequest] {
+        self.cursor = cursor
+        self.screenHeight = screenHeight
+        return pump()
+    }
+
+    /// After a failure: asks for the failed window again, keeping everything shown.
+    public mutating func retry() -> [PageRequest] {
+        guard case .failed = phase else { return [] }
+        arrived[nextToDeliver] = nil
+        requested.remove(nextToDeliver)
+        phase = .loading(firstPage: activities.isEmpty)
+        return pump()
+    }
+
+    /// An answer arrived. Answers of an older generation, or for windows past the end, are dropped.
+    public mutating func receive(_ request: PageRequest, _ result: Result<ActivityPage, APIError>) -> [PageRequest] {
+        guard request.generation == generation, inFlight.remove(request.window.index) != nil else { return [] }
+        if phase == .atEnd { return [] }
+        arrived[request.window.index] = result
+        deliverInOrder()
+        return pump()
+    }
+
+    private mutating func deliverInOrder() {
+        while let result = arrived[nextToDeliver] {
+            switch result {
+            case .failure(let error):
+                phase = .failed(error.message)
+                return
+            case .success(let page):
+                arrived[nextToDeliver] = nil
+                oldest = page.oldest
+                let window = window(nextToDeliver)
+                // Only what lies inside the window, so overlapping or sloppy answers never duplicate.
+                let inside = page.activities.filter { activity in
+                    activity.timestamp >= window.from
+                        && (activity.timestamp < window.to || (window.index == 0 && activity.timestamp == window.to))
+                }
+                activities.append(contentsOf: inside.sorted { $0.timestamp > $1.timestamp })
+                lastDeliveredWasEmpty = inside.isEmpty
+                nextToDeliver += 1
+                if window.from <= page.oldest {
+                    phase = .atEnd
+                    arrived = [:]
+                    return
+                }
+            }
+        }
+        phase = inFlight.contains(nextToDeliver) ? .loading(firstPage: activities.isEmpty) : .ready
+    }
+
+    private var wantsMore: Bool {
+        activities.isEmpty || lastDeliveredWasEmpty || cursor >= activities.count - screenHeight
+    }
+
+    private mutating func pump() -> [PageRequest] {
+        switch phase {
+        case .failed, .atEnd, .idle: return []
+        case .loading, .ready: break
+        }
+        guard wantsMore else { return [] }
+        // Walking an empty stretch: keep several windows ahead in flight; otherwise one at a time.
+        let depth = lastDeliveredWasEmpty ? maxInFlight : 1
+        var requests: [PageRequest] = []
+        for index in nextToDeliver..<(nextToDeliver + depth) where inFlight.count < maxInFlight {
+            guard !requested.contains(index) else { continue }
+            let window = window(index)
+            if let oldest, window.to <= oldest { break }
+            requested.insert(index)
+            inFlight.insert(index)
+            requestCount += 1
+            requests.append(PageRequest(generation: generation, window: window))
+        }
+        if inFlight.contains(nextToDeliver) { phase = .loading(firstPage: activities.isEmpty) }
+        return requests
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// A feed item with its rule resolved (the user is resolved through the `UserDirectory`).
+public struct FeedEntry: Hashable, Sendable {
+    public let item: FeedItem
+    public let rule: SavingsRule?
+}
+
+/// A goal's feed as the detail screen shows it.
+public struct GoalFeedState: Sendable {
+    public var entries: [FeedEntry] = []
+    public var status: LoadStatus = .idle
+}
+
+/// Active goals in server order, rules by id, and each goal's feed newest first.
+@MainActor
+public final class GoalStore {
+    public private(set) var goals: [Goal] = []
+    public private(set) var rulesById: [Int: SavingsRule] = [:]
+    public private(set) var status: LoadStatus = .idle
+    public private(set) var feeds: [Int: GoalFeedState] = [:]
+    public var onChange: (@MainActor () -> Void)?
+
+    private let api: any SavingsAPI
+    private let users: UserDirectory?
+    private var generation = 0
+    private var feedGenerations: [Int: Int] = [:]
+    private var pending = 0
+
+    public init(api: any SavingsAPI, users: UserDirectory? = nil) {
+        self.api = api
+        self.users = users
+    }
+
+    public var isBusy: Bool { pending > 0 }
+
+    public func goal(id: Int) -> Goal? { goals.first { $0.id == id } }
+
+    public func feed(for goalId: Int) -> GoalFeedState { feeds[goalId] ?? GoalFeedState() }
+
+    /// Fetches goals and rules together; what is shown stays until the new answer arrives.
+    public func load() {
+        generation += 1
+        let generation = self.generation
+        status = .loading
+        pending += 1
+        let api = self.api
+        Task { [weak self] in
+            async let goals = api.goals()
+            async let rules = api.rules()
+            let result: Result<([Goal], [SavingsRule]), Error>
+            do {
+                result = .success(try await (goals, rules))
+            } catch {
+                result = .failure(error)
+            }
+            self?.finishLoad(result, generation: generation)
+        }
+        onChange?()
+    }
+
+    private func finishLoad(_ result: Result<([Goal], [SavingsRule]), Error>, generation: Int) {
+        pending -= 1
+        guard generation == self.generation else { return }
+        switch result {
+        case .success(let (goals, rules)):
+            self.goals = goals.filter { $0.status == .active }
+            rulesById = Dictionary(rules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            status = .loaded
+            // Feeds that arrived before the rules get their rules now.
+            for (goalId, state) in feeds {
+                feeds[goalId]?.entries = state.entries.map { FeedEntry(item: $0.item, rule: $0.item.savingsRuleId.flatMap { rulesById[$0] }) }
+            }
+            for goal in self.goals {
+                for id in [goal.ownerId] + goal.connectedUserIds { users?.lookup(id) }
+            }
+        case .failure(let error):
+            status = .failed(GoalStore.message(error, request: "GET /savingsgoals"))
+        }
+        onChange?()
+    }
+
+    /// Fetches one goal's feed (again); entries shown stay until the answer arrives.
+    public func loadFeed(goalId: Int) {
+        let generation = (feedGenerations[goalId] ?? 0) + 1
+        feedGenerations[goalId] = generation
+        feeds[goalId, default: GoalFeedState()].status = .loading
+        pending += 1
+        let api = self.api
+        Task { [weak self] in
+            let result: Result<[FeedItem], Error>
+            do {
+                result = .success(try await api.feed(goalId: goalId))
+            } catch {
+                result = .failure(error)
+            }
+            self?.finishFeed(goalId: goalId, result, generation: generation)
+        }
+        onChange?()
+    }
+
+    private func finishFeed(goalId: Int, _ result: Result<[FeedItem], Error>, generation: Int) {
+        pending -= 1
+        guard feedGenerations[goalId] == generation else { return }
+        switch result {
+        case .success(let items):
+            let entries = items
+                .sorted { $0.timestamp > $1.timestamp }
+                .map { FeedEntry(item: $0, rule: $0.savingsRuleId.flatMap { rulesById[$0] }) }
+            feeds[goalId] = GoalFeedState(entries: entries, status: .loaded)
+            for id in Set(items.map(\.userId)) { users?.lookup(id) }
+        case .failure(let error):
+            feeds[goalId, default: GoalFeedState()].status = .failed(GoalStore.message(error, request: "GET /savingsgoals/\(goalId)/feed"))
+        }
+        onChange?()
+    }
+
+    /// A goal the server changed (after a transfer) or created: shown at once.
+    public func apply(_ goal: Goal) {
+        if let index = goals.firstIndex(where: { $0.id == goal.id }) {
+            if goal.status == .active { goals[index] = goal } else { goals.remove(at: index) }
+        } else if goal.status == .active {
+            goals.append(goal)
+        }
+        onChange?()
+    }
+
+    static func message(_ error: Error, request: String) -> String {
+        if let error = error as? APIError { return error.message }
+        return "\(request): \(error)"
+    }
+}

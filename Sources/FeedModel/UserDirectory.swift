@@ -1,0 +1,92 @@
+import Foundation
+
+/// What is known of a user id.
+public enum UserLookup: Equatable, Sendable {
+    case loading
+    case found(User)
+    /// The server answered 404: shown as `User #ID`.
+    case unknown
+    case failed(String)
+}
+
+/// Users by id: each fetched once and cached; concurrent look-ups of one id share one request;
+/// a 404 is remembered as unknown; a failed look-up is tried again after `retryAfter`.
+@MainActor
+public final class UserDirectory {
+    private enum Entry {
+        case pending(Task<UserLookup, Never>)
+        case done(UserLookup, at: Date)
+    }
+
+    public var onChange: (@MainActor (Int) -> Void)?
+    private let api: any SavingsAPI
+    private let now: @Sendable () -> Date
+    private let retryAfter: TimeInterval
+    private var entries: [Int: Entry] = [:]
+
+    public init(api: any SavingsAPI, retryAfter: TimeInterval = 30, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.api = api
+        self.retryAfter = retryAfter
+        self.now = now
+    }
+
+    /// What is known now, without waiting; starts a fetch when nothing usable is known.
+    @discardableResult
+    public func lookup(_ id: Int) -> UserLookup {
+        switch entries[id] {
+        case .pending:
+            return .loading
+        case .done(let result, let at):
+            if case .failed = result, now().timeIntervalSince(at) >= retryAfter {
+                fetch(id)
+                return .loading
+            }
+            return result
+        case nil:
+            fetch(id)
+            return .loading
+        }
+    }
+
+    /// The display name, or `User #ID` while unknown, loading or failed.
+    public func displayName(for id: Int) -> String {
+        if case .found(let user) = lookup(id) { return user.displayName }
+        return User.placeholderName(for: id)
+    }
+
+    /// Waits for the user, sharing any request already in flight.
+    public func user(_ id: Int) async -> UserLookup {
+        if case .pending(let task) = entries[id] { return await task.value }
+        let known = lookup(id)
+        if case .pending(let task) = entries[id] { return await task.value }
+        return known
+    }
+
+    /// Forgets everything (a refresh).
+    public func reset() {
+        entries = [:]
+    }
+
+    private func fetch(_ id: Int) {
+        let api = self.api
+        let task = Task<UserLookup, Never> {
+            do {
+                return .found(try await api.user(id: id))
+            } catch let error as APIError where error.kind == .notFound {
+                return .unknown
+            } catch let error as APIError {
+                return .failed(error.message)
+            } catch {
+                return .failed("GET /users/\(id): \(error)")
+            }
+        }
+        entries[id] = .pending(task)
+        Task { [weak self] in
+            let result = await task.value
+            guard let self else { return }
+            // A reset while this was in flight leaves no pending entry: keep the answer anyway.
+            self.entries[id] = .done(result, at: self.now())
+            self.onChange?(id)
+        }
+    }
+}

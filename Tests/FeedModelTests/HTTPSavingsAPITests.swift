@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+@testable import FeedModel
+
+@Suite struct HTTPSavingsAPITests {
+    @Test func queryValuesArePercentEncodedStrictly() throws {
+        let api = HTTPSavingsAPI(baseURL: URL(string: "http://127.0.0.1:8080/api/")!)
+        let url = api.url(for: "/activities", query: [
+            URLQueryItem(name: "from", value: "2016-10-04T00:00:00+00:00"),
+            URLQueryItem(name: "to", value: "2016-10-18T00:00:00+00:00"),
+        ])
+        #expect(url.absoluteString == "http://127.0.0.1:8080/api/activities?from=2016-10-04T00%3A00%3A00%2B00%3A00&to=2016-10-18T00%3A00%3A00%2B00%3A00")
+    }
+
+    @Test(arguments: [
+        ("http://127.0.0.1:8080", nil),
+        ("https://api.example.com/v1", nil),
+        ("ftp://example.com", "unsupported URL scheme \"ftp\" in ftp://example.com (use http or https)"),
+        ("localhost:8080", "unsupported URL scheme \"localhost\" in localhost:8080 (use http or https)"),
+        ("http://", "no host in URL http://"),
+        ("not a url", "not a URL: not a url"),
+        ("http://\u{1b}[2J", "not a URL: http://"),
+    ])
+    func baseURLValidation(text: String, problem: String?) {
+        do {
+            _ = try HTTPSavingsAPI.validate(baseURL: text)
+            #expect(problem == nil)
+        } catch {
+            #expect(error.message == problem)
+        }
+    }
+
+    @Test func sourceNameIsHostAndPort() {
+        #expect(HTTPSavingsAPI(baseURL: URL(string: "http://127.0.0.1:8080")!).sourceName == "127.0.0.1:8080")
+        #expect(HTTPSavingsAPI(baseURL: URL(string: "https://api.example.com")!).sourceName == "api.example.com")
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import Synchronization
+@testable import FeedModel
+
+/// Waits, without sleeping, until `condition` holds; `subscribe` hands over the change callback.
+@MainActor
+func waitUntil(_ subscribe: (@escaping @MainActor () -> Void) -> Void, _ condition: @MainActor () -> Bool) async {
+    if condition() { return }
+    let (changes, continuation) = AsyncStream<Void>.makeStream()
+    subscribe { continuation.yield() }
+    for await _ in changes where condition() { return }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct ActivityFeedTests {
+    @Test func walksTheWholeDemoHistoryOnceEach() async {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let backend = DemoBackend(now: now)
+        let dataset = await backend.dataset
+        let feed = ActivityFeed(api: DemoSavingsAPI(backend: backend), now: { now })
+        feed.start()
+        await waitUntil({ callback in feed.onChange = { callback(); feed.viewportChanged(cursor: feed.activities.count, screenHeight: 30) } },
+                        { feed.phase == .atEnd })
+        #expect(feed.activities == dataset.activities)
+        #expect(!feed.isBusy || feed.phase == .atEnd)
+        // 18 months and a long gap: more than 30 windows, each asked once.
+        #expect(feed.pager.requestCount >= 30)
+    }
+
+    @Test func aFailureThenRetryThroughTheDriver() async {
+        let api = ScriptedAPI()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let failing = Mutex(true)
+        api.update { state in
+            state.activities = { from, to in
+                if failing.withLock({ $0 }) {
+                    return .failure(APIError(kind: .http(status: 500), request: "GET /activities", message: "GET /activities: HTTP 500"))
+                }
+                return .success(ActivityPage(oldest: from, activities: [
+                    Activity(message: MarkupText(parsing: "x"), amount: .zero(.usd), userId: 1, timestamp: to.addingTimeInterval(-60)),
+                ]))
+            }
+        }
+        let feed = ActivityFeed(api: api, now: { now })
+        feed.start()
+        await waitUntil({ feed.onChange = $0 }, { feed.phase == .failed("GET /activities: HTTP 500") })
+        failing.withLock { $0 = false }
+        feed.retry()
+        await waitUntil({ feed.onChange = $0 }, { feed.phase == .atEnd })
+        #expect(feed.activities.count == 1)
+        #expect(api.state.withLock { $0.activityCalls.count } == 2)
+    }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct UserDirectoryTests {
+    @Test func tenConcurrentLookupsShareOneRequest() async {
+        let api = ScriptedAPI()
+        api.update { $0.users[5] = .success(User(id: 5, displayName: "George")) }
+        api.closeGate()
+        let directory = UserDirectory(api: api)
+        #expect(directory.lookup(5) == .loading)
+        let lookups = (0..<10).map { _ in Task { await directory.user(5) } }
+        #expect(directory.displayName(for: 5) == "User #5")
+        api.openGate()
+        for lookup in lookups {
+            #expect(await lookup.value == .found(User(id: 5, displayName: "George")))
+        }
+        #expect(api.userCalls == [5])
+        #expect(directory.displayName(for: 5) == "George")
+        _ = await directory.user(5)
+        #expect(api.userCalls == [5])
+    }
+
+    @Test func aMissingUserIsRememberedAsUnknown() async {
+        let api = ScriptedAPI()
+        let directory = UserDirectory(api: api)
+        #expect(await directory.user(42) == .unknown)
+        #expect(directory.displayName(for: 42) == "User #42")
+        #expect(directory.lookup(42) == .unknown)
+        #expect(api.userCalls == [42])
+    }
+
+    @Test func aFailedLookupIsRetriedLaterNotNever() async {
+        let api = ScriptedAPI()
+        let clock = ManualClock()
+        let error = APIError(kind: .http(status: 503), request: "GET /users/3", message: "GET /users/3: HTTP 503")
+        api.update { $0.users[3] = .failure(error) }
+        let directory = UserDirectory(api: api, retryAfter: 30, now: { clock.now })
+        #expect(await directory.user(3) == .failed("GET /users/3: HTTP 503"))
+        #expect(directory.lookup(3) == .failed("GET /users/3: HTTP 503"))
+        #expect(api.userCalls == [3])
+        api.update { $0.users[3] = .success(User(id: 3, displayName: "Johan")) }
+        clock.advance(by: 31)
+        #expect(await directory.user(3) == .found(User(id: 3, displayName: "Johan")))
+        #expect(api.userCalls == [3, 3])
+    }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct GoalStoreTests {
+    @Test func activeGoalsInServerOrderAndFeedsNewestFirstWithRules() async {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let backend = DemoBackend(now: now)
+        let dataset = await backend.dataset
+        let store = GoalStore(api: DemoSavingsAPI(backend: backend))
+        store.load()
+        #expect(store.status == .loading)
+        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        #expect(store.goals.map(\.id) == dataset.goals.filter { $0.status == .active }.map(\.id))
+        #expect(!store.goals.contains { $0.name == "Old laptop" })
+        store.loadFeed(goalId: 1)
+        await waitUntil({ store.onChange = $0 }, { store.feed(for: 1).status == .loaded })
+        let entries = store.feed(for: 1).entries
+        #expect(!entries.isEmpty)
+        #expect(entries.map(\.item.timestamp) == entries.map(\.item.timestamp).sorted(by: >))
+        for entry in entries {
+            #expect(entry.rule?.id == entry.item.savingsRuleId)
+        }
+        #expect(entries.contains { $0.rule?.kind == .roundup })
+    }
+
+    @Test func aFailedLoadSaysWhatFailed() async {
+        let api = ScriptedAPI()
+        api.update { $0.goals = .failure(APIError(kind: .cannotConnect, request: "GET /savingsgoals", message: "GET /savingsgoals: cannot connect to 127.0.0.1:9")) }
+        let store = GoalStore(api: api)
+        store.load()
+        await waitUntil({ store.onChange = $0 }, { store.status != .loading })
+        #expect(store.status == .failed("GET /savingsgoals: cannot connect to 127.0.0.1:9"))
+    }
+
+    @Test func applyShowsATransferredBalanceAtOnce() async {
+        let backend = DemoBackend(now: Date(timeIntervalSince1970: 1_800_000_000))
+        let store = GoalStore(api: DemoSavingsAPI(backend: backend))
+        store.load()
+        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        let goal = try! await backend.transfer(goalId: 2, transferId: UUID(), amount: Money(minorUnits: 158, currency: .usd))
+        store.apply(goal)
+        #expect(store.goal(id: 2)?.balance.minorUnits == 5_158)
+    }
+}
