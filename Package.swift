@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "qapital-tui", targets: ["qapital-tui"]),
+        .executable(name: "qapital-bench", targets: ["qapital-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -23,6 +24,7 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
+        .executableTarget(name: "qapital-bench", dependencies: ["FeedModel", "TermUI"]),
         .testTarget(
             name: "FeedModelTests",
             dependencies: ["FeedModel"],
