@@ -56,40 +56,51 @@ static inline int qt_window_size(int *rows, int *cols) {
 
 /* Crash restore. It lives in C because a signal handler may only call async-signal-safe
    functions; Swift code there could take locks or allocate. The state is written once, before
-   the handlers are installed, and only read inside them. Only TermUI uses these functions, so
-   the static storage exists once. */
-static struct termios qt_saved_termios;
-static int qt_saved_termios_valid = 0;
-static struct sigaction qt_previous_actions[NSIG];
+   the handlers are installed, and only read inside them. It is a function-local static because
+   Swift's importer emits a header's static inline functions (with their local statics) but not
+   its file-scope static variables; only TermUI calls these, so there is one copy. */
+struct qt_crash_state {
+    struct termios termios;
+    int termios_valid;
+    struct sigaction previous[NSIG];
+};
+
+static inline struct qt_crash_state *qt_crash_state(void) {
+    static struct qt_crash_state state;
+    return &state;
+}
 
 static inline void qt_crash_handler(int sig) {
     static const char reset[] = "\033[?1049l\033[?25h\033[0m\r\n";
-    if (qt_saved_termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &qt_saved_termios);
+    struct qt_crash_state *state = qt_crash_state();
+    if (state->termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &state->termios);
     ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
     (void)ignored;
     /* Put the previous action back and return: the fault happens again and takes that action,
        so the runtime's crash report (or the default core dump) still happens, on a clean screen. */
-    sigaction(sig, &qt_previous_actions[sig], NULL);
+    sigaction(sig, &state->previous[sig], NULL);
 }
 
 /* Saves the terminal modes as they are now (call before initscr) and installs the handler. */
 static inline void qt_install_crash_restore(void) {
     static const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
-    if (tcgetattr(STDIN_FILENO, &qt_saved_termios) == 0) qt_saved_termios_valid = 1;
+    struct qt_crash_state *state = qt_crash_state();
+    if (tcgetattr(STDIN_FILENO, &state->termios) == 0) state->termios_valid = 1;
     for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
         struct sigaction action;
         memset(&action, 0, sizeof action);
         action.sa_handler = qt_crash_handler;
         sigemptyset(&action.sa_mask);
-        sigaction(signals[i], &action, &qt_previous_actions[signals[i]]);
+        sigaction(signals[i], &action, &state->previous[signals[i]]);
     }
 }
 
 /* Puts the previous crash actions back, after a normal stop. */
 static inline void qt_remove_crash_restore(void) {
     static const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
+    struct qt_crash_state *state = qt_crash_state();
     for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
-        sigaction(signals[i], &qt_previous_actions[signals[i]], NULL);
+        sigaction(signals[i], &state->previous[signals[i]], NULL);
     }
 }
 
