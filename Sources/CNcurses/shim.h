@@ -71,14 +71,17 @@ static inline struct qt_crash_state *qt_crash_state(void) {
 }
 
 static inline void qt_crash_handler(int sig) {
-    static const char reset[] = "\033[?1049l\033[?25h\033[0m\r\n";
+    /* Leave the alternate screen, show the cursor, reset colours, stop mouse reports, leave keypad mode. */
+    static const char reset[] = "\033[?1049l\033[?25h\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?1l\033>\r\n";
     struct qt_crash_state *state = qt_crash_state();
     if (state->termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &state->termios);
     ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
     (void)ignored;
-    /* Put the previous action back and return: the fault happens again and takes that action,
-       so the runtime's crash report (or the default core dump) still happens, on a clean screen. */
+    /* Put the previous action back and return. A fault happens again and takes that action; a
+       signal sent by kill() or raise() is raised once more (pending until we return). Either way
+       the runtime's crash report or the default core dump still happens, on a clean screen. */
     sigaction(sig, &state->previous[sig], NULL);
+    raise(sig);
 }
 
 /* Saves the terminal modes as they are now (call before initscr) and installs the handler. */

@@ -144,7 +144,18 @@ public final class NcursesTerminal: Terminal {
                 continue
             }
             let key = KeyDecoder.decode(status: status, value: value)
-            sink(key == .resize ? handleResize() : .key(key))
+            if key == .resize {
+                // resizeterm queues a KEY_RESIZE itself; calling it again here would queue
+                // another one forever. ncurses has the new size already: report it if it changed.
+                let current = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
+                if current != size {
+                    size = current
+                    shown = nil
+                    sink(.resize(width: current.width, height: current.height))
+                }
+                continue
+            }
+            sink(.key(key))
         }
         return any
     }

@@ -59,6 +59,9 @@ final class SampleScreen {
             quit(status: 128 + signal)
         case .resize:
             draw()
+        case .key(.escape) where showsHelp:
+            showsHelp = false
+            draw()
         case .key(let key):
             switch keyMap.action(for: key) {
             case .quit: quit(status: 0)
