@@ -13,6 +13,12 @@
 #include <wchar.h>
 #include <stdio.h>
 #include <ncursesw/curses.h>
+#include <langinfo.h>
+#include <signal.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
 
 /* Macros and globals that Swift cannot import (or refuses in Swift 6 mode as shared
    mutable state) are read through these tiny functions. */
@@ -39,4 +45,80 @@ static inline mmask_t qt_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t qt_button5_pressed(void) { return BUTTON5_PRESSED; }
 static inline mmask_t qt_button1_clicked(void) { return BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED; }
 
+/* The window size as the kernel knows it, for resizeterm after SIGWINCH (ioctl is variadic). */
+static inline int qt_window_size(int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return -1;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return 0;
+}
+
+/* Crash restore. It lives in C because a signal handler may only call async-signal-safe
+   functions; Swift code there could take locks or allocate. The state is written once, before
+   the handlers are installed, and only read inside them. It is a function-local static because
+   Swift's importer emits a header's static inline functions (with their local statics) but not
+   its file-scope static variables; only TermUI calls these, so there is one copy. */
+struct qt_crash_state {
+    struct termios termios;
+    int termios_valid;
+    struct sigaction previous[NSIG];
+};
+
+static inline struct qt_crash_state *qt_crash_state(void) {
+    static struct qt_crash_state state;
+    return &state;
+}
+
+static inline void qt_crash_handler(int sig) {
+    /* Leave the alternate screen, show the cursor, reset colours, stop mouse reports, leave keypad mode. */
+    static const char reset[] = "\033[?1049l\033[?25h\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?1l\033>\r\n";
+    struct qt_crash_state *state = qt_crash_state();
+    if (state->termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &state->termios);
+    ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
+    (void)ignored;
+    /* Put the previous action back and return. A fault happens again and takes that action; a
+       signal sent by kill() or raise() is raised once more (pending until we return). Either way
+       the runtime's crash report or the default core dump still happens, on a clean screen. */
+    sigaction(sig, &state->previous[sig], NULL);
+    raise(sig);
+}
+
+/* Saves the terminal modes as they are now (call before initscr) and installs the handler. */
+static inline void qt_install_crash_restore(void) {
+    static const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
+    struct qt_crash_state *state = qt_crash_state();
+    if (tcgetattr(STDIN_FILENO, &state->termios) == 0) state->termios_valid = 1;
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = qt_crash_handler;
+        sigemptyset(&action.sa_mask);
+        sigaction(signals[i], &action, &state->previous[signals[i]]);
+    }
+}
+
+/* Puts the previous crash actions back, after a normal stop. */
+static inline void qt_remove_crash_restore(void) {
+    static const int signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
+    struct qt_crash_state *state = qt_crash_state();
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        sigaction(signals[i], &state->previous[signals[i]], NULL);
+    }
+}
+
+/* wchar.h declares wcwidth only under _XOPEN_SOURCE, which the module does not define. */
+extern int wcwidth(wchar_t c);
+static inline int qt_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }
+
+/* True when LC_CTYPE's codeset is UTF-8. */
+static inline int qt_codeset_is_utf8(void) {
+    const char *codeset = nl_langinfo(CODESET);
+    return codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+}
+
+static inline mmask_t qt_wheel_mask(void) { return BUTTON4_PRESSED | BUTTON5_PRESSED; }
+static inline int qt_key_mouse(void) { return KEY_MOUSE; }
+
 #endif
+

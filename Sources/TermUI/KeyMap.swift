@@ -1,0 +1,40 @@
+/// The key bindings of a screen. The same value dispatches keys (`action(for:)`) and
+/// generates the help (`sections`), so the help can never disagree with what keys do.
+public struct KeyMap<Action>: Sendable where Action: Sendable {
+    public private(set) var bindings: [KeyBinding<Action>] = []
+    private var lookup: [Key: Int] = [:]
+
+    public init(_ bindings: [KeyBinding<Action>] = []) {
+        for b in bindings { add(b) }
+    }
+
+    /// Binds `keys` to `action`. A key bound twice keeps its first binding, as the help lists it.
+    public mutating func bind(_ keys: [Key], to action: Action, help: String, section: String) {
+        add(KeyBinding(keys, action, help: help, section: section))
+    }
+
+    public mutating func add(_ binding: KeyBinding<Action>) {
+        let index = bindings.count
+        let fresh = binding.keys.filter { lookup[$0] == nil }
+        guard !fresh.isEmpty else { return }
+        var kept = binding
+        kept.keys = fresh
+        bindings.append(kept)
+        for key in fresh { lookup[key] = index }
+    }
+
+    public func action(for key: Key) -> Action? {
+        lookup[key].map { bindings[$0].action }
+    }
+
+    /// Bindings grouped by section, sections in the order they were first used.
+    public var sections: [(name: String, bindings: [KeyBinding<Action>])] {
+        var order: [String] = []
+        var groups: [String: [KeyBinding<Action>]] = [:]
+        for b in bindings {
+            if groups[b.section] == nil { order.append(b.section) }
+            groups[b.section, default: []].append(b)
+        }
+        return order.map { ($0, groups[$0] ?? []) }
+    }
+}

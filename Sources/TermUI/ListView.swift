@@ -1,0 +1,70 @@
+/// A virtualized list: it asks for the rows on screen only, so drawing costs the same for a
+/// hundred rows or a million. Draws a scrollbar when the rows do not fit and an "N of M"
+/// line at the bottom.
+public struct ListView: Sendable {
+    public var showsScrollbar: Bool
+    public var showsPosition: Bool
+    public var selectionStyle = Style(fg: .role(.selection), attributes: .reverse)
+    public var scrollbarStyle = Style(fg: .role(.muted))
+    public var positionStyle = Style(fg: .role(.muted))
+
+    public init(showsScrollbar: Bool = true, showsPosition: Bool = true) {
+        self.showsScrollbar = showsScrollbar
+        self.showsPosition = showsPosition
+    }
+
+    /// Where the rows go within `rect` (the last row is kept for "N of M" when it is shown).
+    public func rowsArea(in rect: Rect) -> Rect {
+        showsPosition && rect.height >= 2 ? rect.splitVertically(topHeight: rect.height - 1).top : rect
+    }
+
+    /// Draws the visible rows through `drawRow(buffer, index, rowRect, isSelected)`, each row
+    /// cleared first and the selected one overlaid with `selectionStyle` afterwards. Updates
+    /// `state` to the height drawn. Returns the indices drawn, so paging can prefetch.
+    @discardableResult
+    public func draw(
+        into buffer: inout CellBuffer,
+        rect: Rect,
+        count: Int,
+        state: inout ListState,
+        drawRow: (inout CellBuffer, _ index: Int, _ rowRect: Rect, _ isSelected: Bool) -> Void
+    ) -> Range<Int> {
+        guard !rect.isEmpty else { return 0..<0 }
+        buffer.fill(rect)
+        let area = rowsArea(in: rect)
+        state.update(visibleRows: area.height, count: count)
+        let visible = state.visibleRange(count: count)
+        let scrollbar = showsScrollbar && count > area.height && area.width >= 2
+        let rowsRect = scrollbar ? area.splitHorizontally(leftWidth: area.width - 1).left : area
+
+        for index in visible {
+            let rowRect = rowsRect.row(index - visible.lowerBound)
+            buffer.fill(rowRect)
+            let isSelected = index == state.selected
+            drawRow(&buffer, index, rowRect, isSelected)
+            if isSelected { buffer.patch(rowRect, with: selectionStyle) }
+        }
+        if scrollbar {
+            drawScrollbar(into: &buffer, column: Rect(x: area.maxX - 1, y: area.y, width: 1, height: area.height),
+                          offset: state.offset, count: count)
+        }
+        if showsPosition && rect.height >= 2 && count > 0 {
+            buffer.writeRightAligned("\(state.selected + 1) of \(count)", maxX: rect.maxX, y: rect.maxY - 1,
+                                     maxWidth: rect.width, style: positionStyle)
+        }
+        return visible
+    }
+
+    /// Thumb size proportional to the share shown; at the top at offset 0, at the bottom at the end.
+    func drawScrollbar(into buffer: inout CellBuffer, column: Rect, offset: Int, count: Int) {
+        let rows = column.height
+        guard rows > 0, count > rows else { return }
+        let thumb = max(1, rows * rows / count)
+        let maxOffset = count - rows
+        let start = (rows - thumb) * min(offset, maxOffset) / maxOffset
+        for i in 0..<rows {
+            let inThumb = i >= start && i < start + thumb
+            buffer.write(inThumb ? "█" : "│", x: column.x, y: column.y + i, style: scrollbarStyle)
+        }
+    }
+}

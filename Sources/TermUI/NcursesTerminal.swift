@@ -1,0 +1,254 @@
+import CNcurses
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real terminal, through ncursesw. Every call happens on the main actor: Debian's
+/// ncursesw is not the thread-safe build, and `get_wch` refreshes the screen by itself.
+@MainActor
+public final class NcursesTerminal: Terminal {
+    public private(set) var size = TerminalSize(width: 0, height: 0)
+    public private(set) var isStarted = false
+    /// The theme colours are resolved with; `.noColor` when colours are off.
+    public private(set) var theme: Theme
+
+    private var colorCount = 0
+    private var pairs: [PairKey: Int32] = [:]
+    private var nextPair: Int32 = 1
+    /// The last frame presented, to send ncurses only the cells that changed.
+    private var shown: CellBuffer?
+    private var sources: [any DispatchSourceProtocol] = []
+    private static let quitSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    private struct PairKey: Hashable {
+        var fg: Int32
+        var bg: Int32
+    }
+
+    public init(theme: Theme = .standard) {
+        self.theme = theme
+    }
+
+    /// Enters curses mode: UTF-8 locale, alternate screen, keys unbuffered and unechoed,
+    /// cursor hidden, short Esc delay, mouse wheel, colours unless `colors` is false.
+    public func start(colors: Bool) {
+        guard !isStarted else { return }
+        TerminalLocale.activate()
+        // Ignored before initscr, so ncurses installs no handlers of its own; the dispatch
+        // sources in startEventSources receive them instead.
+        signal(SIGWINCH, SIG_IGN)
+        for sig in Self.quitSignals { signal(sig, SIG_IGN) }
+        qt_install_crash_restore()
+        initscr()
+        isStarted = true
+        let win = qt_stdscr()
+        cbreak()
+        noecho()
+        nonl()
+        intrflush(win, false)
+        keypad(win, true)
+        nodelay(win, true)
+        curs_set(0)
+        set_escdelay(25)
+        mousemask(qt_wheel_mask(), nil)
+        mouseinterval(0)
+        if colors && has_colors() {
+            start_color()
+            use_default_colors()
+            colorCount = Int(qt_colors())
+        } else {
+            colorCount = 0
+            theme = .noColor
+        }
+        size = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
+        shown = nil
+    }
+
+    /// Leaves curses mode and restores the terminal. Safe to call more than once.
+    public func stop() {
+        guard isStarted else { return }
+        isStarted = false
+        for source in sources { source.cancel() }
+        sources = []
+        endwin()
+        qt_remove_crash_restore()
+        signal(SIGWINCH, SIG_DFL)
+        for sig in Self.quitSignals { signal(sig, SIG_DFL) }
+    }
+
+    /// Restores the terminal, then prints `message` where it stays visible, and exits.
+    /// Text written while the alternate screen is up would vanish with it.
+    public func leaveForFatalError(_ message: String, status: Int32 = 1) -> Never {
+        stop()
+        fputs(message + "\n", qt_stderr())
+        exit(status)
+    }
+
+    /// Forgets what is on screen, so the next `present` repaints everything (Ctrl-L).
+    public func invalidate() {
+        shown = nil
+        if isStarted { clearok(qt_stdscr(), true) }
+    }
+
+    // MARK: Events
+
+    /// Delivers keys, resizes and quit signals to `sink`, on the main queue.
+    public func startEventSources(_ sink: @escaping @MainActor (TerminalEvent) -> Void) {
+        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        // The handler holds the source until stop() cancels it, which releases the handler.
+        input.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                if !self.drainInput(sink), input.data == 0 {
+                    // Readable but nothing to read: the terminal is gone (EOF).
+                    input.cancel()
+                    sink(.quitSignal(SIGHUP))
+                }
+            }
+        }
+        input.resume()
+        sources.append(input)
+
+        let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        winch.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.isStarted else { return }
+                sink(self.handleResize())
+            }
+        }
+        winch.resume()
+        sources.append(winch)
+
+        for sig in Self.quitSignals {
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            source.setEventHandler { MainActor.assumeIsolated { sink(.quitSignal(sig)) } }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// Reads every key waiting; returns whether there was at least one.
+    private func drainInput(_ sink: @MainActor (TerminalEvent) -> Void) -> Bool {
+        var any = false
+        var value: wint_t = 0
+        while isStarted {
+            let status = get_wch(&value)
+            if status == ERR { break }
+            any = true
+            if status == KEY_CODE_YES && Int32(bitPattern: value) == qt_key_mouse() {
+                var event = MEVENT()
+                if getmouse(&event) == OK, let key = KeyDecoder.decodeMouse(buttonState: UInt(event.bstate)) {
+                    sink(.key(key))
+                }
+                continue
+            }
+            let key = KeyDecoder.decode(status: status, value: value)
+            if key == .resize {
+                // resizeterm queues a KEY_RESIZE itself; calling it again here would queue
+                // another one forever. ncurses has the new size already: report it if it changed.
+                let current = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
+                if current != size {
+                    size = current
+                    shown = nil
+                    sink(.resize(width: current.width, height: current.height))
+                }
+                continue
+            }
+            sink(.key(key))
+        }
+        return any
+    }
+
+    private func handleResize() -> TerminalEvent {
+        var rows: Int32 = 0, cols: Int32 = 0
+        if qt_window_size(&rows, &cols) == 0 { resizeterm(rows, cols) }
+        size = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
+        shown = nil
+        return .resize(width: size.width, height: size.height)
+    }
+
+    // MARK: Drawing
+
+    /// Draws the cells that changed since the last frame into ncurses' virtual screen, then one
+    /// `doupdate`: ncurses compares with what the terminal shows and sends only the difference.
+    public func present(_ buffer: CellBuffer) {
+        guard isStarted else { return }
+        let win = qt_stdscr()
+        if let previous = shown, let changed = buffer.changedCells(since: previous) {
+            for i in changed { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
+        } else {
+            werase(win)
+            for i in buffer.cells.indices { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
+        }
+        shown = buffer
+        wnoutrefresh(win)
+        doupdate()
+    }
+
+    private func draw(_ cell: Cell, index: Int, bufferWidth: Int, win: UnsafeMutablePointer<WINDOW>?) {
+        guard !cell.isContinuation else { return }
+        let x = index % bufferWidth, y = index / bufferWidth
+        guard y < size.height, x + Int(cell.width) <= size.width else { return }
+        let style = theme.resolve(cell.style)
+        var pair = pairNumber(fg: style.fg, bg: style.bg)
+        var cc = cchar_t()
+        let marks = cell.packedMarks
+        var chars: (wchar_t, wchar_t, wchar_t, wchar_t, wchar_t) = (
+            wchar_t(bitPattern: cell.scalar.value), wchar_t(bitPattern: marks.0),
+            wchar_t(bitPattern: marks.1), wchar_t(bitPattern: marks.2), 0
+        )
+        withUnsafePointer(to: &chars) { tuple in
+            tuple.withMemoryRebound(to: wchar_t.self, capacity: 5) { text in
+                _ = setcchar(&cc, text, attributes(style.attributes), 0, &pair)
+            }
+        }
+        // ERR at the bottom-right cell only means the cursor could not advance; the cell is drawn.
+        _ = mvwadd_wch(win, Int32(y), Int32(x), &cc)
+    }
+
+    private func attributes(_ a: Attributes) -> attr_t {
+        var result = qt_a_normal()
+        if a.contains(.bold) { result |= qt_a_bold() }
+        if a.contains(.dim) { result |= qt_a_dim() }
+        if a.contains(.reverse) { result |= qt_a_reverse() }
+        if a.contains(.underline) { result |= qt_a_underline() }
+        if a.contains(.italic) { result |= qt_a_italic() }
+        return result
+    }
+
+    /// Colour pairs are allocated on first use and cached; when the terminal runs out, the
+    /// default pair is used (text stays readable, only the colour is lost).
+    private func pairNumber(fg: Color, bg: Color) -> Int32 {
+        guard colorCount > 0 else { return 0 }
+        let key = PairKey(fg: colorNumber(fg), bg: colorNumber(bg))
+        if key.fg == -1 && key.bg == -1 { return 0 }
+        if let pair = pairs[key] { return pair }
+        guard nextPair < qt_color_pairs(), init_extended_pair(nextPair, key.fg, key.bg) == OK else { return 0 }
+        pairs[key] = nextPair
+        nextPair += 1
+        return nextPair - 1
+    }
+
+    /// The ncurses colour number: -1 is the terminal default. Terminals with more than 256
+    /// colours (`*-direct`) take 0xRRGGBB for anything but the first eight.
+    private func colorNumber(_ color: Color) -> Int32 {
+        let direct = colorCount > 256
+        switch color {
+        case .default, .role:
+            return -1
+        case .indexed(let i):
+            if direct {
+                guard i >= 8 else { return Int32(i) }
+                let (r, g, b) = ColorPalette.rgb(of: Int(i))
+                return Int32(r << 16 | g << 8 | b)
+            }
+            if Int(i) < colorCount { return Int32(i) }
+            let (r, g, b) = ColorPalette.rgb(of: Int(i))
+            return Int32(ColorPalette.nearest(r: r, g: g, b: b, count: colorCount))
+        case .rgb(let r, let g, let b):
+            if direct { return Int32(Int(r) << 16 | Int(g) << 8 | Int(b)) }
+            return Int32(ColorPalette.nearest(r: Int(r), g: Int(g), b: Int(b), count: colorCount))
+        }
+    }
+}

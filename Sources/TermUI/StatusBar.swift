@@ -1,0 +1,34 @@
+/// One row with left, centre and right segments. The right segment wins space first (key hints
+/// and errors), then the left; the centre is shown only where it fits between them.
+public struct StatusBar: Sendable {
+    public var left: [Span]
+    public var center: [Span]
+    public var right: [Span]
+    /// Laid under every segment: a span's own colours and attributes are added to it.
+    public var style = Style(attributes: .reverse)
+
+    public init(left: [Span] = [], center: [Span] = [], right: [Span] = []) {
+        self.left = left
+        self.center = center
+        self.right = right
+    }
+
+    public func draw(into buffer: inout CellBuffer, rect: Rect) {
+        guard !rect.isEmpty else { return }
+        let row = rect.row(0)
+        buffer.fill(row, style: style)
+        let based = { (spans: [Span]) in spans.map { Span($0.text, style.patched(with: $0.style)) } }
+        let rightWidth = min(right.reduce(0) { $0 + $1.width }, row.width)
+        let rightX = row.maxX - rightWidth
+        if rightWidth > 0 { buffer.write(based(right), x: rightX, y: row.y, maxWidth: rightWidth) }
+        let leftRoom = max(0, rightX - row.x - (rightWidth > 0 ? 1 : 0))
+        let leftEnd = row.x + buffer.write(based(left), x: row.x, y: row.y, maxWidth: leftRoom)
+        let centerWidth = center.reduce(0) { $0 + $1.width }
+        guard centerWidth > 0 else { return }
+        let ideal = row.x + (row.width - centerWidth) / 2
+        let lowest = leftEnd + (leftEnd > row.x ? 1 : 0)
+        let highest = rightX - (rightWidth > 0 ? 1 : 0) - centerWidth
+        guard lowest <= highest else { return }
+        buffer.write(based(center), x: min(max(ideal, lowest), highest), y: row.y, maxWidth: centerWidth)
+    }
+}

@@ -1,0 +1,34 @@
+/// A terminal in memory, for tests: it keeps the last frame presented and reads it back.
+@MainActor
+public final class TestTerminal: Terminal {
+    public private(set) var size: TerminalSize
+    public private(set) var screen: CellBuffer
+    public private(set) var presentCount = 0
+
+    public init(width: Int, height: Int) {
+        size = TerminalSize(width: width, height: height)
+        screen = CellBuffer(width: width, height: height)
+    }
+
+    public func present(_ buffer: CellBuffer) {
+        // Like a real screen: what does not fit is cut off, what is not drawn stays blank.
+        var shown = CellBuffer(width: size.width, height: size.height)
+        for y in 0..<min(size.height, buffer.height) {
+            for x in 0..<min(size.width, buffer.width) { shown[x, y] = buffer[x, y] }
+        }
+        screen = shown
+        presentCount += 1
+    }
+
+    /// Simulates a resize; returns the event the real terminal would send.
+    @discardableResult
+    public func resize(width: Int, height: Int) -> TerminalEvent {
+        size = TerminalSize(width: width, height: height)
+        return .resize(width: width, height: height)
+    }
+
+    public func rowText(_ y: Int) -> String { screen.rowText(y) }
+    public var lines: [String] { screen.lines }
+    public func style(atX x: Int, y: Int) -> Style { screen.style(atX: x, y: y) }
+    public func attributes(atX x: Int, y: Int) -> Attributes { screen.style(atX: x, y: y).attributes }
+}

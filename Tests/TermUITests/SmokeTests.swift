@@ -1,6 +1,0 @@
-import Testing
-@testable import TermUI
-
-@Test func moduleLoads() {
-    #expect(Bool(true))
-}
