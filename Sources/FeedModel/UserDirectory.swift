@@ -67,6 +67,20 @@ public final class UserDirectory {
         entries = [:]
     }
 
+    var pendingCount: Int {
+        entries.values.reduce(0) { count, entry in
+            if case .pending = entry { return count + 1 }
+            return count
+        }
+    }
+
+    func forgetFailures() {
+        entries = entries.filter { _, entry in
+            if case .done(.failed, _) = entry { return false }
+            return true
+        }
+    }
+
     private func fetch(_ id: Int) {
         let api = self.api
         let task = Task<UserLookup, Never> {
@@ -88,5 +102,15 @@ public final class UserDirectory {
             self.entries[id] = .done(result, at: self.now())
             self.onChange?(id)
         }
+    }
+}
+
+extension UserDirectory {
+    /// Lookups still in flight.
+    public var isBusy: Bool { pendingCount > 0 }
+
+    /// Forgets failed look-ups so the next `lookup` asks again at once (an explicit refresh).
+    public func retryFailed() {
+        forgetFailures()
     }
 }

@@ -1,0 +1,108 @@
+import FeedModel
+import Foundation
+import TermUI
+
+/// Tab 2: the whole feed, newest first, grouped by day, with a loading, error or end row last.
+@MainActor
+struct ActivityScreen {
+    struct State {
+        var list = ListState()
+        var filter = ""
+        var rows = ActivityRows()
+        /// Row count including the footer row, as last drawn.
+        var rowCount: Int { rows.count + 1 }
+    }
+
+    @MainActor
+    static func matches(_ activity: Activity, filter: String, users: UserDirectory) -> Bool {
+        activity.message.plainText.localizedCaseInsensitiveContains(filter)
+            || users.displayName(for: activity.userId).localizedCaseInsensitiveContains(filter)
+    }
+
+    /// Brings the rows up to date and reports to the pager where the cursor is.
+    @MainActor
+    static func sync(state: inout State, feed: ActivityFeed, users: UserDirectory, timeZone: TimeZone) {
+        let filter = state.filter
+        state.rows.update(with: feed.activities, filter: filter, timeZone: timeZone) { matches($0, filter: filter, users: users) }
+        state.list.clamp(count: state.rowCount)
+        // The cursor never rests on a day header: it stands on that day's first activity.
+        if state.list.selected < state.rows.count, case .day = state.rows.rows[state.list.selected] {
+            state.list.moveBy(1, count: state.rowCount)
+        }
+    }
+
+    /// Tells the pager how close the cursor is to the end of what is loaded.
+    @MainActor
+    static func reportViewport(state: State, feed: ActivityFeed) {
+        let rows = state.rows
+        let height = max(1, state.list.visibleRows)
+        // In activities: the cursor's activity, or (past the last row) the last one loaded.
+        let cursor = rows.activityIndex(atOrAfter: min(state.list.selected, rows.count - 1)) ?? feed.activities.count
+        // With a filter, rows are sparser than activities: ask as if the cursor were at the end.
+        let effective = state.filter.isEmpty && state.list.selected < rows.count ? cursor : feed.activities.count
+        feed.viewportChanged(cursor: effective, screenHeight: height)
+    }
+
+    @MainActor
+    static func render(state: inout State, feed: ActivityFeed, users: UserDirectory, format: DisplayFormat,
+                       spinnerFrame: String?, into buffer: inout CellBuffer, area: Rect) {
+        let rows = state.rows
+        let activities = feed.activities
+        let view = ListView()
+        view.draw(into: &buffer, rect: area, count: state.rowCount, state: &state.list) { buffer, index, row, _ in
+            if index == rows.count {
+                drawFooter(feed: feed, spinnerFrame: spinnerFrame, format: format, into: &buffer, row: row)
+                return
+            }
+            switch rows.rows[index] {
+            case .day(let first):
+                let label = format.dayHeader(activities[first].timestamp)
+                buffer.write(label, x: row.x, y: row.y, maxWidth: row.width, style: Style(fg: .role(.title), attributes: [.bold, .underline]))
+            case .activity(let activityIndex):
+                drawActivity(activities[activityIndex], users: users, format: format, into: &buffer, row: row)
+            }
+        }
+    }
+
+    @MainActor
+    static func drawActivity(_ activity: Activity, users: UserDirectory, format: DisplayFormat, into buffer: inout CellBuffer, row: Rect) {
+        var right: [Span] = [Span(TextWidth.pad(activity.amount.formatted, to: 10, alignRight: true), DisplayFormat.moneyStyle)]
+        if row.width >= 50 {
+            right.append(Span("  " + TextWidth.pad(TextWidth.truncate(users.displayName(for: activity.userId), to: 14), to: 14),
+                              Style(fg: .role(.highlight))))
+        }
+        let rightWidth = right.reduce(0) { $0 + $1.width }
+        var x = row.x + 2
+        if row.width >= 40 {
+            x += buffer.write(format.time(activity.timestamp) + "  ", x: x, y: row.y, style: Style(fg: .role(.muted)))
+        }
+        let messageWidth = row.maxX - x - rightWidth - 1
+        if messageWidth > 0 {
+            buffer.write(DisplayFormat.spans(activity.message), x: x, y: row.y, maxWidth: messageWidth)
+        }
+        buffer.write(right, x: row.maxX - rightWidth, y: row.y, maxWidth: rightWidth)
+    }
+
+    @MainActor
+    static func drawFooter(feed: ActivityFeed, spinnerFrame: String?, format: DisplayFormat,
+                           into buffer: inout CellBuffer, row: Rect) {
+        let text: String
+        let style: Style
+        switch feed.phase {
+        case .idle, .ready, .loading:
+            text = "\(spinnerFrame ?? "…") Loading \(feed.activities.isEmpty ? "activity" : "older activity")…"
+            style = Style(fg: .role(.muted))
+        case .failed(let message):
+            text = "✗ \(message) — press r to retry"
+            style = Style(fg: .role(.error), attributes: .bold)
+        case .atEnd:
+            if let oldest = feed.pager.oldest, !feed.activities.isEmpty {
+                text = "— Beginning of history (\(format.shortDate(oldest))) —"
+            } else {
+                text = "— No activity yet —"
+            }
+            style = Style(fg: .role(.muted))
+        }
+        buffer.write(text, x: row.x + 2, y: row.y, maxWidth: row.width - 2, style: style)
+    }
+}

@@ -1,0 +1,37 @@
+import TermUI
+
+/// Everything a key can ask the app to do. The same `KeyMap` dispatches keys and draws the help.
+enum AppAction: Hashable, Sendable {
+    case moveDown, moveUp, pageDown, pageUp, top, bottom
+    case scrollDown, scrollUp
+    case open, back
+    case nextTab, previousTab
+    case showTab(Int)
+    case filter, refresh, help, quit
+
+    static let keyMap: KeyMap<AppAction> = {
+        var map = KeyMap<AppAction>()
+        let move = "Move"
+        map.bind([.char("j"), .down], to: .moveDown, help: "down", section: move)
+        map.bind([.char("k"), .up], to: .moveUp, help: "up", section: move)
+        map.bind([.pageDown, .ctrl("f")], to: .pageDown, help: "page down", section: move)
+        map.bind([.pageUp, .ctrl("b")], to: .pageUp, help: "page up", section: move)
+        map.bind([.char("g"), .home], to: .top, help: "top", section: move)
+        map.bind([.char("G"), .end], to: .bottom, help: "bottom", section: move)
+        map.bind([.mouseWheelDown], to: .scrollDown, help: "scroll down (mouse wheel)", section: move)
+        map.bind([.mouseWheelUp], to: .scrollUp, help: "scroll up (mouse wheel)", section: move)
+        let views = "Views"
+        map.bind([.enter], to: .open, help: "open the selected goal", section: views)
+        map.bind([.escape, .backspace, .char("h")], to: .back, help: "back (Esc also clears a filter)", section: views)
+        map.bind([.tab], to: .nextTab, help: "next tab", section: views)
+        map.bind([.backTab], to: .previousTab, help: "previous tab", section: views)
+        map.bind([.char("1")], to: .showTab(0), help: "Goals", section: views)
+        map.bind([.char("2")], to: .showTab(1), help: "Activity", section: views)
+        let actions = "Actions"
+        map.bind([.char("/")], to: .filter, help: "filter the list (Enter keeps it, Esc clears)", section: actions)
+        map.bind([.char("r")], to: .refresh, help: "refresh, or retry what failed", section: actions)
+        map.bind([.char("?")], to: .help, help: "this help", section: actions)
+        map.bind([.char("q")], to: .quit, help: "quit (in a goal: back)", section: actions)
+        return map
+    }()
+}

@@ -1,0 +1,353 @@
+import FeedModel
+import Foundation
+import TermUI
+
+/// The whole app without a terminal: state, `handle(event)` and `render(into:)`.
+///
+/// Everything runs on the main actor; network results arrive through the stores' callbacks on
+/// the same actor, so state changes in one place only. Tests drive it with keys and read the
+/// frames from a `CellBuffer`.
+@MainActor
+final class AppCore {
+    enum Tab: Int, CaseIterable {
+        case goals, activity
+
+        var title: String {
+            switch self {
+            case .goals: "1 Goals"
+            case .activity: "2 Activity"
+            }
+        }
+    }
+
+    struct Configuration {
+        var sourceName: String
+        var colors: Bool
+        var timeZone: TimeZone = .current
+        /// How long an error stays in the status bar.
+        var errorLifetime: TimeInterval = 6
+    }
+
+    /// Smallest size that gets the full layout.
+    static let minimumWidth = 20
+    static let minimumHeight = 6
+
+    let configuration: Configuration
+    let goals: GoalStore
+    let feed: ActivityFeed
+    let users: UserDirectory
+    let format: DisplayFormat
+    /// Called when something changed that should be drawn.
+    var onChange: (@MainActor () -> Void)?
+
+    private(set) var tab: Tab = .goals
+    private(set) var goalList = GoalListScreen.State()
+    private(set) var detail: GoalDetailScreen.State?
+    private(set) var activity = ActivityScreen.State()
+    private(set) var filterInput: TextInput?
+    private(set) var helpScroll: Int?
+    private(set) var shouldQuit = false
+    private(set) var statusError: (message: String, at: Date)?
+    private var reportedFailures: Set<String> = []
+    private var busySince: Date?
+    private let now: @Sendable () -> Date
+    private var activityStarted = false
+
+    init(api: any SavingsAPI, configuration: Configuration, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.configuration = configuration
+        self.now = now
+        let users = UserDirectory(api: api, now: now)
+        self.users = users
+        self.goals = GoalStore(api: api, users: users)
+        self.feed = ActivityFeed(api: api, now: now)
+        self.format = DisplayFormat(timeZone: configuration.timeZone, now: now)
+        users.onChange = { [weak self] _ in self?.dataChanged() }
+        goals.onChange = { [weak self] in self?.dataChanged() }
+        feed.onChange = { [weak self] in self?.dataChanged() }
+    }
+
+    /// Starts loading what the first screens show. The activity feed starts at once too, so the
+    /// Activity tab has its first page before anyone switches to it.
+    func start() {
+        goals.load()
+        startActivity()
+    }
+
+    private func startActivity() {
+        activityStarted = true
+        activity.rows.reset()
+        feed.start()
+    }
+
+    /// Nothing in flight: used by tests to wait for the app to settle.
+    var isIdle: Bool { !goals.isBusy && !feed.isBusy && !users.isBusy }
+
+    // MARK: - Events
+
+    func handle(_ event: TerminalEvent) {
+        switch event {
+        case .key(let key):
+            handle(key)
+        case .resize:
+            break  // the next frame is drawn at the new size
+        case .quitSignal:
+            shouldQuit = true
+        }
+    }
+
+    /// Periodic: expires the status error; the spinner advances because the frame is redrawn.
+    func tick() {
+        if let error = statusError, now().timeIntervalSince(error.at) >= configuration.errorLifetime {
+            statusError = nil
+        }
+    }
+
+    /// Whether ticks are needed now (a spinner turns or an error waits to expire).
+    var wantsTicks: Bool { !isIdle || statusError != nil }
+
+    private func dataChanged() {
+        collectFailures()
+        if tab == .activity || activityStarted {
+            ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
+            ActivityScreen.reportViewport(state: activity, feed: feed)
+        }
+        onChange?()
+    }
+
+    /// New failures go to the status bar; a failure that went away clears it.
+    private func collectFailures() {
+        var current: Set<String> = []
+        if let message = goals.status.failureMessage { current.insert(message) }
+        for state in goals.feeds.values { if let message = state.status.failureMessage { current.insert(message) } }
+        if case .failed(let message) = feed.phase { current.insert(message) }
+        if let newest = current.subtracting(reportedFailures).sorted().first {
+            statusError = (newest, now())
+        } else if let shown = statusError, !current.contains(shown.message), reportedFailures.contains(shown.message) {
+            statusError = nil
+        }
+        reportedFailures = current
+    }
+
+    private func handle(_ key: Key) {
+        if helpScroll != nil {
+            handleHelp(key)
+            return
+        }
+        if filterInput != nil {
+            handleFilter(key)
+            return
+        }
+        if key == .resize { return }
+        guard let action = AppAction.keyMap.action(for: key) else { return }
+        perform(action)
+    }
+
+    private func handleHelp(_ key: Key) {
+        switch AppAction.keyMap.action(for: key) {
+        case .moveDown, .scrollDown: helpScroll = (helpScroll ?? 0) + 1
+        case .moveUp, .scrollUp: helpScroll = max(0, (helpScroll ?? 0) - 1)
+        case .quit where key == .char("q"): helpScroll = nil
+        default: helpScroll = nil
+        }
+    }
+
+    private func handleFilter(_ key: Key) {
+        guard var input = filterInput else { return }
+        switch input.handle(key) {
+        case .edited:
+            filterInput = input
+            setFilter(input.text)
+        case .moved, .ignored:
+            filterInput = input
+        case .submitted:
+            filterInput = nil
+        case .cancelled:
+            filterInput = nil
+            setFilter("")
+        }
+    }
+
+    private var currentFilter: String {
+        switch tab {
+        case .goals: detail?.filter ?? goalList.filter
+        case .activity: activity.filter
+        }
+    }
+
+    private func setFilter(_ text: String) {
+        switch tab {
+        case .goals:
+            if detail != nil {
+                detail?.filter = text
+                detail?.list.top()
+            } else {
+                goalList.filter = text
+                goalList.list.top()
+            }
+        case .activity:
+            activity.filter = text
+            activity.list.top()
+            ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
+            ActivityScreen.reportViewport(state: activity, feed: feed)
+        }
+    }
+
+    private func perform(_ action: AppAction) {
+        switch action {
+        case .moveDown: moveSelection { $0.moveBy(1, count: $1) }
+        case .moveUp: moveSelection { $0.moveBy(-1, count: $1) }
+        case .pageDown: moveSelection { $0.page(1, count: $1) }
+        case .pageUp: moveSelection { $0.page(-1, count: $1) }
+        case .scrollDown: moveSelection { $0.moveBy(3, count: $1) }
+        case .scrollUp: moveSelection { $0.moveBy(-3, count: $1) }
+        case .top: moveSelection { state, _ in state.top() }
+        case .bottom: moveSelection { $0.bottom(count: $1) }
+        case .open: open()
+        case .back: back()
+        case .nextTab: switchTab(to: Tab(rawValue: (tab.rawValue + 1) % Tab.allCases.count)!)
+        case .previousTab: switchTab(to: Tab(rawValue: (tab.rawValue + Tab.allCases.count - 1) % Tab.allCases.count)!)
+        case .showTab(let index): if let target = Tab(rawValue: index) { switchTab(to: target) }
+        case .filter: filterInput = TextInput(currentFilter)
+        case .refresh: refresh()
+        case .help: helpScroll = 0
+        case .quit:
+            if tab == .goals && detail != nil { back() } else { shouldQuit = true }
+        }
+    }
+
+    private func moveSelection(_ move: (inout ListState, Int) -> Void) {
+        switch tab {
+        case .goals:
+            if var state = detail {
+                let count = GoalDetailScreen.visibleEntries(goals.feed(for: state.goalId).entries, filter: state.filter, users: users).count
+                move(&state.list, count)
+                detail = state
+            } else {
+                move(&goalList.list, GoalListScreen.visibleGoals(goals.goals, filter: goalList.filter).count)
+            }
+        case .activity:
+            let before = activity.list.selected
+            move(&activity.list, activity.rowCount)
+            // Day headers are not stops: step over one in the direction of travel.
+            if activity.list.selected < activity.rows.count, case .day = activity.rows.rows[activity.list.selected] {
+                let direction = activity.list.selected >= before ? 1 : -1
+                let next = activity.list.selected + direction
+                if next >= 0 && next < activity.rowCount { activity.list.moveBy(direction, count: activity.rowCount) }
+            }
+            ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
+            ActivityScreen.reportViewport(state: activity, feed: feed)
+        }
+    }
+
+    private func open() {
+        guard tab == .goals, detail == nil else { return }
+        let visible = GoalListScreen.visibleGoals(goals.goals, filter: goalList.filter)
+        guard goalList.list.selected < visible.count else { return }
+        let goal = visible[goalList.list.selected]
+        detail = GoalDetailScreen.State(goalId: goal.id)
+        goals.loadFeed(goalId: goal.id)
+    }
+
+    private func back() {
+        if !currentFilter.isEmpty {
+            setFilter("")
+            return
+        }
+        if tab == .goals && detail != nil {
+            detail = nil
+        }
+    }
+
+    private func switchTab(to target: Tab) {
+        tab = target
+        if target == .activity {
+            if !activityStarted { startActivity() }
+            ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
+        }
+    }
+
+    private func refresh() {
+        switch tab {
+        case .goals:
+            if let detail {
+                goals.loadFeed(goalId: detail.goalId)
+            } else {
+                goals.load()
+            }
+        case .activity:
+            if case .failed = feed.phase {
+                feed.retry()
+            } else {
+                users.retryFailed()
+                startActivity()
+                activity.list.top()
+            }
+        }
+    }
+
+    // MARK: - Drawing
+
+    func render(into buffer: inout CellBuffer) {
+        buffer.clear()
+        let area = buffer.area
+        guard area.width >= AppCore.minimumWidth, area.height >= AppCore.minimumHeight else {
+            buffer.write("Terminal too small (\(area.width)×\(area.height)); need \(AppCore.minimumWidth)×\(AppCore.minimumHeight)",
+                         x: 0, y: 0, maxWidth: area.width)
+            return
+        }
+        TabBar(titles: Tab.allCases.map(\.title), selected: tab.rawValue).draw(into: &buffer, rect: area.top(1))
+        let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 2)
+        switch tab {
+        case .goals:
+            if var state = detail {
+                GoalDetailScreen.render(state: &state, store: goals, users: users, format: format, colors: configuration.colors,
+                                        into: &buffer, area: body)
+                detail = state
+            } else {
+                GoalListScreen.render(state: &goalList, store: goals, users: users, colors: configuration.colors,
+                                      into: &buffer, area: body)
+            }
+        case .activity:
+            ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
+            ActivityScreen.render(state: &activity, feed: feed, users: users, format: format, spinnerFrame: spinnerFrame(),
+                                  into: &buffer, area: body)
+        }
+        drawStatusBar(into: &buffer, rect: area.bottom(1))
+        if let scroll = helpScroll {
+            HelpOverlay.draw(AppAction.keyMap, into: &buffer, in: body, title: "Keys", scroll: scroll)
+        }
+    }
+
+    /// The spinner shows only after a second of waiting, so quick answers never flicker.
+    private func spinnerFrame() -> String? {
+        if isIdle {
+            busySince = nil
+            return nil
+        }
+        let since = busySince ?? now()
+        busySince = since
+        let elapsed = now().timeIntervalSince(since)
+        guard elapsed >= 1 else { return nil }
+        let frames = Spinner.brailleFrames
+        return frames[Int(elapsed * 10) % frames.count]
+    }
+
+    private func drawStatusBar(into buffer: inout CellBuffer, rect: Rect) {
+        var left = [Span(" " + configuration.sourceName + " ")]
+        if let frame = spinnerFrame() { left.append(Span(frame + " ")) }
+        var center: [Span] = []
+        if let error = statusError {
+            center = [Span("✗ " + error.message, Style(fg: .role(.error), attributes: [.bold, .reverse]))]
+        } else if !currentFilter.isEmpty {
+            center = [Span("filter: " + currentFilter + " (Esc clears)")]
+        }
+        let hints = detail != nil && tab == .goals ? "Esc back  ? help  q back " : "? help  q quit "
+        StatusBar(left: left, center: center, right: [Span(hints)]).draw(into: &buffer, rect: rect)
+        if let input = filterInput {
+            // The filter line takes the whole bar so the cursor is visible.
+            buffer.fill(rect, style: .reverse)
+            buffer.write("/", x: rect.x, y: rect.y, style: .reverse)
+            input.draw(into: &buffer, x: rect.x + 1, y: rect.y, width: rect.width - 1, style: .reverse, cursorStyle: Style(attributes: .underline))
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import FeedModel
+import Foundation
+import TermUI
+
+/// How dates, people and goals are written on screen. Formatters and day labels are cached:
+/// rendering a frame must not create a DateFormatter per row.
+@MainActor
+final class DisplayFormat {
+    let timeZone: TimeZone
+    private let now: @Sendable () -> Date
+    private var labelCache: [Int: String] = [:]
+    private var labelCacheToday = Int.min
+    private let dayFormatter: DateFormatter
+    private let dayYearFormatter: DateFormatter
+    private let dateFormatter: DateFormatter
+    private let calendar: Calendar
+
+    init(timeZone: TimeZone, now: @escaping @Sendable () -> Date) {
+        self.timeZone = timeZone
+        self.now = now
+        func formatter(_ pattern: String) -> DateFormatter {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = timeZone
+            formatter.dateFormat = pattern
+            return formatter
+        }
+        dayFormatter = formatter("EEE d MMM")
+        dayYearFormatter = formatter("EEE d MMM yyyy")
+        dateFormatter = formatter("d MMM yyyy")
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        self.calendar = calendar
+    }
+
+    var currentDate: Date { now() }
+
+    /// Whole days since 1970 in the display time zone: a cheap key for grouping by day.
+    nonisolated static func dayNumber(_ date: Date, in timeZone: TimeZone) -> Int {
+        let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+        return Int((local / 86_400).rounded(.down))
+    }
+
+    func dayNumber(_ date: Date) -> Int { DisplayFormat.dayNumber(date, in: timeZone) }
+
+    /// "Today", "Yesterday", then "Fri 20 Nov" (with the year when it is not this year).
+    func dayHeader(_ date: Date) -> String {
+        let today = dayNumber(now())
+        if today != labelCacheToday {
+            labelCache = [:]
+            labelCacheToday = today
+        }
+        let day = dayNumber(date)
+        if let label = labelCache[day] { return label }
+        let label: String
+        switch today - day {
+        case 0: label = "Today"
+        case 1: label = "Yesterday"
+        default:
+            let sameYear = calendar.component(.year, from: date) == calendar.component(.year, from: now())
+            label = (sameYear ? dayFormatter : dayYearFormatter).string(from: date)
+        }
+        labelCache[day] = label
+        return label
+    }
+
+    /// "14:05", computed without a formatter.
+    func time(_ date: Date) -> String {
+        let local = Int((date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))).rounded(.down))
+        let minutes = ((local % 86_400) + 86_400) % 86_400 / 60
+        let hours = minutes / 60
+        let rest = minutes % 60
+        return (hours < 10 ? "0" : "") + String(hours) + (rest < 10 ? ":0" : ":") + String(rest)
+    }
+
+    /// "10 Mar 2015"
+    func shortDate(_ date: Date) -> String { dateFormatter.string(from: date) }
+
+    /// Up to two letters for a goal's monogram: "Brand New Wheels" → "BN", "Dog" → "DO".
+    nonisolated static func monogram(_ name: String) -> String {
+        let words = name.split(separator: " ").filter { $0.first?.isLetter == true || $0.first?.isNumber == true }
+        if words.count >= 2 { return String([words[0].first!, words[1].first!]).uppercased() }
+        let letters = name.filter { $0.isLetter || $0.isNumber }
+        return String(letters.prefix(2)).uppercased().isEmpty ? "?" : String(letters.prefix(2)).uppercased()
+    }
+
+    /// A stable colour (from the 256-colour cube, mid brightness) for a name.
+    nonisolated static func monogramColor(_ name: String) -> Color {
+        var hash: UInt32 = 2_166_136_261
+        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let palette: [UInt8] = [24, 25, 29, 30, 31, 53, 54, 55, 60, 61, 88, 89, 94, 95, 96, 130, 131, 132, 166, 167]
+        return .indexed(palette[Int(hash % UInt32(palette.count))])
+    }
+
+    /// The style of a row's money: savings in green.
+    nonisolated static let moneyStyle = Style(fg: .role(.moneyIn))
+
+    /// Markup runs as spans: `<strong>` words in bold.
+    nonisolated static func spans(_ text: MarkupText, base: Style = .plain) -> [Span] {
+        text.runs.map { Span($0.text, $0.isBold ? base.adding(.bold) : base) }
+    }
+}
+
+extension UserDirectory {
+    /// Initials for a compact list of people: "HE" for Henrik, "#5" while unknown.
+    func initials(for id: Int) -> String {
+        if case .found(let user) = lookup(id) { return user.initials }
+        return "#\(id)"
+    }
+}

@@ -1,0 +1,115 @@
+import FeedModel
+import TermUI
+
+/// A goal opened with Enter: its header, then its feed newest first.
+@MainActor
+struct GoalDetailScreen {
+    struct State {
+        let goalId: Int
+        var list = ListState()
+        var filter = ""
+    }
+
+    /// Rows of the header above the feed.
+    static let headerHeight = 5
+
+    @MainActor
+    static func visibleEntries(_ entries: [FeedEntry], filter: String, users: UserDirectory) -> [FeedEntry] {
+        guard !filter.isEmpty else { return entries }
+        return entries.filter { entry in
+            entry.item.message.plainText.localizedCaseInsensitiveContains(filter)
+                || users.displayName(for: entry.item.userId).localizedCaseInsensitiveContains(filter)
+                || (entry.rule?.kind.label.localizedCaseInsensitiveContains(filter) ?? false)
+        }
+    }
+
+    @MainActor
+    static func render(state: inout State, store: GoalStore, users: UserDirectory, format: DisplayFormat,
+                       colors: Bool, into buffer: inout CellBuffer, area: Rect) {
+        guard let goal = store.goal(id: state.goalId) else {
+            buffer.write("This goal is no longer there. Esc goes back.", x: area.x + 1, y: area.y + 1,
+                         maxWidth: area.width - 2, style: Style(fg: .role(.muted)))
+            return
+        }
+        let header = area.top(min(headerHeight, area.height))
+        drawHeader(goal, users: users, colors: colors, into: &buffer, area: header)
+        let body = Rect(x: area.x, y: header.maxY, width: area.width, height: area.height - header.height)
+        guard body.height > 0 else { return }
+
+        let feed = store.feed(for: goal.id)
+        let entries = visibleEntries(feed.entries, filter: state.filter, users: users)
+        state.list.clamp(count: entries.count)
+        if entries.isEmpty {
+            let message: (String, Style)
+            switch feed.status {
+            case .idle, .loading: message = ("Loading savings…", Style(fg: .role(.muted)))
+            case .failed(let error): message = ("✗ \(error) — press r to retry", Style(fg: .role(.error)))
+            case .loaded:
+                message = state.filter.isEmpty ? ("Nothing saved into this goal yet.", Style(fg: .role(.muted)))
+                    : ("Nothing matches “\(state.filter)”. Esc clears the filter.", Style(fg: .role(.muted)))
+            }
+            buffer.write(message.0, x: body.x + 1, y: body.y, maxWidth: body.width - 2, style: message.1)
+            return
+        }
+        ListView().draw(into: &buffer, rect: body, count: entries.count, state: &state.list) { buffer, index, row, _ in
+            drawEntry(entries[index], users: users, format: format, into: &buffer, row: row)
+        }
+    }
+
+    @MainActor
+    static func drawHeader(_ goal: Goal, users: UserDirectory, colors: Bool, into buffer: inout CellBuffer, area: Rect) {
+        guard area.height > 0 else { return }
+        let muted = Style(fg: .role(.muted))
+        var x = area.x
+        x += buffer.write([GoalListScreen.monogramSpan(goal.name, width: 4, colors: colors)], x: x, y: area.y, maxWidth: area.width)
+        buffer.write(goal.name, x: x + 1, y: area.y, maxWidth: area.maxX - x - 1, style: Style(fg: .role(.title), attributes: .bold))
+        guard area.height > 1 else { return }
+        var saved: [Span] = [Span("Saved ", muted), Span(goal.balance.formatted, DisplayFormat.moneyStyle.adding(.bold))]
+        if let target = goal.target {
+            saved += [Span(" of "), Span(target.formatted), Span("  ")]
+            let used = saved.reduce(0) { $0 + $1.width }
+            saved += ProgressBar(fraction: goal.progress ?? 0).spans(width: max(0, min(30, area.width - used)))
+        } else {
+            saved += [Span(" · no target", muted)]
+        }
+        buffer.write(saved, x: area.x, y: area.y + 1, maxWidth: area.width)
+        guard area.height > 2 else { return }
+        var people: [Span] = [Span("Owner ", muted), Span(users.displayName(for: goal.ownerId))]
+        if goal.isShared {
+            people += [Span(" · Shared with ", muted),
+                       Span(goal.connectedUserIds.map { users.displayName(for: $0) }.joined(separator: ", "), Style(fg: .role(.highlight)))]
+        }
+        buffer.write(people, x: area.x, y: area.y + 2, maxWidth: area.width)
+        if area.height > 3 {
+            buffer.write(String(repeating: "─", count: area.width), x: area.x, y: area.y + 3, style: Style(fg: .role(.border)))
+        }
+    }
+
+    @MainActor
+    static func drawEntry(_ entry: FeedEntry, users: UserDirectory, format: DisplayFormat, into buffer: inout CellBuffer, row: Rect) {
+        let item = entry.item
+        let date = format.shortDate(item.timestamp)
+        let amount = item.amount.formatted
+        let who = users.displayName(for: item.userId)
+        let rule = entry.rule?.kind.label ?? ""
+        // Columns: date · message · amount · who · rule; who and rule go first when narrow.
+        let dateWidth = 12
+        var rightSpans: [Span] = [Span(TextWidth.pad(amount, to: 11, alignRight: true), DisplayFormat.moneyStyle)]
+        if row.width >= 70 {
+            rightSpans.append(Span("  " + TextWidth.pad(TextWidth.truncate(who, to: 14), to: 14), Style(fg: .role(.highlight))))
+        }
+        if row.width >= 90 {
+            rightSpans.append(Span("  " + TextWidth.pad(rule, to: 15), Style(fg: .role(.muted))))
+        }
+        let rightWidth = rightSpans.reduce(0) { $0 + $1.width }
+        var x = row.x
+        if row.width >= 50 {
+            x += buffer.write(TextWidth.pad(date, to: dateWidth), x: x, y: row.y, style: Style(fg: .role(.muted)))
+        }
+        let messageWidth = row.maxX - x - rightWidth - 1
+        if messageWidth > 0 {
+            buffer.write(DisplayFormat.spans(item.message), x: x, y: row.y, maxWidth: messageWidth)
+        }
+        buffer.write(rightSpans, x: row.maxX - rightWidth, y: row.y, maxWidth: rightWidth)
+    }
+}

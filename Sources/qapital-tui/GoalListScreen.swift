@@ -1,0 +1,137 @@
+import FeedModel
+import TermUI
+
+/// Tab 1: the active goals, and beside them on a wide terminal the selected goal's summary.
+@MainActor
+struct GoalListScreen {
+    /// Columns from which the summary stands beside the list.
+    static let splitWidth = 100
+
+    struct State {
+        var list = ListState()
+        var filter = ""
+    }
+
+    /// The goals the filter lets through, in server order.
+    static func visibleGoals(_ goals: [Goal], filter: String) -> [Goal] {
+        guard !filter.isEmpty else { return goals }
+        return goals.filter { $0.name.localizedCaseInsensitiveContains(filter) }
+    }
+
+    @MainActor
+    static func render(state: inout State, store: GoalStore, users: UserDirectory, colors: Bool,
+                       into buffer: inout CellBuffer, area: Rect) {
+        let goals = visibleGoals(store.goals, filter: state.filter)
+        state.list.clamp(count: goals.count)
+        if goals.isEmpty {
+            drawEmpty(store: store, filter: state.filter, into: &buffer, area: area)
+            return
+        }
+        var listArea = area
+        if area.width >= splitWidth {
+            let split = area.splitHorizontally(leftWidth: max(62, area.width * 3 / 5), gap: 1)
+            listArea = split.left
+            let goal = goals[min(state.list.selected, goals.count - 1)]
+            drawSummary(goal, users: users, colors: colors, into: &buffer, area: split.right)
+        }
+        let view = ListView()
+        view.draw(into: &buffer, rect: listArea, count: goals.count, state: &state.list) { buffer, index, row, _ in
+            drawRow(goals[index], users: users, colors: colors, into: &buffer, row: row)
+        }
+    }
+
+    private static func drawEmpty(store: GoalStore, filter: String, into buffer: inout CellBuffer, area: Rect) {
+        let message: (String, Style)
+        switch store.status {
+        case .idle, .loading:
+            message = ("Loading goals…", Style(fg: .role(.muted)))
+        case .failed(let error):
+            message = ("✗ \(error) — press r to retry", Style(fg: .role(.error)))
+        case .loaded:
+            message = filter.isEmpty ? ("No active goals yet.", Style(fg: .role(.muted)))
+                : ("No goal matches “\(filter)”. Esc clears the filter.", Style(fg: .role(.muted)))
+        }
+        buffer.write(message.0, x: area.x + 1, y: area.y + 1, maxWidth: area.width - 2, style: message.1)
+    }
+
+    /// A coloured block with the goal's initials (or reverse video without colour).
+    static func monogramSpan(_ name: String, width: Int, colors: Bool) -> Span {
+        let letters = DisplayFormat.monogram(name)
+        let text = TextWidth.pad(String(repeating: " ", count: max(0, (width - TextWidth.of(letters)) / 2)) + letters, to: width)
+        if colors {
+            return Span(text, Style(fg: .indexed(231), bg: DisplayFormat.monogramColor(name), attributes: .bold))
+        }
+        return Span(text, Style(attributes: [.reverse, .bold]))
+    }
+
+    @MainActor
+    static func drawRow(_ goal: Goal, users: UserDirectory, colors: Bool, into buffer: inout CellBuffer, row: Rect) {
+        var x = row.x
+        x += buffer.write([monogramSpan(goal.name, width: 4, colors: colors)], x: x, y: row.y, maxWidth: row.width)
+        x += 1
+        // Right-hand columns, from the right edge inwards, dropped as the row narrows.
+        var right: [Span] = []
+        let saved = Span(goal.balance.formatted, DisplayFormat.moneyStyle)
+        let target = goal.target.map { Span(" of \($0.formatted)") } ?? Span(" no target", Style(fg: .role(.muted)))
+        right = [saved, target]
+        if row.width >= 60 {
+            let bar: [Span] = goal.progress.map { ProgressBar(fraction: $0).spans(width: 14) }
+                ?? [Span(String(repeating: " ", count: 14))]
+            right += [Span("  ")] + bar
+        }
+        if row.width >= 80 {
+            let people = goal.connectedUserIds.prefix(3).map { users.initials(for: $0) }.joined(separator: " ")
+            let more = goal.connectedUserIds.count > 3 ? " +\(goal.connectedUserIds.count - 3)" : ""
+            right.append(Span("  " + TextWidth.pad(people.isEmpty ? "" : "👥 " + people + more, to: 13), Style(fg: .role(.highlight))))
+        }
+        let rightWidth = right.reduce(0) { $0 + $1.width }
+        let nameWidth = row.maxX - x - rightWidth - 1
+        if nameWidth >= 6 {
+            buffer.write(goal.name, x: x, y: row.y, maxWidth: nameWidth, style: .bold)
+            buffer.write(right, x: row.maxX - rightWidth, y: row.y, maxWidth: rightWidth)
+        } else {
+            // Too narrow for columns: name and saved amount only.
+            let amount = goal.balance.formatted
+            let amountWidth = TextWidth.of(amount)
+            buffer.write(goal.name, x: x, y: row.y, maxWidth: max(0, row.maxX - x - amountWidth - 1), style: .bold)
+            buffer.writeRightAligned(amount, maxX: row.maxX, y: row.y, style: DisplayFormat.moneyStyle)
+        }
+    }
+
+    @MainActor
+    static func drawSummary(_ goal: Goal, users: UserDirectory, colors: Bool, into buffer: inout CellBuffer, area: Rect) {
+        Box.draw(into: &buffer, rect: area, title: goal.name)
+        let inner = area.inset(dx: 2, dy: 1)
+        var y = inner.y
+        let width = inner.width
+        func line(_ spans: [Span]) {
+            guard y < inner.maxY else { return }
+            buffer.write(spans, x: inner.x, y: y, maxWidth: width)
+            y += 1
+        }
+        let monogram = monogramSpan(goal.name, width: 8, colors: colors)
+        line([monogram])
+        line([monogram])
+        y += 1
+        line([Span("Saved  ", Style(fg: .role(.muted))), Span(goal.balance.formatted, DisplayFormat.moneyStyle.adding(.bold))])
+        if let target = goal.target {
+            line([Span("Target ", Style(fg: .role(.muted))), Span(target.formatted)])
+            line(ProgressBar(fraction: goal.progress ?? 0).spans(width: min(width, 30)))
+            let left = target - goal.balance
+            line([Span(left.minorUnits > 0 ? "\(left.formatted) to go" : "Target reached", Style(fg: .role(.muted)))])
+        } else {
+            line([Span("Target ", Style(fg: .role(.muted))), Span("no target", Style(fg: .role(.muted)))])
+        }
+        y += 1
+        line([Span("Owner  ", Style(fg: .role(.muted))), Span(users.displayName(for: goal.ownerId))])
+        if goal.isShared {
+            line([Span("Shared with", Style(fg: .role(.muted)))])
+            for id in goal.connectedUserIds {
+                line([Span("  • " + users.displayName(for: id), Style(fg: .role(.highlight)))])
+            }
+        }
+        if y < inner.maxY - 1 {
+            buffer.write("Enter: open the goal's savings", x: inner.x, y: inner.maxY - 1, maxWidth: width, style: Style(fg: .role(.muted)))
+        }
+    }
+}
