@@ -67,5 +67,8 @@ struct AppCommand: AsyncParsableCommand {
         terminal.start(colors: settings.colors)
         await AppRunner(core: core, terminal: terminal).run()
         terminal.stop()
+        if let signal = core.quitSignal {
+            throw ExitCode(128 + signal)
+        }
     }
 }

@@ -47,6 +47,8 @@ final class AppCore {
     private(set) var filterInput: TextInput?
     private(set) var helpScroll: Int?
     private(set) var shouldQuit = false
+    /// The signal that ended the app, if one did (the exit status is then 128 + signal).
+    private(set) var quitSignal: Int32?
     private(set) var statusError: (message: String, at: Date)?
     private var reportedFailures: Set<String> = []
     private var busySince: Date?
@@ -90,7 +92,8 @@ final class AppCore {
             handle(key)
         case .resize:
             break  // the next frame is drawn at the new size
-        case .quitSignal:
+        case .quitSignal(let signal):
+            quitSignal = signal
             shouldQuit = true
         }
     }
