@@ -129,6 +129,12 @@ actor DemoHTTPServer {
         _ = await runTask?.result
     }
 
+    /// `GET /activities?from=…%2B00:00&to=… 200 3ms`; control characters in the target removed.
+    static func logLine(method: String, target: String, status: Int, elapsed: Duration) -> String {
+        let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        return "\(method) \(TextSanitizer.clean(target)) \(status) \(ms)ms"
+    }
+
     /// Every request answered so far, in the order answered.
     func receivedRequests() async -> [ReceivedRequest] {
         await ledger.entries
@@ -173,10 +179,9 @@ private struct Middleware<Inner: HTTPHandler>: HTTPHandler {
         let target = request.target.rawValue
         await ledger.record(.init(method: request.method.rawValue, target: target, status: response.statusCode.code))
         if options.logRequests {
-            let elapsed = clock.now - started
-            let ms = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-            let line = "\(request.method.rawValue) \(TextSanitizer.clean(target)) \(response.statusCode.code) \(ms)ms\n"
-            FileHandle.standardError.write(Data(line.utf8))
+            let line = DemoHTTPServer.logLine(method: request.method.rawValue, target: target,
+                                              status: response.statusCode.code, elapsed: clock.now - started)
+            FileHandle.standardError.write(Data((line + "\n").utf8))
         }
         return response
     }
