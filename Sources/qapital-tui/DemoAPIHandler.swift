@@ -171,7 +171,8 @@ struct DemoAPIHandler: HTTPHandler {
 
     static func json(_ value: some Encodable, status: HTTPStatusCode = .ok) throws -> HTTPResponse {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // Sorted keys: the same data always reads the same (curl, diffs).
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return HTTPResponse(statusCode: status, headers: [.contentType: "application/json; charset=utf-8"],
                             body: try encoder.encode(value))
     }

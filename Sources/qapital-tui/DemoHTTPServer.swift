@@ -113,7 +113,10 @@ actor DemoHTTPServer {
         case .failure(let error):
             task.cancel()
             runTask = nil
-            throw StartError(description: "cannot listen on \(host):\(requestedPort): \(error)")
+            // FlyingSocks says "SocketError. Bind(98): Address already in use": keep the last part.
+            let reason = (error as? any LocalizedError)?.errorDescription ?? "\(error)"
+            let short = reason.range(of: "): ").map { String(reason[$0.upperBound...]) } ?? reason
+            throw StartError(description: "cannot listen on \(host):\(requestedPort): \(short)")
         }
     }
 
