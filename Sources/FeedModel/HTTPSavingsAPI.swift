@@ -162,6 +162,11 @@ public struct HTTPSavingsAPI: SavingsAPI {
         return ": " + TextSanitizer.clean(String(body.error.prefix(200)))
     }
 
+    /// "10", "0.3": a short timeout must not read as "within 0 s".
+    private func seconds(_ interval: TimeInterval) -> String {
+        interval == interval.rounded() ? String(Int(interval)) : String(format: "%.1f", interval)
+    }
+
     private func transportError(_ error: Error, label: String) -> APIError {
         let hostPort = sourceName
         if let urlError = error as? URLError {
@@ -170,7 +175,7 @@ public struct HTTPSavingsAPI: SavingsAPI {
                 return APIError(kind: .cannotConnect, request: label, message: "\(label): cannot connect to \(hostPort)")
             case .timedOut:
                 return APIError(kind: .timedOut, request: label,
-                                message: "\(label): no answer from \(hostPort) within \(Int(timeout.rounded())) s")
+                                message: "\(label): no answer from \(hostPort) within \(seconds(timeout)) s")
             case .cancelled:
                 return APIError(kind: .cancelled, request: label, message: "\(label): cancelled")
             default:

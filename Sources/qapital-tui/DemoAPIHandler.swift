@@ -1,0 +1,209 @@
+import FeedModel
+import FlyingFox
+import Foundation
+
+/// Answers every endpoint of docs/api.md from a `DemoBackend`, as JSON.
+///
+/// Errors are JSON too: `{"error": "…"}` with 400 (bad query or body), 404 (unknown path, goal
+/// or user), 405 (known path, other method), 409 (a transfer id reused for another transfer).
+struct DemoAPIHandler: HTTPHandler {
+    let backend: DemoBackend
+
+    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+        do {
+            return try await route(request)
+        } catch let error as Failure {
+            return DemoAPIHandler.error(error.status, error.message)
+        } catch let error as APIError {
+            return DemoAPIHandler.response(for: error)
+        }
+    }
+
+    /// A request this handler refuses, with the status and the message the client reads.
+    struct Failure: Error {
+        let status: HTTPStatusCode
+        let message: String
+
+        static func badRequest(_ message: String) -> Failure { Failure(status: .badRequest, message: message) }
+    }
+
+    private func route(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let method = request.method
+        switch segments.count {
+        case 1 where segments[0] == "savingsgoals":
+            if method == .GET { return try DemoAPIHandler.json(GoalList(savingsGoals: await backend.goals())) }
+            try DemoAPIHandler.allow(["GET", "POST"], method)
+            return try DemoAPIHandler.json(try await createGoal(request.bodyData), status: .created)
+        case 3 where segments[0] == "savingsgoals" && segments[2] == "feed":
+            try DemoAPIHandler.allow(["GET"], method)
+            let goalId = try DemoAPIHandler.id(segments[1], of: "goal")
+            return try DemoAPIHandler.json(GoalFeed(feed: try await backend.feed(goalId: goalId)))
+        case 3 where segments[0] == "savingsgoals" && segments[2] == "transfers":
+            try DemoAPIHandler.allow(["POST"], method)
+            let goalId = try DemoAPIHandler.id(segments[1], of: "goal")
+            return try DemoAPIHandler.json(try await transfer(goalId: goalId, body: request.bodyData))
+        case 1 where segments[0] == "savingsrules":
+            try DemoAPIHandler.allow(["GET"], method)
+            return try DemoAPIHandler.json(RuleList(savingsRules: await backend.rules()))
+        case 2 where segments[0] == "users":
+            try DemoAPIHandler.allow(["GET"], method)
+            let userId = try DemoAPIHandler.id(segments[1], of: "user")
+            return try DemoAPIHandler.json(try await backend.user(id: userId))
+        case 1 where segments[0] == "activities":
+            try DemoAPIHandler.allow(["GET"], method)
+            let (from, to) = try DemoAPIHandler.window(request.target.query())
+            return try DemoAPIHandler.json(try await backend.activities(from: from, to: to))
+        case 1 where segments[0] == "transactions":
+            try DemoAPIHandler.allow(["GET"], method)
+            let (from, to) = try DemoAPIHandler.window(request.target.query())
+            return try DemoAPIHandler.json(TransactionList(transactions: await backend.transactions(from: from, to: to)))
+        default:
+            throw Failure(status: .notFound, message: "no such endpoint: \(TextSanitizer.clean(request.path))")
+        }
+    }
+
+    // MARK: - POST bodies
+
+    private struct NewGoalBody: Decodable {
+        let name: String
+        let targetAmount: Decimal?
+    }
+
+    private struct TransferBody: Decodable {
+        let transferId: String
+        let amount: Decimal
+    }
+
+    private func createGoal(_ body: Data) async throws -> Goal {
+        let fields = try DemoAPIHandler.decode(NewGoalBody.self, from: body)
+        let currency = await backend.currency
+        let target = try fields.targetAmount.map { try DemoAPIHandler.money($0, currency: currency, field: "targetAmount") }
+        return try await backend.createGoal(name: fields.name, target: target)
+    }
+
+    private func transfer(goalId: Int, body: Data) async throws -> Goal {
+        let fields = try DemoAPIHandler.decode(TransferBody.self, from: body)
+        guard let transferId = UUID(uuidString: fields.transferId) else {
+            throw Failure.badRequest("transferId: not a UUID: \"\(TextSanitizer.clean(String(fields.transferId.prefix(40))))\"")
+        }
+        let amount = try DemoAPIHandler.money(fields.amount, currency: await backend.currency, field: "amount")
+        return try await backend.transfer(goalId: goalId, transferId: transferId, amount: amount)
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: body)
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw Failure.badRequest("\(key.stringValue): missing")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            let field = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw Failure.badRequest("\(field.isEmpty ? "the body" : field): wrong type")
+        } catch {
+            throw Failure.badRequest("the body is not JSON")
+        }
+    }
+
+    /// An amount exactly as sent: more decimals than the currency has is refused, not rounded.
+    private static func money(_ decimal: Decimal, currency: Currency, field: String) throws -> Money {
+        guard let money = Money(decimal: decimal, currency: currency), money.decimalValue == decimal else {
+            throw Failure.badRequest("\(field): not an amount of \(currency.code) with at most \(currency.minorDigits) decimals")
+        }
+        return money
+    }
+
+    // MARK: - Paths and queries
+
+    private static func allow(_ methods: [String], _ method: HTTPMethod) throws {
+        guard methods.contains(method.rawValue) else {
+            throw Failure(status: .methodNotAllowed, message: "\(method.rawValue) not allowed here (use \(methods.joined(separator: " or ")))")
+        }
+    }
+
+    private static func id(_ text: String, of what: String) throws -> Int {
+        guard let id = Int(text) else {
+            throw Failure(status: .notFound, message: "no such \(what): \(TextSanitizer.clean(String(text.prefix(40))))")
+        }
+        return id
+    }
+
+    /// `from` and `to` of a raw (still percent-encoded) query: both required, each once, each a
+    /// timestamp in one of the API's two forms, `from ≤ to`.
+    static func window(_ rawQuery: String) throws(Failure) -> (from: Date, to: Date) {
+        let values = try queryValues(rawQuery)
+        let from = try date(values, "from")
+        let to = try date(values, "to")
+        guard from <= to else { throw .badRequest("from is after to") }
+        return (from, to)
+    }
+
+    /// Decodes a query as a form: `+` is a space, `%2B` is a plus. So a client that forgets to
+    /// encode the offset's `+` gets a 400 instead of a date an hour off.
+    static func queryValues(_ rawQuery: String) throws(Failure) -> [String: String] {
+        var values: [String: String] = [:]
+        for pair in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decodeComponent(parts[0]), let value = decodeComponent(parts.count > 1 ? parts[1] : "") else {
+                throw .badRequest("malformed percent-encoding in the query")
+            }
+            guard values[name] == nil else { throw .badRequest("\(TextSanitizer.clean(name)) given twice") }
+            values[name] = value
+        }
+        return values
+    }
+
+    private static func decodeComponent(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
+    private static func date(_ values: [String: String], _ name: String) throws(Failure) -> Date {
+        guard let text = values[name] else {
+            throw .badRequest("\(name) is missing (expected e.g. \(name)=2016-10-04T00:00:00%2B00:00)")
+        }
+        guard let date = Timestamp.parse(text) else {
+            let hint = text.contains(" ") ? "; a + must be sent as %2B" : ""
+            throw .badRequest("\(name): not a date: \"\(TextSanitizer.clean(String(text.prefix(40))))\" (expected e.g. 2016-10-04T00:00:00+00:00\(hint))")
+        }
+        return date
+    }
+
+    // MARK: - Responses
+
+    static func json(_ value: some Encodable, status: HTTPStatusCode = .ok) throws -> HTTPResponse {
+        let encoder = JSONEncoder()
+        // Sorted keys: the same data always reads the same (curl, diffs).
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return HTTPResponse(statusCode: status, headers: [.contentType: "application/json; charset=utf-8"],
+                            body: try encoder.encode(value))
+    }
+
+    static func error(_ status: HTTPStatusCode, _ message: String) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let body = (try? encoder.encode(["error": message])) ?? Data(#"{"error":"?"}"#.utf8)
+        return HTTPResponse(statusCode: status, headers: [.contentType: "application/json; charset=utf-8"], body: body)
+    }
+
+    /// The backend's errors read like "POST /savingsgoals: HTTP 400: a name is required"; the
+    /// status and the part after it become the response.
+    static func response(for error: APIError) -> HTTPResponse {
+        var status: HTTPStatusCode = switch error.kind {
+        case .notFound: .notFound
+        case .rejected: .badRequest
+        default: .internalServerError
+        }
+        var message = error.message
+        if let range = message.range(of: #"HTTP [0-9]{3}: "#, options: .regularExpression) {
+            switch Int(message[range].dropFirst(5).prefix(3)) {
+            case 400: status = .badRequest
+            case 404: status = .notFound
+            case 409: status = .conflict
+            default: break
+            }
+            message = String(message[range.upperBound...])
+        } else if message.hasSuffix(" (HTTP 404)") {
+            message = String(message.dropLast(" (HTTP 404)".count))
+        }
+        return DemoAPIHandler.error(status, message)
+    }
+}

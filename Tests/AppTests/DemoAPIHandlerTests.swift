@@ -1,0 +1,49 @@
+import FeedModel
+import Foundation
+import Testing
+@testable import qapital_tui
+
+/// The server's strict reading of `from` and `to`, without a socket.
+@Suite struct DemoAPIHandlerTests {
+    static func message(_ query: String) -> String? {
+        do {
+            _ = try DemoAPIHandler.window(query)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test func bothTimestampFormsAreAccepted() throws {
+        let window = try DemoAPIHandler.window("from=2016-10-04T00%3A00%3A00%2B00%3A00&to=2016-10-18T00:00:00.000Z")
+        #expect(window.from == Timestamp.parse("2016-10-04T00:00:00+00:00"))
+        #expect(window.to == Timestamp.parse("2016-10-18T00:00:00Z"))
+    }
+
+    @Test func anOffsetOtherThanZeroIsHonoured() throws {
+        let window = try DemoAPIHandler.window("from=2016-10-04T02:00:00%2B02:00&to=2016-10-04T00:00:00Z")
+        #expect(window.from == window.to)
+    }
+
+    @Test(arguments: [
+        ("to=2016-10-18T00:00:00Z", "from is missing"),
+        ("from=2016-10-04T00:00:00Z", "to is missing"),
+        ("from=2016-10-04T00:00:00+00:00&to=2016-10-18T00:00:00Z", "from: not a date"),
+        ("from=yesterday&to=2016-10-18T00:00:00Z", "from: not a date"),
+        ("from=2016-13-45T00:00:00Z&to=2016-10-18T00:00:00Z", "from: not a date"),
+        ("from=&to=2016-10-18T00:00:00Z", "from: not a date"),
+        ("from=2016-10-04%ZZ&to=2016-10-18T00:00:00Z", "malformed percent-encoding"),
+        ("from=2016-10-04T00:00:00Z&from=2016-10-05T00:00:00Z&to=2016-10-18T00:00:00Z", "from given twice"),
+        ("from=2016-10-18T00:00:00Z&to=2016-10-04T00:00:00Z", "from is after to"),
+    ])
+    func malformedWindowsAreRefused(query: String, expected: String) {
+        let message = DemoAPIHandlerTests.message(query)
+        #expect(message?.hasPrefix(expected) == true, "\(query) → \(message ?? "accepted")")
+    }
+
+    @Test func logLineNamesMethodTargetStatusAndMilliseconds() {
+        let line = DemoHTTPServer.logLine(method: "GET", target: "/activities?from=a%2B00&to=b\u{1B}[2J",
+                                          status: 500, elapsed: .milliseconds(1234))
+        #expect(line == "GET /activities?from=a%2B00&to=b 500 1234ms")
+    }
+}

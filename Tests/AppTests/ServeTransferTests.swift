@@ -1,0 +1,94 @@
+import FeedModel
+import Foundation
+import Testing
+@testable import qapital_tui
+
+/// `POST /savingsgoals/:id/transfers` over HTTP: idempotent by `transferId`, also when the same
+/// transfer arrives many times at once.
+@Suite struct ServeTransferTests {
+    static let goalId = 4  // "Graduation": $0 saved
+
+    @Test func theSameTransferSentTwiceMovesMoneyOnce() async throws {
+        let backend = DemoBackend(now: fixedNow)
+        try await withDemoServer(backend: backend) { _, api in
+            let before = try #require(try await api.goals().first { $0.id == ServeTransferTests.goalId })
+            let amount = Money(minorUnits: 158, currency: .usd)
+            let id = UUID()
+            let first = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: id, amount: amount)
+            let second = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: id, amount: amount)
+            #expect(first.balance == before.balance + amount)
+            #expect(second.balance == first.balance)
+            #expect(try await api.goals().first { $0.id == ServeTransferTests.goalId }?.balance == before.balance + amount)
+            let feed = try await api.feed(goalId: ServeTransferTests.goalId)
+            #expect(feed.filter { $0.id == id.uuidString.lowercased() }.count == 1)
+        }
+    }
+
+    @Test func tenConcurrentSendsOfOneTransferMoveMoneyOnce() async throws {
+        let backend = DemoBackend(now: fixedNow)
+        try await withDemoServer(backend: backend) { server, api in
+            let before = await backend.dataset.goals.first { $0.id == ServeTransferTests.goalId }!.balance
+            let amount = Money(minorUnits: 2_500, currency: .usd)
+            let id = UUID()
+            let balances = try await withThrowingTaskGroup(of: Money.self) { group in
+                for _ in 0..<10 {
+                    group.addTask {
+                        try await api.transfer(goalId: ServeTransferTests.goalId, transferId: id, amount: amount).balance
+                    }
+                }
+                var balances: [Money] = []
+                for try await balance in group { balances.append(balance) }
+                return balances
+            }
+            #expect(balances == Array(repeating: before + amount, count: 10))
+            #expect(await backend.dataset.goals.first { $0.id == ServeTransferTests.goalId }?.balance == before + amount)
+            #expect(await server.receivedRequests().filter { $0.method == "POST" }.count == 10)
+        }
+    }
+
+    @Test func tenConcurrentDifferentTransfersAllLand() async throws {
+        let backend = DemoBackend(now: fixedNow)
+        try await withDemoServer(backend: backend) { _, api in
+            let before = await backend.dataset.goals.first { $0.id == ServeTransferTests.goalId }!.balance
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for cents in 1...10 {
+                    group.addTask {
+                        _ = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: UUID(),
+                                                   amount: Money(minorUnits: Int64(cents), currency: .usd))
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let after = try await api.goals().first { $0.id == ServeTransferTests.goalId }?.balance
+            #expect(after == before + Money(minorUnits: 55, currency: .usd))
+        }
+    }
+
+    @Test func aTransferIdReusedForAnotherAmountIsAConflict() async throws {
+        try await withDemoServer { server, api in
+            let id = UUID()
+            _ = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: id, amount: Money(minorUnits: 100, currency: .usd))
+            do {
+                _ = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: id, amount: Money(minorUnits: 200, currency: .usd))
+                Issue.record("expected a 409")
+            } catch let error as APIError {
+                #expect(error.kind == .rejected)
+                #expect(error.message == "POST /savingsgoals/4/transfers: HTTP 409: transfer id already used for another transfer")
+            }
+            #expect(await server.receivedRequests().map(\.status) == [200, 409])
+        }
+    }
+
+    @Test func transfersToUnknownOrDeletedGoalsAreNotFound() async throws {
+        try await withDemoServer { _, api in
+            for goalId in [11, 999] {  // 11 is deleted
+                do {
+                    _ = try await api.transfer(goalId: goalId, transferId: UUID(), amount: Money(minorUnits: 100, currency: .usd))
+                    Issue.record("expected a 404 for goal \(goalId)")
+                } catch let error as APIError {
+                    #expect(error.kind == .notFound)
+                }
+            }
+        }
+    }
+}

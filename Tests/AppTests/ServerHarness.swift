@@ -1,0 +1,61 @@
+import FeedModel
+import FlyingFox
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import qapital_tui
+
+/// A fixed "now" on a whole second, so every timestamp survives the API's text forms exactly.
+let fixedNow = Date(timeIntervalSince1970: 1_795_000_000)
+
+/// Runs `body` against a demo server on 127.0.0.1 and a free port, and always stops it.
+func withDemoServer(backend: DemoBackend = DemoBackend(now: fixedNow),
+                    options: DemoHTTPServer.Options = .init(),
+                    clientTimeout: TimeInterval = 10,
+                    _ body: (DemoHTTPServer, HTTPSavingsAPI) async throws -> Void) async throws {
+    let server = try DemoHTTPServer(backend: backend, options: options)
+    try await withStarted(server, clientTimeout: clientTimeout, body)
+}
+
+/// Runs `body` against any handler served on 127.0.0.1 and a free port.
+func withServer(handler: some HTTPHandler, options: DemoHTTPServer.Options = .init(),
+                _ body: (DemoHTTPServer, HTTPSavingsAPI) async throws -> Void) async throws {
+    let server = try DemoHTTPServer(handler: handler, options: options)
+    try await withStarted(server, clientTimeout: 10, body)
+}
+
+private func withStarted(_ server: DemoHTTPServer, clientTimeout: TimeInterval,
+                         _ body: (DemoHTTPServer, HTTPSavingsAPI) async throws -> Void) async throws {
+    try await server.start()
+    let api = HTTPSavingsAPI(baseURL: await server.baseURL, timeout: clientTimeout)
+    do {
+        try await body(server, api)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
+}
+
+/// One fixed answer, whatever was asked: for serving broken responses.
+struct CannedHandler: HTTPHandler {
+    var status: HTTPStatusCode = .ok
+    var contentType = "text/html"
+    var body: String
+
+    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+        HTTPResponse(statusCode: status, headers: [.contentType: contentType], body: Data(body.utf8))
+    }
+}
+
+/// A raw request, for what the typed client never sends (a bare `+`, unknown paths).
+func rawRequest(_ method: String, _ url: String, body: String? = nil) async throws -> (status: Int, json: [String: Any]?, contentType: String?) {
+    var request = URLRequest(url: URL(string: url)!, timeoutInterval: 10)
+    request.httpMethod = method
+    if let body { request.httpBody = Data(body.utf8) }
+    let (data, response) = try await URLSession.shared.data(for: request)
+    let http = response as? HTTPURLResponse
+    let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    return (http?.statusCode ?? 0, json, http?.value(forHTTPHeaderField: "Content-Type"))
+}
