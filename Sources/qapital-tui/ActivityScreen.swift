@@ -49,6 +49,12 @@ struct ActivityScreen {
         let rows = state.rows
         let activities = feed.activities
         let view = ListView()
+        // When the selection is a day's first activity at the top, show the day's header above it.
+        state.list.update(visibleRows: view.rowsArea(in: area).height, count: state.rowCount)
+        let selected = state.list.selected
+        if selected > 0, selected == state.list.offset, selected - 1 < rows.count, case .day = rows.rows[selected - 1] {
+            state.list.offset -= 1
+        }
         view.draw(into: &buffer, rect: area, count: state.rowCount, state: &state.list) { buffer, index, row, _ in
             if index == rows.count {
                 drawFooter(feed: feed, spinnerFrame: spinnerFrame, format: format, into: &buffer, row: row)

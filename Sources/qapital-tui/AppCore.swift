@@ -344,7 +344,8 @@ final class AppCore {
         } else if !currentFilter.isEmpty {
             center = [Span("filter: " + currentFilter + " (Esc clears)")]
         }
-        let hints = detail != nil && tab == .goals ? "Esc back  ? help  q back " : "? help  q quit "
+        var hints = detail != nil && tab == .goals ? "Esc back  ? help  q back " : "? help  q quit "
+        if rect.width < 40 { hints = "? help " }
         StatusBar(left: left, center: center, right: [Span(hints)]).draw(into: &buffer, rect: rect)
         if let input = filterInput {
             // The filter line takes the whole bar so the cursor is visible.

@@ -71,8 +71,10 @@ struct GoalListScreen {
         x += 1
         // Right-hand columns, from the right edge inwards, dropped as the row narrows.
         var right: [Span] = []
-        let saved = Span(goal.balance.formatted, DisplayFormat.moneyStyle)
-        let target = goal.target.map { Span(" of \($0.formatted)") } ?? Span(" no target", Style(fg: .role(.muted)))
+        // Fixed-width columns, so amounts line up whatever the name holds.
+        let saved = Span(TextWidth.pad(goal.balance.formatted, to: 11, alignRight: true), DisplayFormat.moneyStyle)
+        let target = goal.target.map { Span(TextWidth.pad(" of \($0.formatted)", to: 15)) }
+            ?? Span(TextWidth.pad(" no target", to: 15), Style(fg: .role(.muted)))
         right = [saved, target]
         if row.width >= 60 {
             let bar: [Span] = goal.progress.map { ProgressBar(fraction: $0).spans(width: 14) }

@@ -1,0 +1,243 @@
+import FeedModel
+import Foundation
+import Testing
+import TermUI
+@testable import qapital_tui
+
+/// The whole app driven by keys in memory, asserting what a person would see.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct AppScenarioTests {
+    @Test func opensOnTheGoalsWithTheSelectedGoalsSummaryBeside() async {
+        let app = AppHarness()
+        let lines = await app.start()
+        #expect(lines[0].hasPrefix(" 1 Goals   2 Activity"))
+        let balloons = try! #require(app.row(containing: "Balloons"))
+        #expect(lines[balloons].contains("$400.00 of $1,500.00"))
+        #expect(lines[balloons].contains("26%"))
+        #expect(app.isSelected(row: balloons))
+        #expect(lines.contains { $0.contains("Shared with") })
+        #expect(lines.contains { $0.contains("• Henrik") })
+        #expect(lines.last!.hasPrefix(" demo"))
+        #expect(lines.last!.hasSuffix("? help  q quit "))
+        #expect(!lines.contains { $0.contains("Old laptop") })
+        #expect(lines.contains { $0.contains("Dog") && $0.contains("no target") })
+    }
+
+    @Test func enterOpensTheGoalAndEscGoesBackToTheSameSelection() async {
+        let app = AppHarness()
+        _ = await app.start()
+        var lines = await app.press(.char("j"), .char("j"), .enter)
+        #expect(lines[1].contains("Bike"))
+        #expect(lines[2].hasPrefix("Saved $500.00 of $500.00"))
+        #expect(lines[2].contains("100%"))
+        #expect(lines[3].hasPrefix("Owner Mikael"))
+        #expect(lines.contains { $0.contains("made a") })
+        #expect(app.isSelected(row: 6))
+        lines = await app.press(.escape)
+        let bike = try! #require(app.row(containing: "BI  Bike"))
+        #expect(app.isSelected(row: bike))
+        #expect(lines[bike].contains("$500.00 of $500.00"))
+        // h and Backspace go back too; q in a goal goes back rather than quitting.
+        for key in [Key.char("h"), .backspace, .char("q")] {
+            _ = await app.press(.enter)
+            #expect(app.terminal.lines[2].hasPrefix("Saved"))
+            _ = await app.press(key)
+            #expect(app.isSelected(row: bike))
+            #expect(!app.core.shouldQuit)
+        }
+        _ = await app.press(.char("q"))
+        #expect(app.core.shouldQuit)
+    }
+
+    @Test func theDetailShowsSharedPeopleRulesAndBoldWords() async {
+        let app = AppHarness(width: 120, height: 40)
+        _ = await app.start()
+        let lines = await app.press(.enter)
+        #expect(lines[3] == "Owner Mikael · Shared with Henrik, Johan, Erik".padding(toLength: 120, withPad: " ", startingAt: 0))
+        #expect(lines.contains { $0.contains("Round-up") })
+        let roundup = try! #require(lines.firstIndex { $0.contains("made a roundup") && !app.isSelected(row: lines.firstIndex(of: $0)!) })
+        let nameStart = lines[roundup].distance(from: lines[roundup].startIndex, to: lines[roundup].range(of: "made a roundup")!.lowerBound)
+        // The saver's name (before "made") is bold, the rest is not.
+        #expect(app.terminal.attributes(atX: 12, y: roundup).contains(.bold))
+        #expect(!app.terminal.attributes(atX: nameStart, y: roundup).contains(.bold))
+    }
+
+    @Test func tabsSwitchAndTheActivityFeedGroupsByDay() async {
+        let app = AppHarness()
+        _ = await app.start()
+        var lines = await app.press(.tab)
+        #expect(lines[0].hasPrefix(" 1 Goals   2 Activity"))
+        #expect(lines[1].hasPrefix("Today") || lines[1].hasPrefix("Yesterday"))
+        #expect(app.isSelected(row: 2))
+        #expect(lines[2].contains("$"))
+        #expect(lines.contains { $0.hasPrefix("Yesterday") })
+        lines = await app.press(.backTab)
+        #expect(lines.contains { $0.contains("Balloons") })
+        lines = await app.press(.char("2"))
+        #expect(lines[1].hasPrefix("Today") || lines[1].hasPrefix("Yesterday"))
+        lines = await app.press(.char("1"))
+        #expect(lines.contains { $0.contains("Balloons") })
+    }
+
+    @Test func scrollingTheFeedReachesTheBeginningOfHistoryThroughTheGaps() async {
+        let backend = DemoBackend(now: fixedNow)
+        let dataset = await backend.dataset
+        let app = AppHarness(api: DemoSavingsAPI(backend: backend))
+        _ = await app.start()
+        _ = await app.press(.char("2"))
+        var presses = 0
+        while !(app.terminal.lines.contains { $0.contains("Beginning of history") }) && presses < 300 {
+            _ = await app.press(.char("G"))
+            presses += 1
+        }
+        #expect(app.terminal.lines.contains { $0.contains("— Beginning of history (") })
+        #expect(app.core.feed.activities == dataset.activities)
+        // Back at the top, the newest activity is first again.
+        let lines = await app.press(.char("g"))
+        #expect(lines[1].hasPrefix("Today") || lines[1].hasPrefix("Yesterday"))
+    }
+
+    @Test func pagingKeysMoveByAScreen() async {
+        let app = AppHarness()
+        _ = await app.start()
+        _ = await app.press(.char("2"))
+        let before = app.core.activity.list.selected
+        _ = await app.press(.pageDown)
+        let after = app.core.activity.list.selected
+        #expect(after - before >= 20)
+        _ = await app.press(.ctrl("b"))
+        #expect(app.core.activity.list.selected <= before + 1)
+        _ = await app.press(.ctrl("f"), .mouseWheelUp)
+        #expect(app.core.activity.list.selected == after - 3 || app.core.activity.list.selected == after - 4)
+    }
+
+    @Test func slashFiltersAndEscClears() async {
+        let app = AppHarness()
+        _ = await app.start()
+        var lines = await app.press(.char("/"))
+        #expect(lines.last!.hasPrefix("/"))
+        lines = await app.type("BIKE")
+        #expect(lines.filter { $0.contains("$") && $0.contains(" of ") || $0.contains("no target") }.count == 1)
+        #expect(lines.contains { $0.contains("Bike") })
+        lines = await app.press(.enter)
+        #expect(lines.last!.contains("filter: BIKE"))
+        lines = await app.press(.escape)
+        #expect(lines.contains { $0.contains("Balloons") })
+        #expect(lines.contains { $0.contains("Dog") })
+        lines = await app.press(.char("/"))
+        lines = await app.type("zzz")
+        #expect(lines.contains { $0.contains("No goal matches “zzz”") })
+        lines = await app.press(.escape)
+        #expect(lines.contains { $0.contains("Balloons") })
+    }
+
+    @Test func theActivityFilterMatchesMessagesAndNames() async {
+        let app = AppHarness()
+        _ = await app.start()
+        _ = await app.press(.char("2"), .char("/"))
+        let lines = await app.type("guilty")
+        let rows = lines.dropFirst().dropLast(2).filter { $0.hasPrefix("  ") && $0.contains("$") }
+        #expect(!rows.isEmpty)
+        #expect(rows.allSatisfy { $0.contains("guilty pleasure") })
+    }
+
+    @Test func helpListsEveryKeyOfTheKeyMap() async {
+        let app = AppHarness(width: 100, height: 40)
+        _ = await app.start()
+        let lines = await app.press(.char("?"))
+        let text = lines.joined(separator: "\n")
+        for binding in AppAction.keyMap.bindings {
+            #expect(text.contains(binding.help), "help is missing \(binding.help)")
+            #expect(text.contains(binding.keyLabel), "help is missing \(binding.keyLabel)")
+        }
+        let closed = await app.press(.escape)
+        #expect(!closed.joined().contains("this help"))
+        #expect(closed.contains { $0.contains("Balloons") })
+    }
+
+    @Test func anActivityErrorShowsAnErrorRowAndRRetries() async {
+        let api = FlakyActivitiesAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)))
+        let app = AppHarness(api: api)
+        _ = await app.start()
+        var lines = await app.press(.char("2"))
+        #expect(lines.contains { $0.contains("✗ GET /activities: HTTP 500 — press r to retry") })
+        #expect(lines.last!.contains("✗ GET /activities: HTTP 500"))
+        // The rest of the app keeps working.
+        lines = await app.press(.char("1"))
+        #expect(lines.contains { $0.contains("Balloons") })
+        api.failing.withLock { $0 = false }
+        lines = await app.press(.char("2"), .char("r"))
+        #expect(!lines.contains { $0.contains("✗") })
+        #expect(lines[1].hasPrefix("Today") || lines[1].hasPrefix("Yesterday"))
+    }
+
+    @Test func anUnreachableServerOpensTheAppAndSaysSo() async throws {
+        let port = try freeLoopbackPort()
+        let api = HTTPSavingsAPI(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)
+        let app = AppHarness(api: api)
+        let lines = await app.start()
+        #expect(lines.contains { $0.contains("✗ GET /savingsgoals: cannot connect to 127.0.0.1:\(port) — press r to retry") })
+        #expect(lines.last!.hasPrefix(" 127.0.0.1:\(port)"))
+        let activity = await app.press(.char("2"))
+        #expect(activity.contains { $0.contains("✗ GET /activities: cannot connect") })
+    }
+
+    @Test func resizingKeepsTheSelectionAndTinyTerminalsSaySo() async {
+        let app = AppHarness()
+        _ = await app.start()
+        _ = await app.press(.char("j"), .char("j"))
+        var lines = await app.resize(width: 60, height: 20)
+        let bike = try! #require(app.row(containing: "BI  Bike"))
+        #expect(app.isSelected(row: bike))
+        #expect(!lines.contains { $0.contains("Shared with") })  // no summary below 100 columns
+        lines = await app.resize(width: 20, height: 6)
+        #expect(lines[0].hasPrefix(" 1 Goals"))
+        #expect(lines.last!.hasPrefix(" demo"))
+        #expect(lines.last!.hasSuffix("? help "))
+        lines = await app.resize(width: 19, height: 6)
+        #expect(lines[0].hasPrefix("Terminal too small"))
+        lines = await app.resize(width: 100, height: 30)
+        #expect(app.isSelected(row: try! #require(app.row(containing: "BI  Bike"))))
+    }
+
+    @Test func aNarrowScreenReadsWholeLines() async {
+        let app = AppHarness(width: 44, height: 8)
+        let lines = await app.start()
+        #expect(lines == [
+            " 1 Goals   2 Activity                       ",
+            " BA  Balloons        $400.00 of $1,500.00  █",
+            " DO  Dog              $50.00 no target     █",
+            " BI  Bike            $500.00 of $500.00    │",
+            " GR  Graduation        $0.00 of $600.00    │",
+            " VA  Vacation         $10.00 no target     │",
+            "                                     1 of 11",
+            " demo                        ? help  q quit ",
+        ])
+    }
+
+    @Test func wideCharactersKeepTheColumnsAligned() async {
+        let app = AppHarness(width: 90, height: 20)
+        let lines = await app.start()
+        let tokyo = try! #require(lines.first { $0.contains("東京") })
+        let bike = try! #require(lines.first { $0.contains("Bike") })
+        func column(of text: String, in line: String) -> Int {
+            TextWidth.of(String(line[..<line.range(of: text)!.lowerBound]))
+        }
+        #expect(column(of: " of ", in: tokyo) == column(of: " of ", in: bike))
+        #expect(TextWidth.of(tokyo) == 90)
+    }
+}
+
+/// A loopback port nothing listens on: bound, then released.
+func freeLoopbackPort() throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    return UInt16(bigEndian: address.sin_port)
+}
