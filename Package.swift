@@ -31,7 +31,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
-        .testTarget(name: "AppTests", dependencies: ["qapital-tui", "FeedModel", "TermUI"]),
+        .testTarget(name: "AppTests", dependencies: ["qapital-tui", "FeedModel", "TermUI", "CNcurses"]),
     ],
     swiftLanguageModes: [.v6]
 )

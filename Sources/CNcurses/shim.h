@@ -19,6 +19,7 @@
 #include <termios.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <fcntl.h>
 
 /* Macros and globals that Swift cannot import (or refuses in Swift 6 mode as shared
    mutable state) are read through these tiny functions. */
@@ -46,6 +47,25 @@ static inline mmask_t qt_button5_pressed(void) { return BUTTON5_PRESSED; }
 static inline mmask_t qt_button1_clicked(void) { return BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED; }
 
 /* The window size as the kernel knows it, for resizeterm after SIGWINCH (ioctl is variadic). */
+/* Opens a pseudo-terminal pair on Linux (for tests and benchmarks): returns the master fd and
+   writes the slave's number, or -1. posix_openpt & co. are hidden by the feature macros above. */
+static inline int qt_open_pty_master(int *slave_number) {
+    int fd = open("/dev/ptmx", O_RDWR | O_NOCTTY);
+    if (fd < 0) return -1;
+    int unlock = 0;
+    unsigned int number = 0;
+    if (ioctl(fd, TIOCSPTLCK, &unlock) != 0 || ioctl(fd, TIOCGPTN, &number) != 0) { close(fd); return -1; }
+    *slave_number = (int)number;
+    return fd;
+}
+
+/* Sets a terminal's size (for pseudo-terminals made by tests and benchmarks); ioctl is variadic
+   and so cannot be called from Swift. */
+static inline int qt_set_window_size(int fd, int rows, int cols) {
+    struct winsize size = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
+    return ioctl(fd, TIOCSWINSZ, &size);
+}
+
 static inline int qt_window_size(int *rows, int *cols) {
     struct winsize ws;
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return -1;
