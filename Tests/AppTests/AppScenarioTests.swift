@@ -241,3 +241,16 @@ func freeLoopbackPort() throws -> UInt16 {
     _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
     return UInt16(bigEndian: address.sin_port)
 }
+
+@Suite struct KeyDocumentationTests {
+    /// docs/keys.md lists every binding of the key map, with its keys and its help text.
+    @Test func docsListEveryBinding() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/keys.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        for binding in AppAction.keyMap.bindings {
+            let keys = binding.keys.map { "`\($0.displayName)`" }.joined(separator: " ")
+            #expect(text.contains("| \(keys) | \(binding.help) |"), "docs/keys.md lacks \(keys) | \(binding.help)")
+        }
+    }
+}
