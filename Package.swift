@@ -22,7 +22,8 @@ let package = Package(
                 "FeedModel", "TermUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
-            ]
+            ],
+            resources: [.copy("Resources/achievements.json")]
         ),
         .executableTarget(name: "qapital-bench", dependencies: ["FeedModel", "TermUI"]),
         .testTarget(

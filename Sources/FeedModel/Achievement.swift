@@ -75,11 +75,10 @@ public struct AchievementsFile: Decodable, Sendable {
         var achievements: [Achievement] = []
         var skipped: [String] = []
         while !entries.isAtEnd {
-            let index = entries.currentIndex
             do {
                 achievements.append(try entries.decode(Achievement.self))
             } catch let error as DecodingError {
-                skipped.append("achievements[\(index)]: " + PayloadDecoder.explain(error))
+                skipped.append(PayloadDecoder.explain(error))
                 // Step over the bad element so the rest can still be read.
                 _ = try? entries.decode(SkipValue.self)
             }

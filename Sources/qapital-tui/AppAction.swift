@@ -8,6 +8,7 @@ enum AppAction: Hashable, Sendable {
     case nextTab, previousTab
     case showTab(Int)
     case filter, refresh, help, quit
+    case people
 
     static let keyMap: KeyMap<AppAction> = {
         var map = KeyMap<AppAction>()
@@ -25,10 +26,12 @@ enum AppAction: Hashable, Sendable {
         map.bind([.escape, .backspace, .char("h")], to: .back, help: "back (Esc also clears a filter)", section: views)
         map.bind([.tab], to: .nextTab, help: "next tab", section: views)
         map.bind([.backTab], to: .previousTab, help: "previous tab", section: views)
-        map.bind([.char("1")], to: .showTab(0), help: "Goals", section: views)
-        map.bind([.char("2")], to: .showTab(1), help: "Activity", section: views)
+        map.bind([.char("1")], to: .showTab(1), help: "Goals", section: views)
+        map.bind([.char("2")], to: .showTab(2), help: "Activity", section: views)
+        map.bind([.char("4")], to: .showTab(4), help: "Achievements", section: views)
         let actions = "Actions"
         map.bind([.char("/")], to: .filter, help: "filter the list (Enter keeps it, Esc clears)", section: actions)
+        map.bind([.char("u")], to: .people, help: "who is behind the goal, saving or activity", section: actions)
         map.bind([.char("r")], to: .refresh, help: "refresh, or retry what failed", section: actions)
         map.bind([.char("?")], to: .help, help: "this help", section: actions)
         map.bind([.char("q")], to: .quit, help: "quit (in a goal: back)", section: actions)

@@ -26,6 +26,9 @@ struct AppCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The account's currency, an ISO code (default: USD).", valueName: "code"))
     var currency: String = "USD"
 
+    @Option(help: ArgumentHelp("An achievements file in seed 004's format (default: the bundled one).", valueName: "path"))
+    var achievements: String?
+
     @Flag(name: .customLong("no-color"), help: "Draw without colours.")
     var noColor = false
 
@@ -33,6 +36,22 @@ struct AppCommand: AsyncParsableCommand {
     struct Settings {
         var api: any SavingsAPI
         var colors: Bool
+        var achievements: AchievementsFile
+    }
+
+    /// The achievements file named on the command line, or the one bundled with the app.
+    static func loadAchievements(path: String?) throws -> AchievementsFile {
+        do {
+            if let path {
+                return try AchievementsLoader.load(contentsOf: URL(fileURLWithPath: path))
+            }
+            guard let url = Bundle.module.url(forResource: "achievements", withExtension: "json") else {
+                return AchievementsFile(title: "Achievements", achievements: [])
+            }
+            return try AchievementsLoader.load(contentsOf: url)
+        } catch {
+            throw ValidationError("--achievements: \(error.message)")
+        }
     }
 
     func settings(environment: [String: String]) throws -> Settings {
@@ -53,7 +72,8 @@ struct AppCommand: AsyncParsableCommand {
             api = DemoSavingsAPI(backend: DemoBackend(options: .init(currency: accountCurrency)))
         }
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return Settings(api: api, colors: !(noColor || noColorEnvironment))
+        return Settings(api: api, colors: !(noColor || noColorEnvironment),
+                        achievements: try AppCommand.loadAchievements(path: achievements))
     }
 
     @MainActor
@@ -62,7 +82,8 @@ struct AppCommand: AsyncParsableCommand {
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
-        let core = AppCore(api: settings.api, configuration: .init(sourceName: settings.api.sourceName, colors: settings.colors))
+        let core = AppCore(api: settings.api, configuration: .init(sourceName: settings.api.sourceName, colors: settings.colors),
+                           achievements: settings.achievements)
         let terminal = NcursesTerminal(theme: settings.colors ? .standard : .noColor)
         terminal.start(colors: settings.colors)
         await AppRunner(core: core, terminal: terminal).run()

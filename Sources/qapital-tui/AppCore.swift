@@ -10,12 +10,24 @@ import TermUI
 @MainActor
 final class AppCore {
     enum Tab: Int, CaseIterable {
-        case goals, activity
+        case goals
+        case activity
+        case achievements
+
+        /// The number its key and title carry; fixed, whatever tabs come before it.
+        var number: Int {
+            switch self {
+            case .goals: 1
+            case .activity: 2
+            case .achievements: 4
+            }
+        }
 
         var title: String {
             switch self {
             case .goals: "1 Goals"
             case .activity: "2 Activity"
+            case .achievements: "4 Achievements"
             }
         }
     }
@@ -44,6 +56,9 @@ final class AppCore {
     private(set) var goalList = GoalListScreen.State()
     private(set) var detail: GoalDetailScreen.State?
     private(set) var activity = ActivityScreen.State()
+    let achievements: AchievementsFile
+    private(set) var achievementsState = AchievementsScreen.State()
+    private(set) var popup: UserPopup?
     private(set) var filterInput: TextInput?
     private(set) var helpScroll: Int?
     private(set) var shouldQuit = false
@@ -55,8 +70,11 @@ final class AppCore {
     private let now: @Sendable () -> Date
     private var activityStarted = false
 
-    init(api: any SavingsAPI, configuration: Configuration, now: @escaping @Sendable () -> Date = { Date() }) {
+    init(api: any SavingsAPI, configuration: Configuration,
+         achievements: AchievementsFile = AchievementsFile(title: "", achievements: []),
+         now: @escaping @Sendable () -> Date = { Date() }) {
         self.configuration = configuration
+        self.achievements = achievements
         self.now = now
         let users = UserDirectory(api: api, now: now)
         self.users = users
@@ -73,6 +91,9 @@ final class AppCore {
     func start() {
         goals.load()
         startActivity()
+        if let note = AchievementsLoader.skippedNote(achievements) {
+            statusError = (note, now())
+        }
     }
 
     private func startActivity() {
@@ -136,6 +157,10 @@ final class AppCore {
             handleHelp(key)
             return
         }
+        if popup != nil {
+            handlePopup(key)
+            return
+        }
         if filterInput != nil {
             handleFilter(key)
             return
@@ -151,6 +176,15 @@ final class AppCore {
         case .moveUp, .scrollUp: helpScroll = max(0, (helpScroll ?? 0) - 1)
         case .quit where key == .char("q"): helpScroll = nil
         default: helpScroll = nil
+        }
+    }
+
+    private func handlePopup(_ key: Key) {
+        switch key {
+        case .right, .tab, .char("l"): popup?.step(1)
+        case .left, .backTab: popup?.step(-1)
+        case .resize: break
+        default: popup = nil
         }
     }
 
@@ -174,6 +208,7 @@ final class AppCore {
         switch tab {
         case .goals: detail?.filter ?? goalList.filter
         case .activity: activity.filter
+        case .achievements: achievementsState.filter
         }
     }
 
@@ -192,6 +227,9 @@ final class AppCore {
             activity.list.top()
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
             ActivityScreen.reportViewport(state: activity, feed: feed)
+        case .achievements:
+            achievementsState.filter = text
+            achievementsState.list.top()
         }
     }
 
@@ -209,7 +247,8 @@ final class AppCore {
         case .back: back()
         case .nextTab: switchTab(to: Tab(rawValue: (tab.rawValue + 1) % Tab.allCases.count)!)
         case .previousTab: switchTab(to: Tab(rawValue: (tab.rawValue + Tab.allCases.count - 1) % Tab.allCases.count)!)
-        case .showTab(let index): if let target = Tab(rawValue: index) { switchTab(to: target) }
+        case .showTab(let number): if let target = Tab.allCases.first(where: { $0.number == number }) { switchTab(to: target) }
+        case .people: openPeople()
         case .filter: filterInput = TextInput(currentFilter)
         case .refresh: refresh()
         case .help: helpScroll = 0
@@ -239,6 +278,31 @@ final class AppCore {
             }
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
             ActivityScreen.reportViewport(state: activity, feed: feed)
+        case .achievements:
+            move(&achievementsState.list, AchievementsScreen.visible(achievements, filter: achievementsState.filter).count)
+        }
+    }
+
+    /// `u`: the people behind the selected goal, saving or activity.
+    private func openPeople() {
+        switch tab {
+        case .goals:
+            if let state = detail, let goal = goals.goal(id: state.goalId) {
+                let entries = GoalDetailScreen.visibleEntries(goals.feed(for: goal.id).entries, filter: state.filter, users: users)
+                let saver = state.list.selected < entries.count ? entries[state.list.selected].item.userId : nil
+                popup = UserPopup(people: (saver.map { [$0] } ?? []) + [goal.ownerId] + goal.connectedUserIds, startingAt: saver)
+            } else {
+                let visible = GoalListScreen.visibleGoals(goals.goals, filter: goalList.filter)
+                guard goalList.list.selected < visible.count else { return }
+                let goal = visible[goalList.list.selected]
+                popup = UserPopup(people: [goal.ownerId] + goal.connectedUserIds, startingAt: goal.connectedUserIds.first)
+            }
+        case .activity:
+            guard let index = activity.rows.activityIndex(atOrAfter: activity.list.selected),
+                  index < feed.activities.count else { return }
+            popup = UserPopup(people: [feed.activities[index].userId])
+        case .achievements:
+            break
         }
     }
 
@@ -285,6 +349,8 @@ final class AppCore {
                 startActivity()
                 activity.list.top()
             }
+        case .achievements:
+            break
         }
     }
 
@@ -314,6 +380,11 @@ final class AppCore {
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
             ActivityScreen.render(state: &activity, feed: feed, users: users, format: format, spinnerFrame: spinnerFrame(),
                                   into: &buffer, area: body)
+        case .achievements:
+            AchievementsScreen.render(state: &achievementsState, file: achievements, into: &buffer, area: body)
+        }
+        if let popup {
+            popup.render(users: users, goals: goals.goals, colors: configuration.colors, into: &buffer, area: body)
         }
         drawStatusBar(into: &buffer, rect: area.bottom(1))
         if let scroll = helpScroll {

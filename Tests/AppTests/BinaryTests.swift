@@ -73,6 +73,7 @@ import Glibc
         (["--api-url", "not a url"], "qapital-tui: --api-url: not a URL: not a url\n"),
         (["--currency", "dollars"], "qapital-tui: --currency wants a three-letter ISO code such as USD, not \"dollars\"\n"),
         (["--bogus"], "qapital-tui: Unknown option '--bogus'\n"),
+        (["--achievements", "/nonexistent/a.json"], "qapital-tui: --achievements: cannot read the achievements file /nonexistent/a.json: no such file\n"),
     ])
     func badArgumentsAreOneLineAndAFailure(arguments: [String], message: String) throws {
         let result = try runPiped(arguments)

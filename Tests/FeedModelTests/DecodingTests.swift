@@ -78,3 +78,35 @@ import Testing
         #expect(try decoder.decode(GoalList.self, from: data, resource: "x").savingsGoals == [goal])
     }
 }
+
+@Suite struct AchievementsLoaderTests {
+    @Test func aMissingFileSaysSo() {
+        do {
+            _ = try AchievementsLoader.load(contentsOf: URL(fileURLWithPath: "/nonexistent/achievements.json"))
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.message == "cannot read the achievements file /nonexistent/achievements.json: no such file")
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"overview":{"title":"T"}}"#, "achievements.json: malformed JSON (achievements: missing)"),
+        (#"not json"#, "achievements.json: malformed JSON (top level:"),
+        (#"{"overview":{"title":"T"},"achievements":{}}"#, "achievements.json: malformed JSON (achievements: expected"),
+    ])
+    func aMalformedFileNamesWhatIsWrong(json: String, prefix: String) {
+        do {
+            _ = try AchievementsLoader.decode(Data(json.utf8), name: "achievements.json")
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.message.hasPrefix(prefix), "\(error.message)")
+        }
+    }
+
+    @Test func brokenEntriesAreSkippedWithANote() throws {
+        let json = #"{"overview":{"title":"T"},"achievements":[{"id":1,"level":"1","total":50,"accessible":true},{"id":2,"level":"2","progress":0,"total":50,"accessible":false}]}"#
+        let file = try AchievementsLoader.decode(Data(json.utf8), name: "a.json")
+        #expect(file.achievements.map(\.id) == [2])
+        #expect(AchievementsLoader.skippedNote(file) == "achievements: skipped 1 bad entry (achievements[0].progress: missing)")
+    }
+}

@@ -1,0 +1,64 @@
+import FeedModel
+import TermUI
+
+/// Who is behind a goal or a saving: display name, id, monogram, and the goals shared with them.
+/// ← → (or Tab) step through the people it was opened with; Esc closes it.
+@MainActor
+struct UserPopup {
+    var people: [Int]
+    var index = 0
+
+    init?(people: [Int], startingAt start: Int? = nil) {
+        var unique: [Int] = []
+        for id in people where !unique.contains(id) { unique.append(id) }
+        guard !unique.isEmpty else { return nil }
+        self.people = unique
+        self.index = start.flatMap { unique.firstIndex(of: $0) } ?? 0
+    }
+
+    var userId: Int { people[index] }
+
+    mutating func step(_ delta: Int) {
+        index = (index + delta + people.count) % people.count
+    }
+
+    /// Goals this person owns or shares.
+    static func goals(of userId: Int, in goals: [Goal]) -> [Goal] {
+        goals.filter { $0.ownerId == userId || $0.connectedUserIds.contains(userId) }
+    }
+
+    func render(users: UserDirectory, goals: [Goal], colors: Bool, into buffer: inout CellBuffer, area: Rect) {
+        let id = userId
+        let lookup = users.lookup(id)
+        let name = users.displayName(for: id)
+        var lines: [[Span]] = []
+        let monogram: Span
+        if colors {
+            monogram = Span("  " + TextWidth.pad(initials(lookup, id: id), to: 4) + "  ",
+                            Style(fg: .indexed(231), bg: DisplayFormat.monogramColor(name), attributes: .bold))
+        } else {
+            monogram = Span("  " + TextWidth.pad(initials(lookup, id: id), to: 4) + "  ", Style(attributes: [.reverse, .bold]))
+        }
+        lines.append([monogram, Span("  "), Span(name, Style(attributes: .bold))])
+        lines.append([monogram, Span("  "), Span("User #\(id)", Style(fg: .role(.muted)))])
+        switch lookup {
+        case .loading: lines.append([Span("Loading…", Style(fg: .role(.muted)))])
+        case .unknown: lines.append([Span("The server does not know this user.", Style(fg: .role(.muted)))])
+        case .failed(let message): lines.append([Span("✗ " + message, Style(fg: .role(.error)))])
+        case .found: lines.append([])
+        }
+        let shared = UserPopup.goals(of: id, in: goals)
+        lines.append([Span(shared.isEmpty ? "No goals shared with \(name)." : "Goals with \(name):", Style(fg: .role(.muted)))])
+        for goal in shared {
+            let role = goal.ownerId == id ? " (owner)" : ""
+            lines.append([Span("  • "), Span(goal.name + role), Span("  "), Span(goal.balance.formatted, DisplayFormat.moneyStyle)])
+        }
+        let footer = people.count > 1 ? "← → \(index + 1) of \(people.count) · Esc closes" : "Esc closes"
+        _ = Modal(title: "Person", lines: lines, footer: footer).draw(into: &buffer, in: area)
+    }
+
+    private func initials(_ lookup: UserLookup, id: Int) -> String {
+        if case .found(let user) = lookup { return user.initials }
+        return "#\(id)"
+    }
+}
