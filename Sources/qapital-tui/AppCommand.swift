@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedModel
+import QapitalApp
 import Foundation
 import TermUI
 #if canImport(Glibc)
