@@ -28,7 +28,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "qapital-bench", dependencies: ["FeedModel", "TermUI", "QapitalApp"]),
+        .executableTarget(name: "qapital-bench", dependencies: ["CNcurses", "FeedModel", "TermUI", "QapitalApp"]),
         .testTarget(
             name: "FeedModelTests",
             dependencies: ["FeedModel"],

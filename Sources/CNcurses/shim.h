@@ -19,6 +19,9 @@
 #include <termios.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <stdlib.h>
+#include <fcntl.h>
+#include <malloc.h>
 
 /* Macros and globals that Swift cannot import (or refuses in Swift 6 mode as shared
    mutable state) are read through these tiny functions. */
@@ -52,6 +55,39 @@ static inline int qt_window_size(int *rows, int *cols) {
     *rows = ws.ws_row;
     *cols = ws.ws_col;
     return 0;
+}
+
+/* A pseudo-terminal of the given size for benchmarks: returns the master fd (or -1) and puts
+   the slave's path in `path`. ioctl is variadic, hence C. */
+static inline int qt_open_pty(int rows, int cols, char *path, size_t pathSize) {
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0) return -1;
+    struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
+    if (grantpt(master) != 0 || unlockpt(master) != 0 || ptsname_r(master, path, pathSize) != 0
+        || ioctl(master, TIOCSWINSZ, &ws) != 0) {
+        close(master);
+        return -1;
+    }
+    return master;
+}
+
+/* Runs `argv[0]` in a new session whose controlling terminal is the pty slave at `slavePath`
+   (less reads keys from /dev/tty, so a plain pipe will not do). Only async-signal-safe calls
+   between fork and exec. Returns the child's pid, or -1. For qapital-bench. */
+static inline pid_t qt_spawn_on_pty(int master, const char *slavePath, char *const argv[], char *const envp[]) {
+    pid_t pid = fork();
+    if (pid != 0) return pid;
+    close(master);
+    setsid();
+    int fd = open(slavePath, O_RDWR);
+    if (fd < 0) _exit(127);
+    ioctl(fd, TIOCSCTTY, 0);
+    dup2(fd, 0);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    if (fd > 2) close(fd);
+    execve(argv[0], argv, envp);
+    _exit(127);
 }
 
 /* Crash restore. It lives in C because a signal handler may only call async-signal-safe
