@@ -16,23 +16,27 @@ let package = Package(
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "FeedModel"),
         .target(name: "TermUI", dependencies: ["CNcurses"]),
+        // The app without its command line: state, screens, the event loop and the demo server.
+        .target(
+            name: "QapitalApp",
+            dependencies: ["FeedModel", "TermUI", .product(name: "FlyingFox", package: "FlyingFox")],
+            resources: [.copy("Resources/achievements.json")]
+        ),
         .executableTarget(
             name: "qapital-tui",
             dependencies: [
-                "FeedModel", "TermUI",
+                "FeedModel", "TermUI", "QapitalApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "FlyingFox", package: "FlyingFox"),
-            ],
-            resources: [.copy("Resources/achievements.json")]
+            ]
         ),
-        .executableTarget(name: "qapital-bench", dependencies: ["FeedModel", "TermUI"]),
+        .executableTarget(name: "qapital-bench", dependencies: ["CNcurses", "FeedModel", "TermUI", "QapitalApp"]),
         .testTarget(
             name: "FeedModelTests",
             dependencies: ["FeedModel"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
-        .testTarget(name: "AppTests", dependencies: ["qapital-tui", "FeedModel", "TermUI", "CNcurses"]),
+        .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "CNcurses"]),
     ],
     swiftLanguageModes: [.v6]
 )

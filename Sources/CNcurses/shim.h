@@ -19,7 +19,9 @@
 #include <termios.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <stdlib.h>
 #include <fcntl.h>
+#include <malloc.h>
 
 /* Macros and globals that Swift cannot import (or refuses in Swift 6 mode as shared
    mutable state) are read through these tiny functions. */
@@ -47,31 +49,45 @@ static inline mmask_t qt_button5_pressed(void) { return BUTTON5_PRESSED; }
 static inline mmask_t qt_button1_clicked(void) { return BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED; }
 
 /* The window size as the kernel knows it, for resizeterm after SIGWINCH (ioctl is variadic). */
-/* Opens a pseudo-terminal pair on Linux (for tests and benchmarks): returns the master fd and
-   writes the slave's number, or -1. posix_openpt & co. are hidden by the feature macros above. */
-static inline int qt_open_pty_master(int *slave_number) {
-    int fd = open("/dev/ptmx", O_RDWR | O_NOCTTY);
-    if (fd < 0) return -1;
-    int unlock = 0;
-    unsigned int number = 0;
-    if (ioctl(fd, TIOCSPTLCK, &unlock) != 0 || ioctl(fd, TIOCGPTN, &number) != 0) { close(fd); return -1; }
-    *slave_number = (int)number;
-    return fd;
-}
-
-/* Sets a terminal's size (for pseudo-terminals made by tests and benchmarks); ioctl is variadic
-   and so cannot be called from Swift. */
-static inline int qt_set_window_size(int fd, int rows, int cols) {
-    struct winsize size = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
-    return ioctl(fd, TIOCSWINSZ, &size);
-}
-
 static inline int qt_window_size(int *rows, int *cols) {
     struct winsize ws;
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return -1;
     *rows = ws.ws_row;
     *cols = ws.ws_col;
     return 0;
+}
+
+/* A pseudo-terminal of the given size for benchmarks: returns the master fd (or -1) and puts
+   the slave's path in `path`. ioctl is variadic, hence C. */
+static inline int qt_open_pty(int rows, int cols, char *path, size_t pathSize) {
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0) return -1;
+    struct winsize ws = { .ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols };
+    if (grantpt(master) != 0 || unlockpt(master) != 0 || ptsname_r(master, path, pathSize) != 0
+        || ioctl(master, TIOCSWINSZ, &ws) != 0) {
+        close(master);
+        return -1;
+    }
+    return master;
+}
+
+/* Runs `argv[0]` in a new session whose controlling terminal is the pty slave at `slavePath`
+   (less reads keys from /dev/tty, so a plain pipe will not do). Only async-signal-safe calls
+   between fork and exec. Returns the child's pid, or -1. For qapital-bench. */
+static inline pid_t qt_spawn_on_pty(int master, const char *slavePath, char *const argv[], char *const envp[]) {
+    pid_t pid = fork();
+    if (pid != 0) return pid;
+    close(master);
+    setsid();
+    int fd = open(slavePath, O_RDWR);
+    if (fd < 0) _exit(127);
+    ioctl(fd, TIOCSCTTY, 0);
+    dup2(fd, 0);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    if (fd > 2) close(fd);
+    execve(argv[0], argv, envp);
+    _exit(127);
 }
 
 /* Crash restore. It lives in C because a signal handler may only call async-signal-safe

@@ -5,6 +5,7 @@ public enum AchievementsLoader {
     public struct Failure: Error, Equatable, CustomStringConvertible {
         public let message: String
         public var description: String { message }
+        public init(message: String) { self.message = message }
     }
 
     public static func load(contentsOf url: URL) throws(Failure) -> AchievementsFile {

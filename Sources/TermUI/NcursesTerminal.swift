@@ -19,6 +19,9 @@ public final class NcursesTerminal: Terminal {
     /// The last frame presented, to send ncurses only the cells that changed.
     private var shown: CellBuffer?
     private var sources: [any DispatchSourceProtocol] = []
+    /// Set when started on a device other than stdin/stdout (`newterm`).
+    private var screen: OpaquePointer?
+    private var deviceFile: UnsafeMutablePointer<FILE>?
     private static let quitSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     private struct PairKey: Hashable {
@@ -32,7 +35,9 @@ public final class NcursesTerminal: Terminal {
 
     /// Enters curses mode: UTF-8 locale, alternate screen, keys unbuffered and unechoed,
     /// cursor hidden, short Esc delay, mouse wheel, colours unless `colors` is false.
-    public func start(colors: Bool) {
+    /// `device`, when given, is a terminal file descriptor used instead of stdin and stdout
+    /// (the benchmark draws into a pseudo-terminal that way).
+    public func start(colors: Bool, device: Int32? = nil) {
         guard !isStarted else { return }
         TerminalLocale.activate()
         // Ignored before initscr, so ncurses installs no handlers of its own; the dispatch
@@ -40,7 +45,13 @@ public final class NcursesTerminal: Terminal {
         signal(SIGWINCH, SIG_IGN)
         for sig in Self.quitSignals { signal(sig, SIG_IGN) }
         qt_install_crash_restore()
-        initscr()
+        if let device, let file = fdopen(dup(device), "r+") {
+            deviceFile = file
+            screen = newterm(nil, file, file)
+            set_term(screen)
+        } else {
+            initscr()
+        }
         isStarted = true
         let win = qt_stdscr()
         cbreak()
@@ -72,6 +83,14 @@ public final class NcursesTerminal: Terminal {
         for source in sources { source.cancel() }
         sources = []
         endwin()
+        if let screen {
+            delscreen(screen)
+            self.screen = nil
+        }
+        if let deviceFile {
+            fclose(deviceFile)
+            self.deviceFile = nil
+        }
         qt_remove_crash_restore()
         signal(SIGWINCH, SIG_DFL)
         for sig in Self.quitSignals { signal(sig, SIG_DFL) }

@@ -1,8 +1,9 @@
 import FeedModel
 import Foundation
+import QapitalApp
 
-/// First activity after K empty windows at latency L: the pipelined pager against one window
-/// at a time, through the demo API with simulated latency.
+/// First activity after K empty windows at latency L, through `serve` (the demo server over
+/// loopback HTTP, in process) and the HTTP client: the pipelined pager against one window at a time.
 enum PagerWalkBenchmark {
     struct Figure {
         let maxInFlight: Int
@@ -11,10 +12,15 @@ enum PagerWalkBenchmark {
     }
 
     @MainActor
-    static func run(emptyWindows k: Int, latency: Duration, maxInFlight: Int) async -> Figure {
+    static func run(emptyWindows k: Int, latency: Duration, maxInFlight: Int) async throws -> Figure {
         let now = Date()
         let backend = DemoBackend(now: now, options: .init(emptyRecentDays: k * 14))
-        let feed = ActivityFeed(api: DemoSavingsAPI(backend: backend, latency: latency), maxInFlight: maxInFlight, now: { now })
+        let server = try DemoHTTPServer(backend: backend, port: 0, options: .init(latency: latency))
+        try await server.start()
+        let api = HTTPSavingsAPI(baseURL: await server.baseURL)
+        // One request first, so the connection is up before the clock starts.
+        _ = try? await api.rules()
+        let feed = ActivityFeed(api: api, maxInFlight: maxInFlight, now: { now })
         let clock = ContinuousClock()
         let start = clock.now
         let (changes, continuation) = AsyncStream<Void>.makeStream()
@@ -22,7 +28,9 @@ enum PagerWalkBenchmark {
         feed.start()
         for await _ in changes where !feed.activities.isEmpty || feed.phase == .atEnd { break }
         let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return Figure(maxInFlight: maxInFlight, requests: feed.pager.requestCount, seconds: seconds)
+        let requests = feed.pager.requestCount
+        feed.onChange = nil
+        await server.stop()
+        return Figure(maxInFlight: maxInFlight, requests: requests, seconds: elapsed.milliseconds / 1_000)
     }
 }

@@ -1,20 +1,97 @@
+import CNcurses
 import FeedModel
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// `swift run -c release qapital-bench`: prints the figures of docs/performance.md.
+/// `swift run -c release qapital-bench`: prints the table of docs/performance.md.
+/// Runs the real `qapital-tui` (built beside this executable) and `less` in pseudo-terminals.
 @MainActor
 func runBenchmarks() async {
-    let k = 26
-    let latencyMs = 20
-    print("first activity after \(k) empty windows at \(latencyMs) ms latency (demo API in process)")
-    print("  mode                 requests   time      round trips")
-    for maxInFlight in [1, 8] {
-        let figure = await PagerWalkBenchmark.run(emptyWindows: k, latency: .milliseconds(latencyMs), maxInFlight: maxInFlight)
-        let trips = figure.seconds * 1000 / Double(latencyMs)
-        let mode = maxInFlight == 1 ? "one window at a time" : "pipelined (8 ahead) "
-        print("  \(mode)  \(String(figure.requests).padding(toLength: 8, withPad: " ", startingAt: 0))   \(String(format: "%6.0f ms", figure.seconds * 1000))   \(String(format: "%.1f", trips))")
+    setvbuf(qt_stdout(), nil, _IOLBF, 0)
+    // ncurses (newterm) in the frame benchmark: same terminal type as the pty children.
+    setenv("TERM", "xterm-256color", 1)
+    unsetenv("LINES")
+    unsetenv("COLUMNS")
+    var rows: [(String, String, String, String)] = []
+    func row(_ figure: String, _ value: String, _ target: String, _ met: Bool?) {
+        let verdict = met.map { $0 ? "met" : "MISSED" } ?? ""
+        rows.append((figure, value, target, verdict))
+        print("  \(figure): \(value)  [target \(target)] \(verdict)")
     }
-    print("  target: (K/8 + 2)·L = \(String(format: "%.0f", (Double(k) / 8 + 2) * Double(latencyMs))) ms; one at a time: (K+1)·L = \((k + 1) * latencyMs) ms")
+    func ms(_ d: Duration) -> String { String(format: "%.3f ms", d.milliseconds) }
+
+    print("qapital-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
+
+    // Frame cost and memory: 1M first, while the heap is fresh.
+    var frames: [Int: FrameBenchmark.Figure] = [:]
+    for count in [1_000_000, 100_000, 1_000] {
+        frames[count] = await FrameBenchmark.run(activities: count, frames: 2_000)
+    }
+    for count in [1_000, 100_000, 1_000_000] {
+        guard let f = frames[count] else { row("frame cost, \(count) activities", "no pty", "", nil); continue }
+        let met = count == 1_000_000 ? f.p99 <= .milliseconds(1) : nil
+        row("frame cost (j + draw + ncurses refresh), \(count.formatted()) activities", "p50 \(ms(f.p50)), p99 \(ms(f.p99))",
+            count == 1_000_000 ? "p99 ≤ 1 ms" : "", met)
+    }
+    if let small = frames[1_000], let large = frames[1_000_000] {
+        let ratio = large.p99.milliseconds / small.p99.milliseconds
+        row("frame cost p99, 1M / 1k", String(format: "%.2f", ratio), "≤ 1.2", ratio <= 1.2)
+        let perActivity = Double(large.residentBytes) / Double(large.activities)
+        row("resident memory per loaded activity at 1M", String(format: "%.0f B", perActivity), "≤ 300 B", perActivity <= 300)
+    }
+
+    // Bytes per j: the real binary against less, same pty, same text.
+    let keys = 120
+    if FileManager.default.isExecutableFile(atPath: TerminalBenchmarks.appPath) {
+        let text = await TerminalBenchmarks.activityText(rows: 400)
+        if let app = TerminalBenchmarks.appScroll(keys: keys), let less = TerminalBenchmarks.lessScroll(lines: text, keys: keys) {
+            row("bytes to the terminal per j, activity feed at 100×30 (qapital-tui)", String(format: "%.0f B", app.perKey),
+                String(format: "≤ less (%.0f B)", less.perKey), app.perKey <= less.perKey)
+            row("bytes to the terminal per j, same text in less", String(format: "%.0f B", less.perKey), "", nil)
+        } else {
+            row("bytes per j", "could not run in a pty", "", nil)
+        }
+        let starts = TerminalBenchmarks.coldStart(runs: 9).sorted()
+        if !starts.isEmpty {
+            let median = starts[starts.count / 2]
+            row("cold start to first frame (median of \(starts.count))", String(format: "%.1f ms (min %.1f, max %.1f)", median, starts.first!, starts.last!),
+                "≤ 30 ms", median <= 30)
+        }
+    } else {
+        row("bytes per j and cold start", "skipped: \(TerminalBenchmarks.appPath) is missing (swift build -c release)", "", nil)
+    }
+
+    // First activity after K empty windows through serve.
+    let k = 26, latency = 20
+    for maxInFlight in [1, 8] {
+        do {
+            let f = try await PagerWalkBenchmark.run(emptyWindows: k, latency: .milliseconds(latency), maxInFlight: maxInFlight)
+            let limit = (Double(k) / 8 + 2) * Double(latency)
+            let label = maxInFlight == 1 ? "one window at a time" : "pipelined, 8 ahead (the app)"
+            row("first activity after \(k) empty windows at \(latency) ms via serve, \(label)",
+                String(format: "%.0f ms, %d requests", f.seconds * 1000, f.requests),
+                maxInFlight == 1 ? "(K+1)·L = \((k + 1) * latency) ms" : String(format: "≤ (K/8+2)·L = %.0f ms", limit),
+                maxInFlight == 1 ? nil : f.seconds * 1000 <= limit)
+        } catch {
+            row("first activity via serve", "failed: \(error)", "", nil)
+        }
+    }
+
+    // Decoding.
+    do {
+        let d = try DecodeBenchmark.run(activities: 100_000, runs: 3)
+        row("decoding /activities (\(d.activities.formatted()) activities, \(d.bytes / 1_000_000) MB JSON)",
+            String(format: "%.0f activities/s", d.perSecond), "", nil)
+    } catch {
+        row("decoding", "failed: \(error)", "", nil)
+    }
+
+    print("")
+    print("| figure | value | target | |")
+    print("| --- | --- | --- | --- |")
+    for (figure, value, target, verdict) in rows { print("| \(figure) | \(value) | \(target) | \(verdict) |") }
 }
 
 await runBenchmarks()

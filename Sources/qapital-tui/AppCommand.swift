@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedModel
+import QapitalApp
 import Foundation
 import TermUI
 #if canImport(Glibc)
@@ -45,10 +46,7 @@ struct AppCommand: AsyncParsableCommand {
             if let path {
                 return try AchievementsLoader.load(contentsOf: URL(fileURLWithPath: path))
             }
-            guard let url = Bundle.module.url(forResource: "achievements", withExtension: "json") else {
-                return AchievementsFile(title: "Achievements", achievements: [])
-            }
-            return try AchievementsLoader.load(contentsOf: url)
+            return try BundledAchievements.load()
         } catch {
             throw ValidationError("--achievements: \(error.message)")
         }

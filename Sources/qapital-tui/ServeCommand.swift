@@ -1,5 +1,6 @@
 import ArgumentParser
 import FeedModel
+import QapitalApp
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import FeedModel
 import Foundation
 import Synchronization
 import TermUI
+@testable import QapitalApp
 @testable import qapital_tui
 
 /// The app core in memory: keys in, whole screens out, at a fixed size, clock and time zone.

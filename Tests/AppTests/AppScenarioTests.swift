@@ -2,6 +2,7 @@ import FeedModel
 import Foundation
 import Testing
 import TermUI
+@testable import QapitalApp
 @testable import qapital_tui
 
 /// The whole app driven by keys in memory, asserting what a person would see.

@@ -2,6 +2,7 @@ import ArgumentParser
 import FeedModel
 import Testing
 @testable import qapital_tui
+@testable import QapitalApp
 
 @Suite struct CommandLineTests {
     @Test func serveParsesItsOptions() throws {

@@ -1,7 +1,7 @@
 import FeedModel
 import Foundation
 import Testing
-@testable import qapital_tui
+@testable import QapitalApp
 
 /// The server's strict reading of `from` and `to`, without a socket.
 @Suite struct DemoAPIHandlerTests {

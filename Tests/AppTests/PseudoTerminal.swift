@@ -17,13 +17,12 @@ final class PseudoTerminal {
     }
 
     init(arguments: [String] = [], width: Int = 100, height: Int = 30, environment extra: [String: String] = [:]) throws {
-        var number: Int32 = 0
-        master = qt_open_pty_master(&number)
+        var path = [CChar](repeating: 0, count: 128)
+        master = qt_open_pty(Int32(height), Int32(width), &path, path.count)
         guard master >= 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot open a pseudo-terminal"])
         }
-        _ = qt_set_window_size(master, Int32(height), Int32(width))
-        let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        let slave = open(String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), O_RDWR | O_NOCTTY)
         guard slave >= 0 else { throw CocoaError(.fileReadUnknown) }
         let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: true)
         process.executableURL = PseudoTerminal.binary

@@ -4,7 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import qapital_tui
+@testable import QapitalApp
 
 /// The demo API through real HTTP on loopback: the server in process, the app's HTTP client.
 @Suite struct ServeEndToEndTests {

@@ -2,7 +2,7 @@ import FeedModel
 import FlyingFox
 import Foundation
 import Testing
-@testable import qapital_tui
+@testable import QapitalApp
 
 /// What goes wrong over HTTP reaches the client as one readable `APIError`, and the next
 /// request works again.

@@ -1,7 +1,7 @@
 import FeedModel
 import Foundation
 import Testing
-@testable import qapital_tui
+@testable import QapitalApp
 
 /// `POST /savingsgoals/:id/transfers` over HTTP: idempotent by `transferId`, also when the same
 /// transfer arrives many times at once.

@@ -4,7 +4,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import qapital_tui
+@testable import QapitalApp
 
 /// A fixed "now" on a whole second, so every timestamp survives the API's text forms exactly.
 let fixedNow = Date(timeIntervalSince1970: 1_795_000_000)

@@ -6,7 +6,7 @@ import TermUI
 /// main actor; each event updates the core and the frame is drawn again (ncurses sends only
 /// the cells that changed).
 @MainActor
-final class AppRunner {
+public final class AppRunner {
     private enum Event {
         case terminal(TerminalEvent)
         case dataChanged
@@ -17,12 +17,12 @@ final class AppRunner {
     private let terminal: NcursesTerminal
     private var buffer = CellBuffer(width: 0, height: 0)
 
-    init(core: AppCore, terminal: NcursesTerminal) {
+    public init(core: AppCore, terminal: NcursesTerminal) {
         self.core = core
         self.terminal = terminal
     }
 
-    func run() async {
+    public func run() async {
         let (events, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         terminal.startEventSources { continuation.yield(.terminal($0)) }
         core.onChange = { continuation.yield(.dataChanged) }

@@ -8,13 +8,13 @@ import Glibc
 /// Each signal's default action is ignored first (`signal(SIG_IGN)`), then a dispatch source
 /// reports it, so no code runs inside a signal handler.
 /// Owned by one task (not Sendable); other tasks post through `continuation`.
-final class StopSignals {
+public final class StopSignals {
     private let stream: AsyncStream<Int32>
     /// Posts a value of one's own (0: "stop for another reason"); safe from any task.
-    let continuation: AsyncStream<Int32>.Continuation
+    public let continuation: AsyncStream<Int32>.Continuation
     private let sources: [any DispatchSourceSignal]
 
-    init(_ numbers: [Int32]) {
+    public init(_ numbers: [Int32]) {
         (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         let queue = DispatchQueue(label: "qapital-tui.signals")
         let continuation = self.continuation
@@ -28,12 +28,12 @@ final class StopSignals {
     }
 
     /// The next signal (or posted value); 0 if cancelled.
-    func next() async -> Int32 {
+    public func next() async -> Int32 {
         for await number in stream { return number }
         return 0
     }
 
-    func cancel() {
+    public func cancel() {
         for source in sources { source.cancel() }
         continuation.finish()
     }

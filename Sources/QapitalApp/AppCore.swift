@@ -8,14 +8,14 @@ import TermUI
 /// the same actor, so state changes in one place only. Tests drive it with keys and read the
 /// frames from a `CellBuffer`.
 @MainActor
-final class AppCore {
-    enum Tab: Int, CaseIterable {
+public final class AppCore {
+    public enum Tab: Int, CaseIterable {
         case goals
         case activity
         case achievements
 
         /// The number its key and title carry; fixed, whatever tabs come before it.
-        var number: Int {
+        public var number: Int {
             switch self {
             case .goals: 1
             case .activity: 2
@@ -23,7 +23,7 @@ final class AppCore {
             }
         }
 
-        var title: String {
+        public var title: String {
             switch self {
             case .goals: "1 Goals"
             case .activity: "2 Activity"
@@ -32,12 +32,19 @@ final class AppCore {
         }
     }
 
-    struct Configuration {
-        var sourceName: String
-        var colors: Bool
-        var timeZone: TimeZone = .current
+    public struct Configuration {
+        public var sourceName: String
+        public var colors: Bool
+        public var timeZone: TimeZone = .current
         /// How long an error stays in the status bar.
-        var errorLifetime: TimeInterval = 6
+        public var errorLifetime: TimeInterval = 6
+
+        public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, errorLifetime: TimeInterval = 6) {
+            self.sourceName = sourceName
+            self.colors = colors
+            self.timeZone = timeZone
+            self.errorLifetime = errorLifetime
+        }
     }
 
     /// Smallest size that gets the full layout.
@@ -46,13 +53,13 @@ final class AppCore {
 
     let configuration: Configuration
     let goals: GoalStore
-    let feed: ActivityFeed
+    public let feed: ActivityFeed
     let users: UserDirectory
     let format: DisplayFormat
     /// Called when something changed that should be drawn.
-    var onChange: (@MainActor () -> Void)?
+    public var onChange: (@MainActor () -> Void)?
 
-    private(set) var tab: Tab = .goals
+    public private(set) var tab: Tab = .goals
     private(set) var goalList = GoalListScreen.State()
     private(set) var detail: GoalDetailScreen.State?
     private(set) var activity = ActivityScreen.State()
@@ -61,18 +68,18 @@ final class AppCore {
     private(set) var popup: UserPopup?
     private(set) var filterInput: TextInput?
     private(set) var helpScroll: Int?
-    private(set) var shouldQuit = false
+    public private(set) var shouldQuit = false
     /// The signal that ended the app, if one did (the exit status is then 128 + signal).
-    private(set) var quitSignal: Int32?
+    public private(set) var quitSignal: Int32?
     private(set) var statusError: (message: String, at: Date)?
     private var reportedFailures: Set<String> = []
     private var busySince: Date?
     private let now: @Sendable () -> Date
     private var activityStarted = false
 
-    init(api: any SavingsAPI, configuration: Configuration,
-         achievements: AchievementsFile = AchievementsFile(title: "", achievements: []),
-         now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(api: any SavingsAPI, configuration: Configuration,
+                achievements: AchievementsFile = AchievementsFile(title: "", achievements: []),
+                now: @escaping @Sendable () -> Date = { Date() }) {
         self.configuration = configuration
         self.achievements = achievements
         self.now = now
@@ -88,7 +95,7 @@ final class AppCore {
 
     /// Starts loading what the first screens show. The activity feed starts at once too, so the
     /// Activity tab has its first page before anyone switches to it.
-    func start() {
+    public func start() {
         goals.load()
         startActivity()
         if let note = AchievementsLoader.skippedNote(achievements) {
@@ -103,11 +110,11 @@ final class AppCore {
     }
 
     /// Nothing in flight: used by tests to wait for the app to settle.
-    var isIdle: Bool { !goals.isBusy && !feed.isBusy && !users.isBusy }
+    public var isIdle: Bool { !goals.isBusy && !feed.isBusy && !users.isBusy }
 
     // MARK: - Events
 
-    func handle(_ event: TerminalEvent) {
+    public func handle(_ event: TerminalEvent) {
         switch event {
         case .key(let key):
             handle(key)
@@ -120,14 +127,14 @@ final class AppCore {
     }
 
     /// Periodic: expires the status error; the spinner advances because the frame is redrawn.
-    func tick() {
+    public func tick() {
         if let error = statusError, now().timeIntervalSince(error.at) >= configuration.errorLifetime {
             statusError = nil
         }
     }
 
     /// Whether ticks are needed now (a spinner turns or an error waits to expire).
-    var wantsTicks: Bool { !isIdle || statusError != nil }
+    public var wantsTicks: Bool { !isIdle || statusError != nil }
 
     private func dataChanged() {
         collectFailures()
@@ -356,7 +363,7 @@ final class AppCore {
 
     // MARK: - Drawing
 
-    func render(into buffer: inout CellBuffer) {
+    public func render(into buffer: inout CellBuffer) {
         buffer.clear()
         let area = buffer.area
         guard area.width >= AppCore.minimumWidth, area.height >= AppCore.minimumHeight else {

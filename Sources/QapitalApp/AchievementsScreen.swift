@@ -1,4 +1,5 @@
 import FeedModel
+import Foundation
 import TermUI
 
 /// Tab 4: the achievements file's title, then each achievement by level with its progress;
@@ -56,5 +57,15 @@ struct AchievementsScreen {
             x += barWidth
         }
         buffer.write(right, x: x, y: row.y, maxWidth: row.maxX - x, style: locked ? Style(attributes: .dim) : .plain)
+    }
+}
+
+/// The achievements file shipped with the app (the recorded file of seed 004).
+public enum BundledAchievements {
+    public static func load() throws(AchievementsLoader.Failure) -> AchievementsFile {
+        guard let url = Bundle.module.url(forResource: "achievements", withExtension: "json") else {
+            throw AchievementsLoader.Failure(message: "the bundled achievements file is missing")
+        }
+        return try AchievementsLoader.load(contentsOf: url)
     }
 }

@@ -12,14 +12,20 @@ import Foundation
 /// ```
 /// Every request is counted, optionally delayed (`latency`) or failed (`failEvery`), recorded
 /// as received (`receivedRequests()`) and, with `logRequests`, logged as one line on stderr.
-actor DemoHTTPServer {
-    struct Options: Sendable {
+public actor DemoHTTPServer {
+    public struct Options: Sendable {
         /// Added before every answer.
-        var latency: Duration = .zero
+        public var latency: Duration = .zero
         /// Answer every Nth request (1-based: the Nth, 2Nth, …) with HTTP 500; 0 never.
-        var failEvery: Int = 0
+        public var failEvery: Int = 0
         /// One line per request on stderr: method, path and query as received, status, ms.
-        var logRequests: Bool = false
+        public var logRequests: Bool = false
+
+        public init(latency: Duration = .zero, failEvery: Int = 0, logRequests: Bool = false) {
+            self.latency = latency
+            self.failEvery = failEvery
+            self.logRequests = logRequests
+        }
     }
 
     /// A request as the server saw it, before any percent-decoding.
@@ -30,8 +36,12 @@ actor DemoHTTPServer {
         var status: Int
     }
 
-    struct StartError: Error, CustomStringConvertible {
-        let description: String
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     let host: String
@@ -43,7 +53,7 @@ actor DemoHTTPServer {
     private(set) var port: UInt16
 
     /// Serves `backend` on `host` (an IP address or `localhost`) and `port` (0: any free port).
-    init(backend: DemoBackend, host: String = "127.0.0.1", port: UInt16 = 0, options: Options = Options()) throws {
+    public init(backend: DemoBackend, host: String = "127.0.0.1", port: UInt16 = 0, options: Options = Options()) throws {
         try self.init(handler: DemoAPIHandler(backend: backend), host: host, port: port, options: options)
     }
 
@@ -71,12 +81,12 @@ actor DemoHTTPServer {
     }
 
     /// `http://127.0.0.1:PORT` (IPv6 hosts in brackets).
-    var baseURL: URL {
+    public var baseURL: URL {
         URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")!
     }
 
     /// Starts listening; returns once the socket is bound, or throws why it could not be.
-    func start() async throws {
+    public func start() async throws {
         guard runTask == nil else { return }
         let server = self.server
         let task = Task { try await server.run() }
@@ -121,14 +131,14 @@ actor DemoHTTPServer {
     }
 
     /// Stops at once: closes the socket and cancels requests in flight. Safe to call twice.
-    func stop() async {
+    public func stop() async {
         guard let task = runTask else { return }
         await server.stop(timeout: 0)
         _ = await task.result
     }
 
     /// Returns when the server has stopped, by `stop()` or by an error.
-    func waitUntilStopped() async {
+    public func waitUntilStopped() async {
         _ = await runTask?.result
     }
 

@@ -1,0 +1,118 @@
+import CNcurses
+import FeedModel
+import Foundation
+import QapitalApp
+import TermUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The demo API, except that `/activities` answers the newest window with `count` activities
+/// (one every `spacing` seconds, demo-style messages) and says that is the whole history.
+struct BulkActivityAPI: SavingsAPI {
+    let demo: DemoSavingsAPI
+    let count: Int
+    let now: Date
+
+    var spacing: TimeInterval { ActivityPager.windowLength * 0.99 / Double(count) }
+    var sourceName: String { "bench" }
+
+    static let names = ["Henrik", "Johan", "Anna", "Sofia", "Erik", "Maja", "Lars", "Elin"]
+    static let places = ["Starbucks", "Espresso House", "7-Eleven", "Pressbyrån", "Bakery Nº5"]
+
+    /// The message of activity `i`, as the server would send it.
+    static func message(_ i: Int) -> String {
+        let who = names[i % names.count]
+        switch i % 3 {
+        case 0: return "<strong>\(who)</strong> made a roundup."
+        case 1: return "<strong>\(who)</strong> didn't resist a guilty pleasure at <strong>\(places[i % places.count])</strong>."
+        default: return "<strong>\(who)</strong> moved money into <strong>Holiday in Japan \(i % 97)</strong>."
+        }
+    }
+
+    static func activities(count: Int, newest: Date, spacing: TimeInterval) -> [Activity] {
+        (0..<count).map { i in
+            Activity(message: MarkupText(parsing: message(i)), amount: Money(minorUnits: Int64(i % 997 + 3), currency: .usd),
+                     userId: i % 8 + 1, timestamp: newest.addingTimeInterval(-Double(i) * spacing - 1))
+        }
+    }
+
+    func activities(from: Date, to: Date) async throws -> ActivityPage {
+        let oldest = now.addingTimeInterval(-ActivityPager.windowLength)
+        guard to > oldest else { return ActivityPage(oldest: oldest, activities: []) }
+        return ActivityPage(oldest: oldest, activities: Self.activities(count: count, newest: now, spacing: spacing))
+    }
+
+    func goals() async throws -> [Goal] { try await demo.goals() }
+    func feed(goalId: Int) async throws -> [FeedItem] { try await demo.feed(goalId: goalId) }
+    func rules() async throws -> [SavingsRule] { try await demo.rules() }
+    func user(id: Int) async throws -> User { try await demo.user(id: id) }
+    func transactions(from: Date, to: Date) async throws -> [Transaction] { try await demo.transactions(from: from, to: to) }
+    func createGoal(name: String, target: Money?) async throws -> Goal { try await demo.createGoal(name: name, target: target) }
+    func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal {
+        try await demo.transfer(goalId: goalId, transferId: transferId, amount: amount)
+    }
+}
+
+/// Frame cost: one `j` handled by the real `AppCore`, the frame drawn into a `CellBuffer` and
+/// presented by the real `NcursesTerminal` into a 100×30 pseudo-terminal (a thread drains it).
+/// Also the resident memory that the loaded activities take.
+enum FrameBenchmark {
+    struct Figure {
+        let activities: Int
+        let p50: Duration
+        let p99: Duration
+        let residentBytes: Int
+        let rows: Int
+    }
+
+    @MainActor
+    static func run(activities count: Int, frames: Int) async -> Figure? {
+        let now = Date()
+        malloc_trim(0)
+        let before = ResidentMemory.bytes()
+        let api = BulkActivityAPI(demo: DemoSavingsAPI(backend: DemoBackend(now: now)), count: count, now: now)
+        let core = AppCore(api: api, configuration: .init(sourceName: "bench", colors: true, timeZone: TimeZone(identifier: "UTC")!),
+                           now: { now })
+        core.start()
+        core.handle(.key(.char("2")))
+        while !core.isIdle || core.feed.activities.count < count { try? await Task.sleep(for: .milliseconds(2)) }
+        var buffer = CellBuffer(width: 100, height: 30)
+        core.render(into: &buffer)
+        malloc_trim(0)
+        let resident = ResidentMemory.bytes() - before
+
+        guard let pty = PseudoTerminal(rows: 30, columns: 100) else { return nil }
+        let slave = open(pty.slavePath, O_RDWR | O_NOCTTY)
+        guard slave >= 0 else { return nil }
+        let drained = DispatchSemaphore(value: 0)
+        let master = pty.master
+        DispatchQueue.global().async {
+            var sink = [UInt8](repeating: 0, count: 65_536)
+            while sink.withUnsafeMutableBytes({ read(master, $0.baseAddress, $0.count) }) > 0 {}
+            drained.signal()
+        }
+        let terminal = NcursesTerminal()
+        terminal.start(colors: true, device: slave)
+        terminal.present(buffer)
+
+        let clock = ContinuousClock()
+        var timings: [Duration] = []
+        timings.reserveCapacity(frames)
+        for frame in 0..<(frames + 50) {
+            let elapsed = clock.measure {
+                core.handle(.key(.char("j")))
+                core.render(into: &buffer)
+                terminal.present(buffer)
+            }
+            if frame >= 50 { timings.append(elapsed) }
+        }
+        terminal.stop()
+        close(slave)
+        drained.wait()
+        withExtendedLifetime(core) {}
+        timings.sort()
+        return Figure(activities: count, p50: timings[timings.count / 2], p99: timings[timings.count * 99 / 100],
+                      residentBytes: resident, rows: core.feed.activities.count)
+    }
+}

@@ -1,0 +1,100 @@
+import FeedModel
+import Foundation
+import QapitalApp
+import TermUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the real binary does in a real pseudo-terminal: cold start, and bytes per `j` beside
+/// `less` scrolling the same text.
+enum TerminalBenchmarks {
+    /// The text that appears when the status bar has been drawn.
+    static let statusBarText = "q quit"
+
+    /// The `qapital-tui` built beside this benchmark (`swift build -c release` builds both).
+    static var appPath: String {
+        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("qapital-tui").path
+    }
+
+    /// Process start to the first frame with its status bar, in milliseconds, for each run.
+    static func coldStart(runs: Int) -> [Double] {
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = ContinuousClock.now
+            guard let process = TerminalProcess([appPath], rows: 30, columns: 100) else { continue }
+            let seen = process.terminal.read(until: statusBarText, deadline: start + .seconds(5))
+            let elapsed = ContinuousClock.now - start
+            process.finish(quitKeys: "q")
+            if seen != nil { times.append(elapsed.milliseconds) }
+        }
+        return times
+    }
+
+    struct Scroll {
+        var keys: Int
+        var bytes: Int
+        var perKey: Double { Double(bytes) / Double(max(1, keys)) }
+    }
+
+    /// The app on demo data, Activity tab, `j` pressed `keys` times, each frame waited for.
+    static func appScroll(keys: Int) -> Scroll? {
+        guard let process = TerminalProcess([appPath], rows: 30, columns: 100) else { return nil }
+        defer { process.finish(quitKeys: "q") }
+        guard process.terminal.read(until: statusBarText, deadline: .now + .seconds(5)) != nil else { return nil }
+        _ = process.terminal.readUntilQuiet(quietMs: 200)
+        process.terminal.send("2")
+        _ = process.terminal.readUntilQuiet(quietMs: 300)
+        return scroll(process.terminal, keys: keys)
+    }
+
+    /// `less` on `lines`, `j` pressed `keys` times, each screen update waited for.
+    static func lessScroll(lines: [String], keys: Int) -> Scroll? {
+        let path = NSTemporaryDirectory() + "qapital-bench-\(getpid()).txt"
+        guard FileManager.default.createFile(atPath: path, contents: Data((lines.joined(separator: "\n") + "\n").utf8)) else { return nil }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard let process = TerminalProcess(["/usr/bin/less", path], rows: 30, columns: 100) else { return nil }
+        defer { process.finish(quitKeys: "q") }
+        _ = process.terminal.readUntilQuiet(quietMs: 300, limitMs: 3_000)
+        return scroll(process.terminal, keys: keys)
+    }
+
+    private static func scroll(_ terminal: PseudoTerminal, keys: Int) -> Scroll {
+        var total = 0
+        for _ in 0..<keys {
+            terminal.send("j")
+            total += terminal.readUntilQuiet(quietMs: 25)
+        }
+        total += terminal.readUntilQuiet(quietMs: 200, limitMs: 300)
+        return Scroll(keys: keys, bytes: total)
+    }
+
+    /// The activity list as the app shows it at 100 columns, one line per row (no selection,
+    /// scrollbar or trailing blanks): what `less` gets to scroll.
+    @MainActor
+    static func activityText(rows wanted: Int) async -> [String] {
+        let core = AppCore(api: DemoSavingsAPI(backend: DemoBackend()), configuration: .init(sourceName: "demo", colors: false))
+        core.start()
+        core.handle(.key(.char("2")))
+        var buffer = CellBuffer(width: 100, height: wanted + 3)
+        for _ in 0..<200 {
+            core.render(into: &buffer)
+            if core.isIdle { break }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        core.render(into: &buffer)
+        return (1..<(wanted + 1)).map { y in
+            var line = buffer.rowText(y)
+            if line.last == "│" || line.last == "█" { line.removeLast() }
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+}
+
+extension Duration {
+    var milliseconds: Double {
+        Double(components.seconds) * 1_000 + Double(components.attoseconds) / 1e15
+    }
+}
