@@ -14,17 +14,77 @@ public struct MarkupText: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public let runs: [Run]
     /// The text without markup, for filtering and plain display.
     public let plainText: String
+    /// Where the bold runs are, as UTF-8 offsets into `plainText`. A million activities are
+    /// held in memory, so one string plus the ranges replaces a string per run: up to two
+    /// ranges (the usual "<strong>who</strong> … <strong>where</strong>") packed in 64 bits,
+    /// more (or offsets past 65 535) in `extraBold`.
+    private let packedBold: UInt64
+    private let extraBold: [Range<Int>]?
 
+    /// Runs as given; adjacent runs of the same weight are merged and empty ones dropped.
     public init(runs: [Run]) {
-        self.runs = runs
-        self.plainText = runs.map(\.text).joined()
+        var text = ""
+        var bold: [Range<Int>] = []
+        var offset = 0
+        for run in runs where !run.text.isEmpty {
+            let length = run.text.utf8.count
+            text += run.text
+            if run.isBold {
+                if let last = bold.last, last.upperBound == offset {
+                    bold[bold.count - 1] = last.lowerBound..<(offset + length)
+                } else {
+                    bold.append(offset..<(offset + length))
+                }
+            }
+            offset += length
+        }
+        plainText = text
+        if bold.count <= 2, bold.allSatisfy({ $0.upperBound <= Int(UInt16.max) }) {
+            var packed: UInt64 = 0
+            for (i, range) in bold.enumerated() {
+                packed |= (UInt64(range.lowerBound) | UInt64(range.upperBound) << 16) << (32 * UInt64(i))
+            }
+            packedBold = packed
+            extraBold = nil
+        } else {
+            packedBold = 0
+            extraBold = bold
+        }
     }
 
     public init(parsing source: String) {
         self.init(runs: MarkupText.parse(source))
+    }
+
+    /// The bold ranges, in order.
+    private var boldRanges: [Range<Int>] {
+        if let extraBold { return extraBold }
+        var ranges: [Range<Int>] = []
+        for i in 0..<2 {
+            let bits = packedBold >> (32 * UInt64(i))
+            let lower = Int(bits & 0xFFFF), upper = Int(bits >> 16 & 0xFFFF)
+            if upper > lower { ranges.append(lower..<upper) }
+        }
+        return ranges
+    }
+
+    /// The text as runs of plain and bold, none empty, no two neighbours of the same weight.
+    public var runs: [Run] {
+        let utf8 = plainText.utf8
+        func text(_ from: Int, _ to: Int) -> String {
+            String(decoding: utf8[utf8.index(utf8.startIndex, offsetBy: from)..<utf8.index(utf8.startIndex, offsetBy: to)], as: UTF8.self)
+        }
+        var runs: [Run] = []
+        var offset = 0
+        for range in boldRanges {
+            if range.lowerBound > offset { runs.append(Run(text(offset, range.lowerBound))) }
+            runs.append(Run(text(range.lowerBound, range.upperBound), bold: true))
+            offset = range.upperBound
+        }
+        if offset < utf8.count { runs.append(Run(text(offset, utf8.count))) }
+        return runs
     }
 
     public var description: String { plainText }

@@ -59,6 +59,9 @@ public final class NcursesTerminal: Terminal {
         nonl()
         intrflush(win, false)
         keypad(win, true)
+        // Lets doupdate scroll the terminal (scroll region, insert/delete line) when rows
+        // moved, instead of rewriting every row: far fewer bytes per scrolled line.
+        idlok(win, true)
         nodelay(win, true)
         curs_set(0)
         set_escdelay(25)

@@ -22,14 +22,17 @@ func runBenchmarks() async {
     }
     func ms(_ d: Duration) -> String { String(format: "%.3f ms", d.milliseconds) }
 
+    // `qapital-bench frames bytes start walk decode` runs only those parts; no argument runs all.
+    let only = Set(CommandLine.arguments.dropFirst())
+    func wanted(_ part: String) -> Bool { only.isEmpty || only.contains(part) }
     print("qapital-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
 
     // Frame cost and memory: 1M first, while the heap is fresh.
     var frames: [Int: FrameBenchmark.Figure] = [:]
-    for count in [1_000_000, 100_000, 1_000] {
+    for count in [1_000_000, 100_000, 1_000] where wanted("frames") {
         frames[count] = await FrameBenchmark.run(activities: count, frames: 2_000)
     }
-    for count in [1_000, 100_000, 1_000_000] {
+    for count in [1_000, 100_000, 1_000_000] where wanted("frames") {
         guard let f = frames[count] else { row("frame cost, \(count) activities", "no pty", "", nil); continue }
         let met = count == 1_000_000 ? f.p99 <= .milliseconds(1) : nil
         row("frame cost (j + draw + ncurses refresh), \(count.formatted()) activities", "p50 \(ms(f.p50)), p99 \(ms(f.p99))",
@@ -44,7 +47,9 @@ func runBenchmarks() async {
 
     // Bytes per j: the real binary against less, same pty, same text.
     let keys = 120
-    if FileManager.default.isExecutableFile(atPath: TerminalBenchmarks.appPath) {
+    if !wanted("bytes") && !wanted("start") {
+    } else if FileManager.default.isExecutableFile(atPath: TerminalBenchmarks.appPath) {
+        if wanted("bytes") {
         let text = await TerminalBenchmarks.activityText(rows: 400)
         if let app = TerminalBenchmarks.appScroll(keys: keys), let less = TerminalBenchmarks.lessScroll(lines: text, keys: keys) {
             row("bytes to the terminal per j, activity feed at 100×30 (qapital-tui)", String(format: "%.0f B", app.perKey),
@@ -53,11 +58,14 @@ func runBenchmarks() async {
         } else {
             row("bytes per j", "could not run in a pty", "", nil)
         }
+        }
+        if wanted("start") {
         let starts = TerminalBenchmarks.coldStart(runs: 9).sorted()
         if !starts.isEmpty {
             let median = starts[starts.count / 2]
             row("cold start to first frame (median of \(starts.count))", String(format: "%.1f ms (min %.1f, max %.1f)", median, starts.first!, starts.last!),
                 "≤ 30 ms", median <= 30)
+        }
         }
     } else {
         row("bytes per j and cold start", "skipped: \(TerminalBenchmarks.appPath) is missing (swift build -c release)", "", nil)
@@ -65,7 +73,7 @@ func runBenchmarks() async {
 
     // First activity after K empty windows through serve.
     let k = 26, latency = 20
-    for maxInFlight in [1, 8] {
+    for maxInFlight in [1, 8] where wanted("walk") {
         do {
             let f = try await PagerWalkBenchmark.run(emptyWindows: k, latency: .milliseconds(latency), maxInFlight: maxInFlight)
             let limit = (Double(k) / 8 + 2) * Double(latency)
@@ -80,13 +88,13 @@ func runBenchmarks() async {
     }
 
     // Decoding.
-    do {
+    if wanted("decode") { do {
         let d = try DecodeBenchmark.run(activities: 100_000, runs: 3)
         row("decoding /activities (\(d.activities.formatted()) activities, \(d.bytes / 1_000_000) MB JSON)",
             String(format: "%.0f activities/s", d.perSecond), "", nil)
     } catch {
         row("decoding", "failed: \(error)", "", nil)
-    }
+    } }
 
     print("")
     print("| figure | value | target | |")
