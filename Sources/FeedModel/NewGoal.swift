@@ -7,11 +7,21 @@ public struct NewGoal: Hashable, Sendable {
     public var name: String
     public var target: Money?
 
+    public init(name: String, target: Money?) {
+        self.name = name
+        self.target = target
+    }
+
     /// What is wrong with each field, in words short enough to stand beside it.
     public struct Problems: Error, Hashable, Sendable {
         public var name: String?
         public var target: String?
         public var isEmpty: Bool { name == nil && target == nil }
+
+        public init(name: String? = nil, target: String? = nil) {
+            self.name = name
+            self.target = target
+        }
     }
 
     /// Checks the form's text: the name trimmed, required, at most 60 characters; the target

@@ -33,6 +33,7 @@ struct AppCommand: AsyncParsableCommand {
     struct Settings {
         var api: any SavingsAPI
         var colors: Bool
+        var currency: Currency = .usd
     }
 
     func settings(environment: [String: String]) throws -> Settings {
@@ -53,7 +54,7 @@ struct AppCommand: AsyncParsableCommand {
             api = DemoSavingsAPI(backend: DemoBackend(options: .init(currency: accountCurrency)))
         }
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return Settings(api: api, colors: !(noColor || noColorEnvironment))
+        return Settings(api: api, colors: !(noColor || noColorEnvironment), currency: accountCurrency)
     }
 
     @MainActor
@@ -62,7 +63,8 @@ struct AppCommand: AsyncParsableCommand {
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
-        let core = AppCore(api: settings.api, configuration: .init(sourceName: settings.api.sourceName, colors: settings.colors))
+        let core = AppCore(api: settings.api, configuration: .init(sourceName: settings.api.sourceName, colors: settings.colors,
+                                                                  currency: settings.currency))
         let terminal = NcursesTerminal(theme: settings.colors ? .standard : .noColor)
         terminal.start(colors: settings.colors)
         await AppRunner(core: core, terminal: terminal).run()

@@ -10,12 +10,13 @@ import TermUI
 @MainActor
 final class AppCore {
     enum Tab: Int, CaseIterable {
-        case goals, activity
+        case goals, activity, roundUps
 
         var title: String {
             switch self {
             case .goals: "1 Goals"
             case .activity: "2 Activity"
+            case .roundUps: "3 Round-ups"
             }
         }
     }
@@ -24,6 +25,8 @@ final class AppCore {
         var sourceName: String
         var colors: Bool
         var timeZone: TimeZone = .current
+        /// The account's currency: goals are in it, and only round-ups in it can be saved.
+        var currency: Currency = .usd
         /// How long an error stays in the status bar.
         var errorLifetime: TimeInterval = 6
     }
@@ -37,6 +40,8 @@ final class AppCore {
     let feed: ActivityFeed
     let users: UserDirectory
     let format: DisplayFormat
+    let roundUps: RoundUpStore
+    let goalCreator: GoalCreator
     /// Called when something changed that should be drawn.
     var onChange: (@MainActor () -> Void)?
 
@@ -54,6 +59,11 @@ final class AppCore {
     private var busySince: Date?
     private let now: @Sendable () -> Date
     private var activityStarted = false
+    private(set) var roundUpsScreen = RoundUpsScreen.State()
+    private(set) var newGoalForm: NewGoalForm?
+    /// A passing message in the status bar ("Created goal …"), expiring like errors.
+    private(set) var statusNotice: (message: String, at: Date)?
+    private var roundUpsStarted = false
 
     init(api: any SavingsAPI, configuration: Configuration, now: @escaping @Sendable () -> Date = { Date() }) {
         self.configuration = configuration
@@ -63,6 +73,11 @@ final class AppCore {
         self.goals = GoalStore(api: api, users: users)
         self.feed = ActivityFeed(api: api, now: now)
         self.format = DisplayFormat(timeZone: configuration.timeZone, now: now)
+        self.roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency,
+                                     calendar: Week.calendar(in: configuration.timeZone), now: now)
+        self.goalCreator = GoalCreator(api: api, goals: goals)
+        roundUps.onChange = { [weak self] in self?.dataChanged() }
+        goalCreator.onChange = { [weak self] in self?.goalCreatorChanged() }
         users.onChange = { [weak self] _ in self?.dataChanged() }
         goals.onChange = { [weak self] in self?.dataChanged() }
         feed.onChange = { [weak self] in self?.dataChanged() }
@@ -82,7 +97,7 @@ final class AppCore {
     }
 
     /// Nothing in flight: used by tests to wait for the app to settle.
-    var isIdle: Bool { !goals.isBusy && !feed.isBusy && !users.isBusy }
+    var isIdle: Bool { !goals.isBusy && !feed.isBusy && !users.isBusy && !roundUps.isBusy && !goalCreator.isBusy }
 
     // MARK: - Events
 
@@ -103,10 +118,13 @@ final class AppCore {
         if let error = statusError, now().timeIntervalSince(error.at) >= configuration.errorLifetime {
             statusError = nil
         }
+        if let notice = statusNotice, now().timeIntervalSince(notice.at) >= configuration.errorLifetime {
+            statusNotice = nil
+        }
     }
 
     /// Whether ticks are needed now (a spinner turns or an error waits to expire).
-    var wantsTicks: Bool { !isIdle || statusError != nil }
+    var wantsTicks: Bool { !isIdle || statusError != nil || statusNotice != nil }
 
     private func dataChanged() {
         collectFailures()
@@ -123,6 +141,8 @@ final class AppCore {
         if let message = goals.status.failureMessage { current.insert(message) }
         for state in goals.feeds.values { if let message = state.status.failureMessage { current.insert(message) } }
         if case .failed(let message) = feed.phase { current.insert(message) }
+        if let message = roundUps.status.failureMessage { current.insert(message) }
+        if let message = roundUps.transfer?.failureMessage { current.insert(message) }
         if let newest = current.subtracting(reportedFailures).sorted().first {
             statusError = (newest, now())
         } else if let shown = statusError, !current.contains(shown.message), reportedFailures.contains(shown.message) {
@@ -138,6 +158,14 @@ final class AppCore {
         }
         if filterInput != nil {
             handleFilter(key)
+            return
+        }
+        if newGoalForm != nil {
+            handleNewGoalForm(key)
+            return
+        }
+        if tab == .roundUps, roundUpsScreen.overlay != nil {
+            handleRoundUpsOverlay(key)
             return
         }
         if key == .resize { return }
@@ -174,6 +202,7 @@ final class AppCore {
         switch tab {
         case .goals: detail?.filter ?? goalList.filter
         case .activity: activity.filter
+        case .roundUps: ""
         }
     }
 
@@ -192,6 +221,8 @@ final class AppCore {
             activity.list.top()
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
             ActivityScreen.reportViewport(state: activity, feed: feed)
+        case .roundUps:
+            break  // the week is short: no filter
         }
     }
 
@@ -210,11 +241,15 @@ final class AppCore {
         case .nextTab: switchTab(to: Tab(rawValue: (tab.rawValue + 1) % Tab.allCases.count)!)
         case .previousTab: switchTab(to: Tab(rawValue: (tab.rawValue + Tab.allCases.count - 1) % Tab.allCases.count)!)
         case .showTab(let index): if let target = Tab(rawValue: index) { switchTab(to: target) }
-        case .filter: filterInput = TextInput(currentFilter)
+        case .filter: if tab != .roundUps { filterInput = TextInput(currentFilter) }
         case .refresh: refresh()
         case .help: helpScroll = 0
         case .quit:
             if tab == .goals && detail != nil { back() } else { shouldQuit = true }
+        case .previousWeek: if tab == .roundUps { roundUps.showPreviousWeek(); roundUpsScreen.list.top() }
+        case .nextWeek: if tab == .roundUps, roundUps.showNextWeek() { roundUpsScreen.list.top() }
+        case .save: if tab == .roundUps { startSave() }
+        case .newGoal: if tab == .goals || tab == .roundUps { openNewGoalForm() }
         }
     }
 
@@ -239,6 +274,8 @@ final class AppCore {
             }
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
             ActivityScreen.reportViewport(state: activity, feed: feed)
+        case .roundUps:
+            move(&roundUpsScreen.list, roundUps.summary?.lines.count ?? 0)
         }
     }
 
@@ -259,6 +296,9 @@ final class AppCore {
         if tab == .goals && detail != nil {
             detail = nil
         }
+        if tab == .roundUps {
+            roundUps.dismissTransfer()
+        }
     }
 
     private func switchTab(to target: Tab) {
@@ -266,6 +306,10 @@ final class AppCore {
         if target == .activity {
             if !activityStarted { startActivity() }
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
+        }
+        if target == .roundUps && !roundUpsStarted {
+            roundUpsStarted = true
+            roundUps.load()
         }
     }
 
@@ -285,6 +329,8 @@ final class AppCore {
                 startActivity()
                 activity.list.top()
             }
+        case .roundUps:
+            if !roundUps.retryTransfer() { roundUps.load() }
         }
     }
 
@@ -314,6 +360,11 @@ final class AppCore {
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
             ActivityScreen.render(state: &activity, feed: feed, users: users, format: format, spinnerFrame: spinnerFrame(),
                                   into: &buffer, area: body)
+        case .roundUps:
+            RoundUpsScreen.render(state: &roundUpsScreen, store: roundUps, goals: goals, format: format, into: &buffer, area: body)
+        }
+        if let form = newGoalForm {
+            form.draw(phase: goalCreator.phase, currency: configuration.currency, into: &buffer, area: body)
         }
         drawStatusBar(into: &buffer, rect: area.bottom(1))
         if let scroll = helpScroll {
@@ -343,6 +394,8 @@ final class AppCore {
             center = [Span("✗ " + error.message, Style(fg: .role(.error), attributes: [.bold, .reverse]))]
         } else if !currentFilter.isEmpty {
             center = [Span("filter: " + currentFilter + " (Esc clears)")]
+        } else if let notice = statusNotice {
+            center = [Span(notice.message, .bold)]
         }
         let hints = detail != nil && tab == .goals ? "Esc back  ? help  q back " : "? help  q quit "
         StatusBar(left: left, center: center, right: [Span(hints)]).draw(into: &buffer, rect: rect)
@@ -352,5 +405,98 @@ final class AppCore {
             buffer.write("/", x: rect.x, y: rect.y, style: .reverse)
             input.draw(into: &buffer, x: rect.x + 1, y: rect.y, width: rect.width - 1, style: .reverse, cursorStyle: Style(attributes: .underline))
         }
+    }
+}
+
+// MARK: - Round-ups and new goals
+
+extension AppCore {
+    /// `s`: retries a failed transfer with its id; otherwise opens the goal picker, or says why
+    /// the week cannot be saved.
+    fileprivate func startSave() {
+        if roundUps.retryTransfer() { return }
+        if let problem = roundUps.saveProblem {
+            showNotice(problem.message)
+            return
+        }
+        roundUpsScreen.overlay = .picker(ListState())
+    }
+
+    fileprivate func handleRoundUpsOverlay(_ key: Key) {
+        let action = AppAction.keyMap.action(for: key)
+        switch roundUpsScreen.overlay {
+        case .picker(var list)?:
+            let count = goals.goals.count
+            switch action {
+            case .moveDown: list.moveBy(1, count: count)
+            case .moveUp: list.moveBy(-1, count: count)
+            case .pageDown: list.page(1, count: count)
+            case .pageUp: list.page(-1, count: count)
+            case .top: list.top()
+            case .bottom: list.bottom(count: count)
+            case .open:
+                guard list.selected < count else { return }
+                roundUpsScreen.overlay = .confirm(goalId: goals.goals[list.selected].id)
+                return
+            case .back, .quit:
+                roundUpsScreen.overlay = nil
+                return
+            default:
+                return
+            }
+            roundUpsScreen.overlay = .picker(list)
+        case .confirm(let goalId)?:
+            if key == .enter || key == .char("y") {
+                roundUpsScreen.overlay = nil
+                guard let goal = goals.goal(id: goalId) else { return }
+                do {
+                    try roundUps.save(into: goal)
+                } catch {
+                    showNotice(error.message)
+                }
+            } else if key == .escape || key == .char("n") || key == .char("q") || key == .backspace {
+                roundUpsScreen.overlay = nil
+            }
+        case nil:
+            break
+        }
+    }
+
+    fileprivate func openNewGoalForm() {
+        goalCreator.reset()
+        newGoalForm = NewGoalForm()
+    }
+
+    fileprivate func handleNewGoalForm(_ key: Key) {
+        guard var form = newGoalForm else { return }
+        switch key {
+        case .escape:
+            newGoalForm = nil
+            goalCreator.reset()
+            return
+        case .enter:
+            guard !goalCreator.isBusy else { return }
+            if let goal = form.validate(currency: configuration.currency) { goalCreator.create(goal) }
+        default:
+            form.edit(key)
+        }
+        newGoalForm = form
+    }
+
+    /// A created goal closes the form, is selected in the Goals list and named in the status bar.
+    fileprivate func goalCreatorChanged() {
+        if newGoalForm != nil, case .created(let goal) = goalCreator.phase {
+            newGoalForm = nil
+            goalCreator.reset()
+            if let index = GoalListScreen.visibleGoals(goals.goals, filter: goalList.filter).firstIndex(where: { $0.id == goal.id }) {
+                goalList.list.selected = index
+            }
+            showNotice("Created the goal “\(goal.name)”.")
+        }
+        onChange?()
+    }
+
+    fileprivate func showNotice(_ message: String) {
+        statusNotice = (message, now())
     }
 }
