@@ -69,7 +69,7 @@ struct RoundUpsScreen {
                 footer.append([Span("Not saved, other currencies: " + parts.joined(separator: ", "), muted)])
             }
         }
-        if let line = transferLine(store) { footer.append(line) }
+        footer += transferLines(store)
         let footerHeight = min(footer.count + (footer.isEmpty ? 0 : 1), max(0, area.height - 3))
         for (index, line) in footer.suffix(max(0, footerHeight - 1)).enumerated() {
             buffer.write(line, x: area.x + 1, y: area.maxY - footerHeight + 1 + index, maxWidth: area.width - 2)
@@ -108,17 +108,17 @@ struct RoundUpsScreen {
         }
     }
 
-    private static func transferLine(_ store: RoundUpStore) -> [Span]? {
-        guard let transfer = store.transfer else { return nil }
+    private static func transferLines(_ store: RoundUpStore) -> [[Span]] {
+        guard let transfer = store.transfer else { return [] }
         let what = "\(transfer.amount.formatted) into \(transfer.goalName)"
         switch transfer.phase {
         case .sending:
-            return [Span("Saving \(what)…", Style(fg: .role(.warning), attributes: .bold))]
+            return [[Span("Saving \(what)…", Style(fg: .role(.warning), attributes: .bold))]]
         case .failed(let message):
-            return [Span("✗ Saving \(what) failed: \(message) — s or r retries (same transfer, never twice), Esc drops it",
-                         Style(fg: .role(.error), attributes: .bold))]
+            return [[Span("✗ Saving \(what) failed: \(message)", Style(fg: .role(.error), attributes: .bold))],
+                    [Span("  s or r: retry with the same transfer id (never saved twice) · Esc: drop it", Style(fg: .role(.error)))]]
         case .succeeded(let goal):
-            return [Span("✓ Saved \(what): its balance is now \(goal.balance.formatted)", DisplayFormat.moneyStyle.adding(.bold))]
+            return [[Span("✓ Saved \(what): its balance is now \(goal.balance.formatted)", DisplayFormat.moneyStyle.adding(.bold))]]
         }
     }
 
