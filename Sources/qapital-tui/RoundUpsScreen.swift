@@ -159,7 +159,12 @@ struct RoundUpsScreen {
         let choices = goals.goals
         var lines: [[Span]] = []
         if choices.isEmpty {
-            lines = [[Span("No active goals yet: n creates one.", Style(fg: .role(.muted)))]]
+            let text = switch goals.status {
+            case .failed: "The goals could not be loaded: r in tab 1 retries."
+            case .idle, .loading: "Loading goals…"
+            case .loaded: "No active goals yet: n creates one."
+            }
+            lines = [[Span(text, Style(fg: .role(.muted)))]]
         }
         let nameWidth = min(32, choices.map { TextWidth.of($0.name) }.max() ?? 0)
         let rows = max(1, area.height - 4)
