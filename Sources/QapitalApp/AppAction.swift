@@ -9,6 +9,7 @@ enum AppAction: Hashable, Sendable {
     case showTab(Int)
     case filter, refresh, help, quit
     case people
+    case previousWeek, nextWeek, save, newGoal
 
     static let keyMap: KeyMap<AppAction> = {
         var map = KeyMap<AppAction>()
@@ -28,6 +29,7 @@ enum AppAction: Hashable, Sendable {
         map.bind([.backTab], to: .previousTab, help: "previous tab", section: views)
         map.bind([.char("1")], to: .showTab(1), help: "Goals", section: views)
         map.bind([.char("2")], to: .showTab(2), help: "Activity", section: views)
+        map.bind([.char("3")], to: .showTab(3), help: "Round-ups", section: views)
         map.bind([.char("4")], to: .showTab(4), help: "Achievements", section: views)
         let actions = "Actions"
         map.bind([.char("/")], to: .filter, help: "filter the list (Enter keeps it, Esc clears)", section: actions)
@@ -35,6 +37,11 @@ enum AppAction: Hashable, Sendable {
         map.bind([.char("r")], to: .refresh, help: "refresh, or retry what failed", section: actions)
         map.bind([.char("?")], to: .help, help: "this help", section: actions)
         map.bind([.char("q")], to: .quit, help: "quit (in a goal: back)", section: actions)
+        map.bind([.char("n")], to: .newGoal, help: "new goal (Goals, Round-ups)", section: actions)
+        let roundUps = "Round-ups"
+        map.bind([.left, .char("[")], to: .previousWeek, help: "previous week", section: roundUps)
+        map.bind([.right, .char("]")], to: .nextWeek, help: "next week (up to this week)", section: roundUps)
+        map.bind([.char("s")], to: .save, help: "save the week's round-ups into a goal (after a failure: retry)", section: roundUps)
         return map
     }()
 }

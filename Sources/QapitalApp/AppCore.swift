@@ -12,6 +12,7 @@ public final class AppCore {
     public enum Tab: Int, CaseIterable {
         case goals
         case activity
+        case roundUps
         case achievements
 
         /// The number its key and title carry; fixed, whatever tabs come before it.
@@ -19,6 +20,7 @@ public final class AppCore {
             switch self {
             case .goals: 1
             case .activity: 2
+            case .roundUps: 3
             case .achievements: 4
             }
         }
@@ -27,6 +29,7 @@ public final class AppCore {
             switch self {
             case .goals: "1 Goals"
             case .activity: "2 Activity"
+            case .roundUps: "3 Round-ups"
             case .achievements: "4 Achievements"
             }
         }
@@ -36,13 +39,17 @@ public final class AppCore {
         public var sourceName: String
         public var colors: Bool
         public var timeZone: TimeZone = .current
+        /// The account's currency: goals are in it, and only round-ups in it can be saved.
+        public var currency: Currency = .usd
         /// How long an error stays in the status bar.
         public var errorLifetime: TimeInterval = 6
 
-        public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, errorLifetime: TimeInterval = 6) {
+        public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, currency: Currency = .usd,
+                    errorLifetime: TimeInterval = 6) {
             self.sourceName = sourceName
             self.colors = colors
             self.timeZone = timeZone
+            self.currency = currency
             self.errorLifetime = errorLifetime
         }
     }
@@ -56,6 +63,8 @@ public final class AppCore {
     public let feed: ActivityFeed
     let users: UserDirectory
     let format: DisplayFormat
+    let roundUps: RoundUpStore
+    let goalCreator: GoalCreator
     /// Called when something changed that should be drawn.
     public var onChange: (@MainActor () -> Void)?
 
@@ -76,6 +85,11 @@ public final class AppCore {
     private var busySince: Date?
     private let now: @Sendable () -> Date
     private var activityStarted = false
+    private(set) var roundUpsScreen = RoundUpsScreen.State()
+    private(set) var newGoalForm: NewGoalForm?
+    /// A passing message in the status bar ("Created goal …"), expiring like errors.
+    private(set) var statusNotice: (message: String, at: Date)?
+    private var roundUpsStarted = false
 
     public init(api: any SavingsAPI, configuration: Configuration,
                 achievements: AchievementsFile = AchievementsFile(title: "", achievements: []),
@@ -88,6 +102,11 @@ public final class AppCore {
         self.goals = GoalStore(api: api, users: users)
         self.feed = ActivityFeed(api: api, now: now)
         self.format = DisplayFormat(timeZone: configuration.timeZone, now: now)
+        self.roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency,
+                                     calendar: Week.calendar(in: configuration.timeZone), now: now)
+        self.goalCreator = GoalCreator(api: api, goals: goals)
+        roundUps.onChange = { [weak self] in self?.dataChanged() }
+        goalCreator.onChange = { [weak self] in self?.goalCreatorChanged() }
         users.onChange = { [weak self] _ in self?.dataChanged() }
         goals.onChange = { [weak self] in self?.dataChanged() }
         feed.onChange = { [weak self] in self?.dataChanged() }
@@ -110,7 +129,7 @@ public final class AppCore {
     }
 
     /// Nothing in flight: used by tests to wait for the app to settle.
-    public var isIdle: Bool { !goals.isBusy && !feed.isBusy && !users.isBusy }
+    public var isIdle: Bool { !goals.isBusy && !feed.isBusy && !users.isBusy && !roundUps.isBusy && !goalCreator.isBusy }
 
     // MARK: - Events
 
@@ -131,10 +150,13 @@ public final class AppCore {
         if let error = statusError, now().timeIntervalSince(error.at) >= configuration.errorLifetime {
             statusError = nil
         }
+        if let notice = statusNotice, now().timeIntervalSince(notice.at) >= configuration.errorLifetime {
+            statusNotice = nil
+        }
     }
 
     /// Whether ticks are needed now (a spinner turns or an error waits to expire).
-    public var wantsTicks: Bool { !isIdle || statusError != nil }
+    public var wantsTicks: Bool { !isIdle || statusError != nil || statusNotice != nil }
 
     private func dataChanged() {
         collectFailures()
@@ -151,6 +173,8 @@ public final class AppCore {
         if let message = goals.status.failureMessage { current.insert(message) }
         for state in goals.feeds.values { if let message = state.status.failureMessage { current.insert(message) } }
         if case .failed(let message) = feed.phase { current.insert(message) }
+        if let message = roundUps.status.failureMessage { current.insert(message) }
+        if let message = roundUps.transfer?.failureMessage { current.insert(message) }
         if let newest = current.subtracting(reportedFailures).sorted().first {
             statusError = (newest, now())
         } else if let shown = statusError, !current.contains(shown.message), reportedFailures.contains(shown.message) {
@@ -170,6 +194,14 @@ public final class AppCore {
         }
         if filterInput != nil {
             handleFilter(key)
+            return
+        }
+        if newGoalForm != nil {
+            handleNewGoalForm(key)
+            return
+        }
+        if tab == .roundUps, roundUpsScreen.overlay != nil {
+            handleRoundUpsOverlay(key)
             return
         }
         if key == .resize { return }
@@ -215,6 +247,7 @@ public final class AppCore {
         switch tab {
         case .goals: detail?.filter ?? goalList.filter
         case .activity: activity.filter
+        case .roundUps: ""
         case .achievements: achievementsState.filter
         }
     }
@@ -234,6 +267,8 @@ public final class AppCore {
             activity.list.top()
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
             ActivityScreen.reportViewport(state: activity, feed: feed)
+        case .roundUps:
+            break  // the week is short: no filter
         case .achievements:
             achievementsState.filter = text
             achievementsState.list.top()
@@ -256,11 +291,15 @@ public final class AppCore {
         case .previousTab: switchTab(to: Tab(rawValue: (tab.rawValue + Tab.allCases.count - 1) % Tab.allCases.count)!)
         case .showTab(let number): if let target = Tab.allCases.first(where: { $0.number == number }) { switchTab(to: target) }
         case .people: openPeople()
-        case .filter: filterInput = TextInput(currentFilter)
+        case .filter: if tab != .roundUps { filterInput = TextInput(currentFilter) }
         case .refresh: refresh()
         case .help: helpScroll = 0
         case .quit:
             if tab == .goals && detail != nil { back() } else { shouldQuit = true }
+        case .previousWeek: if tab == .roundUps { roundUps.showPreviousWeek(); roundUpsScreen.list.top() }
+        case .nextWeek: if tab == .roundUps, roundUps.showNextWeek() { roundUpsScreen.list.top() }
+        case .save: if tab == .roundUps { startSave() }
+        case .newGoal: if tab == .goals || tab == .roundUps { openNewGoalForm() }
         }
     }
 
@@ -285,6 +324,8 @@ public final class AppCore {
             }
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
             ActivityScreen.reportViewport(state: activity, feed: feed)
+        case .roundUps:
+            move(&roundUpsScreen.list, roundUps.summary?.lines.count ?? 0)
         case .achievements:
             move(&achievementsState.list, AchievementsScreen.visible(achievements, filter: achievementsState.filter).count)
         }
@@ -308,7 +349,7 @@ public final class AppCore {
             guard let index = activity.rows.activityIndex(atOrAfter: activity.list.selected),
                   index < feed.activities.count else { return }
             popup = UserPopup(people: [feed.activities[index].userId])
-        case .achievements:
+        case .roundUps, .achievements:
             break
         }
     }
@@ -330,6 +371,9 @@ public final class AppCore {
         if tab == .goals && detail != nil {
             detail = nil
         }
+        if tab == .roundUps {
+            roundUps.dismissTransfer()
+        }
     }
 
     private func switchTab(to target: Tab) {
@@ -337,6 +381,10 @@ public final class AppCore {
         if target == .activity {
             if !activityStarted { startActivity() }
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
+        }
+        if target == .roundUps && !roundUpsStarted {
+            roundUpsStarted = true
+            roundUps.load()
         }
     }
 
@@ -356,6 +404,8 @@ public final class AppCore {
                 startActivity()
                 activity.list.top()
             }
+        case .roundUps:
+            if !roundUps.retryTransfer() { roundUps.load() }
         case .achievements:
             break
         }
@@ -387,11 +437,16 @@ public final class AppCore {
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
             ActivityScreen.render(state: &activity, feed: feed, users: users, format: format, spinnerFrame: spinnerFrame(),
                                   into: &buffer, area: body)
+        case .roundUps:
+            RoundUpsScreen.render(state: &roundUpsScreen, store: roundUps, goals: goals, format: format, into: &buffer, area: body)
         case .achievements:
             AchievementsScreen.render(state: &achievementsState, file: achievements, into: &buffer, area: body)
         }
         if let popup {
             popup.render(users: users, goals: goals.goals, colors: configuration.colors, into: &buffer, area: body)
+        }
+        if let form = newGoalForm {
+            form.draw(phase: goalCreator.phase, currency: configuration.currency, into: &buffer, area: body)
         }
         drawStatusBar(into: &buffer, rect: area.bottom(1))
         if let scroll = helpScroll {
@@ -421,6 +476,8 @@ public final class AppCore {
             center = [Span("✗ " + error.message, Style(fg: .role(.error), attributes: [.bold, .reverse]))]
         } else if !currentFilter.isEmpty {
             center = [Span("filter: " + currentFilter + " (Esc clears)")]
+        } else if let notice = statusNotice {
+            center = [Span(notice.message, .bold)]
         }
         var hints = detail != nil && tab == .goals ? "Esc back  ? help  q back " : "? help  q quit "
         if rect.width < 40 { hints = "? help " }
@@ -431,5 +488,98 @@ public final class AppCore {
             buffer.write("/", x: rect.x, y: rect.y, style: .reverse)
             input.draw(into: &buffer, x: rect.x + 1, y: rect.y, width: rect.width - 1, style: .reverse, cursorStyle: Style(attributes: .underline))
         }
+    }
+}
+
+// MARK: - Round-ups and new goals
+
+extension AppCore {
+    /// `s`: retries a failed transfer with its id; otherwise opens the goal picker, or says why
+    /// the week cannot be saved.
+    fileprivate func startSave() {
+        if roundUps.retryTransfer() { return }
+        if let problem = roundUps.saveProblem {
+            showNotice(problem.message)
+            return
+        }
+        roundUpsScreen.overlay = .picker(ListState())
+    }
+
+    fileprivate func handleRoundUpsOverlay(_ key: Key) {
+        let action = AppAction.keyMap.action(for: key)
+        switch roundUpsScreen.overlay {
+        case .picker(var list)?:
+            let count = goals.goals.count
+            switch action {
+            case .moveDown: list.moveBy(1, count: count)
+            case .moveUp: list.moveBy(-1, count: count)
+            case .pageDown: list.page(1, count: count)
+            case .pageUp: list.page(-1, count: count)
+            case .top: list.top()
+            case .bottom: list.bottom(count: count)
+            case .open:
+                guard list.selected < count else { return }
+                roundUpsScreen.overlay = .confirm(goalId: goals.goals[list.selected].id)
+                return
+            case .back, .quit:
+                roundUpsScreen.overlay = nil
+                return
+            default:
+                return
+            }
+            roundUpsScreen.overlay = .picker(list)
+        case .confirm(let goalId)?:
+            if key == .enter || key == .char("y") {
+                roundUpsScreen.overlay = nil
+                guard let goal = goals.goal(id: goalId) else { return }
+                do {
+                    try roundUps.save(into: goal)
+                } catch {
+                    showNotice(error.message)
+                }
+            } else if key == .escape || key == .char("n") || key == .char("q") || key == .backspace {
+                roundUpsScreen.overlay = nil
+            }
+        case nil:
+            break
+        }
+    }
+
+    fileprivate func openNewGoalForm() {
+        goalCreator.reset()
+        newGoalForm = NewGoalForm()
+    }
+
+    fileprivate func handleNewGoalForm(_ key: Key) {
+        guard var form = newGoalForm else { return }
+        switch key {
+        case .escape:
+            newGoalForm = nil
+            goalCreator.reset()
+            return
+        case .enter:
+            guard !goalCreator.isBusy else { return }
+            if let goal = form.validate(currency: configuration.currency) { goalCreator.create(goal) }
+        default:
+            form.edit(key)
+        }
+        newGoalForm = form
+    }
+
+    /// A created goal closes the form, is selected in the Goals list and named in the status bar.
+    fileprivate func goalCreatorChanged() {
+        if newGoalForm != nil, case .created(let goal) = goalCreator.phase {
+            newGoalForm = nil
+            goalCreator.reset()
+            if let index = GoalListScreen.visibleGoals(goals.goals, filter: goalList.filter).firstIndex(where: { $0.id == goal.id }) {
+                goalList.list.selected = index
+            }
+            showNotice("Created the goal “\(goal.name)”.")
+        }
+        onChange?()
+    }
+
+    fileprivate func showNotice(_ message: String) {
+        statusNotice = (message, now())
     }
 }

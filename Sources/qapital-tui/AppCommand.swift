@@ -37,6 +37,7 @@ struct AppCommand: AsyncParsableCommand {
     struct Settings {
         var api: any SavingsAPI
         var colors: Bool
+        var currency: Currency = .usd
         var achievements: AchievementsFile
     }
 
@@ -70,7 +71,7 @@ struct AppCommand: AsyncParsableCommand {
             api = DemoSavingsAPI(backend: DemoBackend(options: .init(currency: accountCurrency)))
         }
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return Settings(api: api, colors: !(noColor || noColorEnvironment),
+        return Settings(api: api, colors: !(noColor || noColorEnvironment), currency: accountCurrency,
                         achievements: try AppCommand.loadAchievements(path: achievements))
     }
 
@@ -80,7 +81,8 @@ struct AppCommand: AsyncParsableCommand {
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
-        let core = AppCore(api: settings.api, configuration: .init(sourceName: settings.api.sourceName, colors: settings.colors),
+        let core = AppCore(api: settings.api, configuration: .init(sourceName: settings.api.sourceName, colors: settings.colors,
+                                                                  currency: settings.currency),
                            achievements: settings.achievements)
         let terminal = NcursesTerminal(theme: settings.colors ? .standard : .noColor)
         terminal.start(colors: settings.colors)

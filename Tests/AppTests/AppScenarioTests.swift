@@ -205,7 +205,7 @@ import TermUI
         let app = AppHarness(width: 44, height: 8)
         let lines = await app.start()
         #expect(lines == [
-            " 1 Goals   2 Activity   4 Achievements      ",
+            " 1 Goals   2 Activity   3 Round-ups   4 Ach…",
             " BA  Balloons        $400.00 of $1,500.00  █",
             " DO  Dog              $50.00 no target     █",
             " BI  Bike            $500.00 of $500.00    │",

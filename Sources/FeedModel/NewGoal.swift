@@ -1,0 +1,70 @@
+import Foundation
+
+/// The fields of a goal to create, checked as the form and `POST /savingsgoals` check them.
+public struct NewGoal: Hashable, Sendable {
+    public static let maxNameLength = 60
+
+    public var name: String
+    public var target: Money?
+
+    public init(name: String, target: Money?) {
+        self.name = name
+        self.target = target
+    }
+
+    /// What is wrong with each field, in words short enough to stand beside it.
+    public struct Problems: Error, Hashable, Sendable {
+        public var name: String?
+        public var target: String?
+        public var isEmpty: Bool { name == nil && target == nil }
+
+        public init(name: String? = nil, target: String? = nil) {
+            self.name = name
+            self.target = target
+        }
+    }
+
+    /// Checks the form's text: the name trimmed, required, at most 60 characters; the target
+    /// optional, a positive amount with at most the currency's decimals ("250", "99.50").
+    public static func validate(name rawName: String, target rawTarget: String, currency: Currency) -> Result<NewGoal, Problems> {
+        var problems = Problems()
+        let name = rawName.trimmingCharacters(in: .whitespacesAndNewlines)
+        if name.isEmpty {
+            problems.name = "a name is required"
+        } else if name.count > maxNameLength {
+            problems.name = "at most \(maxNameLength) characters (\(name.count) now)"
+        }
+        var target: Money?
+        switch parseTarget(rawTarget.trimmingCharacters(in: .whitespaces), currency: currency) {
+        case .success(let money): target = money
+        case .failure(let message): problems.target = message.text
+        }
+        guard problems.isEmpty else { return .failure(problems) }
+        return .success(NewGoal(name: name, target: target))
+    }
+
+    private struct Message: Error { let text: String }
+
+    private static func parseTarget(_ text: String, currency: Currency) -> Result<Money?, Message> {
+        guard !text.isEmpty else { return .success(nil) }
+        let example = currency.minorDigits > 0 ? "e.g. 250 or 99.50" : "e.g. 250"
+        var digits = Substring(text)
+        let negative = digits.hasPrefix("-")
+        if negative { digits = digits.dropFirst() }
+        let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, !parts[0].isEmpty || parts.count == 2,
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              parts.contains(where: { !$0.isEmpty }) else {
+            return .failure(Message(text: "not an amount, \(example)"))
+        }
+        if parts.count == 2 && parts[1].count > currency.minorDigits {
+            return .failure(Message(text: currency.minorDigits == 0 ? "no decimals in \(currency.code)"
+                : "at most \(currency.minorDigits) decimals"))
+        }
+        guard let money = Money(string: String(digits), currency: currency) else {
+            return .failure(Message(text: "too large"))
+        }
+        if negative || money.minorUnits <= 0 { return .failure(Message(text: "must be more than zero")) }
+        return .success(money)
+    }
+}

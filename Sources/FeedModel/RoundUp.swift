@@ -1,0 +1,57 @@
+/// Round-ups in integer minor units: each payment (money out) rounds up to the next whole unit
+/// of its own currency; money in is ignored; currencies are totalled apart, never added together.
+public enum RoundUp {
+    /// What a payment rounds up by: 4.35 out → 0.65, a whole amount → 0. `nil` for money in
+    /// (and for zero), which is not a payment.
+    public static func of(_ amount: Money) -> Money? {
+        guard amount.minorUnits < 0 else { return nil }
+        let perUnit = UInt64(amount.currency.minorPerUnit)
+        // `magnitude` is unsigned, so even Int64.min has one.
+        let fraction = amount.minorUnits.magnitude % perUnit
+        return Money(minorUnits: Int64((perUnit - fraction) % perUnit), currency: amount.currency)
+    }
+
+    /// One payment with its round-up.
+    public struct Line: Hashable, Sendable, Identifiable {
+        public let transaction: Transaction
+        public let roundUp: Money
+        public var id: String { transaction.id }
+    }
+
+    /// A set of transactions as the Round-ups tab shows them.
+    public struct Summary: Hashable, Sendable {
+        public let accountCurrency: Currency
+        /// Payments only, newest first.
+        public let lines: [Line]
+        /// One total per currency that has payments.
+        public let totals: [Currency: Money]
+
+        public init(transactions: [Transaction], accountCurrency: Currency) {
+            self.accountCurrency = accountCurrency
+            lines = transactions
+                .compactMap { transaction in RoundUp.of(transaction.amount).map { Line(transaction: transaction, roundUp: $0) } }
+                .sorted { $0.transaction.timestamp != $1.transaction.timestamp
+                    ? $0.transaction.timestamp > $1.transaction.timestamp : $0.id < $1.id }
+            var totals: [Currency: Money] = [:]
+            for line in lines {
+                totals[line.roundUp.currency] = (totals[line.roundUp.currency] ?? .zero(line.roundUp.currency)) + line.roundUp
+            }
+            self.totals = totals
+        }
+
+        /// The total that can be saved: the round-ups of payments in the account's currency.
+        public var saveable: Money { totals[accountCurrency] ?? .zero(accountCurrency) }
+
+        /// Payments in the account's currency.
+        public var saveableCount: Int { lines.count { isSaveable($0) } }
+
+        /// Round-up totals in other currencies, by currency code: shown, never saved.
+        public var otherTotals: [Money] {
+            totals.values.filter { $0.currency != accountCurrency }.sorted { $0.currency.code < $1.currency.code }
+        }
+
+        public func isSaveable(_ line: Line) -> Bool { line.roundUp.currency == accountCurrency }
+
+        public func count(in currency: Currency) -> Int { lines.count { $0.roundUp.currency == currency } }
+    }
+}

@@ -1,0 +1,193 @@
+import FeedModel
+import Foundation
+import TermUI
+
+/// Tab 3: a week's card payments with their round-ups, the total that can be saved, and the
+/// goal picker and confirmation that save it.
+@MainActor
+struct RoundUpsScreen {
+    /// What stands over the week while the user saves.
+    enum Overlay: Hashable {
+        /// Choosing the goal: the selection among the active goals.
+        case picker(ListState)
+        case confirm(goalId: Int)
+    }
+
+    struct State {
+        var list = ListState()
+        var overlay: Overlay?
+    }
+
+    // MARK: - Words
+
+    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// "Mon 11 Jan", or "Mon 11 Jan 2027" with the year.
+    static func dayLabel(_ date: Date, calendar: Calendar, year: Bool = false) -> String {
+        let parts = calendar.dateComponents([.weekday, .day, .month, .year], from: date)
+        let label = "\(weekdays[(parts.weekday ?? 1) - 1]) \(parts.day ?? 0) \(months[(parts.month ?? 1) - 1])"
+        return year ? label + " \(parts.year ?? 0)" : label
+    }
+
+    /// "Mon 11 Jan – Sun 17 Jan 2027" (both years when the week spans New Year).
+    static func weekLabel(_ week: Week) -> String {
+        let calendar = week.calendar
+        let spansYears = calendar.component(.year, from: week.start) != calendar.component(.year, from: week.lastDay)
+        return dayLabel(week.start, calendar: calendar, year: spansYears) + " – " + dayLabel(week.lastDay, calendar: calendar, year: true)
+    }
+
+    static func paymentsPhrase(_ count: Int) -> String { count == 1 ? "1 payment" : "\(count) payments" }
+
+    // MARK: - Drawing
+
+    static func render(state: inout State, store: RoundUpStore, goals: GoalStore, format: DisplayFormat,
+                       into buffer: inout CellBuffer, area: Rect) {
+        guard area.height >= 3 else { return }
+        let muted = Style(fg: .role(.muted))
+        let week = store.week
+
+        // Heading: the week and how to move.
+        var heading = "Week of " + weekLabel(week)
+        if store.isCurrentWeek { heading += " · this week" }
+        let keys = store.canShowNextWeek ? "← [ previous · next ] →" : "← [ previous"
+        let keysX = buffer.writeRightAligned(keys, maxX: area.maxX - 1, y: area.y, style: muted)
+        buffer.write(heading, x: area.x + 1, y: area.y, maxWidth: max(0, keysX - area.x - 2),
+                     style: Style(fg: .role(.title), attributes: .bold))
+
+        // Footer, from the bottom up: the transfer line, other currencies, the total.
+        var footer: [[Span]] = []
+        let summary = store.status == .loaded ? store.summary : nil
+        if let summary, !summary.lines.isEmpty {
+            var total = [Span("Round-ups: ", .bold), Span(summary.saveable.formatted, DisplayFormat.moneyStyle.adding(.bold)),
+                         Span(" from " + paymentsPhrase(summary.saveableCount), muted)]
+            if store.saveProblem == nil { total.append(Span("   s: save into a goal", Style(fg: .role(.accent)))) }
+            footer.append(total)
+            let others = summary.otherTotals
+            if !others.isEmpty {
+                let parts = others.map { "\($0.formatted) (\(paymentsPhrase(summary.count(in: $0.currency))) in \($0.currency.code))" }
+                footer.append([Span("Not saved, other currencies: " + parts.joined(separator: ", "), muted)])
+            }
+        }
+        footer += transferLines(store)
+        let footerHeight = min(footer.count + (footer.isEmpty ? 0 : 1), max(0, area.height - 3))
+        for (index, line) in footer.suffix(max(0, footerHeight - 1)).enumerated() {
+            buffer.write(line, x: area.x + 1, y: area.maxY - footerHeight + 1 + index, maxWidth: area.width - 2)
+        }
+
+        let body = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2 - footerHeight)
+        if let summary, !summary.lines.isEmpty {
+            let lines = summary.lines
+            drawColumnHeadings(into: &buffer, row: Rect(x: area.x, y: area.y + 1, width: area.width, height: 1))
+            ListView().draw(into: &buffer, rect: body, count: lines.count, state: &state.list) { buffer, index, row, _ in
+                drawLine(lines[index], saveable: summary.isSaveable(lines[index]), calendar: week.calendar,
+                         format: format, into: &buffer, row: row)
+            }
+        } else {
+            let message: (String, Style)
+            switch store.status {
+            case .idle, .loading:
+                message = ("Loading the week's payments…", muted)
+            case .failed(let error):
+                message = ("✗ \(error) — press r to retry", Style(fg: .role(.error)))
+            case .loaded:
+                message = (store.isCurrentWeek ? "No card payments yet this week: nothing to round up."
+                           : "No card payments this week: nothing to round up.", muted)
+            }
+            buffer.write(message.0, x: area.x + 1, y: body.y, maxWidth: area.width - 2, style: message.1)
+        }
+
+        switch state.overlay {
+        case .picker(var list)?:
+            drawPicker(list: &list, store: store, goals: goals, into: &buffer, area: area)
+            state.overlay = .picker(list)
+        case .confirm(let goalId)?:
+            if let goal = goals.goal(id: goalId) { drawConfirmation(goal: goal, store: store, into: &buffer, area: area) }
+        case nil:
+            break
+        }
+    }
+
+    private static func transferLines(_ store: RoundUpStore) -> [[Span]] {
+        guard let transfer = store.transfer else { return [] }
+        let what = "\(transfer.amount.formatted) into \(transfer.goalName)"
+        switch transfer.phase {
+        case .sending:
+            return [[Span("Saving \(what)…", Style(fg: .role(.warning), attributes: .bold))]]
+        case .failed(let message):
+            return [[Span("✗ Saving \(what) failed: \(message)", Style(fg: .role(.error), attributes: .bold))],
+                    [Span("  s or r: retry with the same transfer id (never saved twice) · Esc: drop it", Style(fg: .role(.error)))]]
+        case .succeeded(let goal):
+            return [[Span("✓ Saved \(what): its balance is now \(goal.balance.formatted)", DisplayFormat.moneyStyle.adding(.bold))]]
+        }
+    }
+
+    /// Column widths of a payment row: date, then amount and round-up from the right.
+    private static func dateWidth(_ row: Rect) -> Int { row.width >= 60 ? 16 : 10 }
+    private static let amountWidth = 12
+    private static let roundUpWidth = 11
+
+    static func drawColumnHeadings(into buffer: inout CellBuffer, row: Rect) {
+        let style = Style(fg: .role(.muted), attributes: .underline)
+        buffer.write(TextWidth.pad("Date", to: dateWidth(row)) + "  Paid to", x: row.x + 1, y: row.y, style: style)
+        let right = TextWidth.pad("Amount", to: amountWidth, alignRight: true) + TextWidth.pad("Round-up", to: roundUpWidth, alignRight: true)
+        buffer.writeRightAligned(right, maxX: row.maxX - 1, y: row.y, style: style)
+    }
+
+    static func drawLine(_ line: RoundUp.Line, saveable: Bool, calendar: Calendar, format: DisplayFormat,
+                         into buffer: inout CellBuffer, row: Rect) {
+        let transaction = line.transaction
+        let muted = Style(fg: .role(.muted))
+        let roundUp = saveable ? line.roundUp.formatted : "(\(line.roundUp.formatted))"
+        let right = [
+            Span(TextWidth.pad(transaction.amount.formatted, to: amountWidth, alignRight: true), saveable ? Style(fg: .role(.moneyOut)) : muted),
+            Span(TextWidth.pad(roundUp, to: roundUpWidth, alignRight: true), saveable ? DisplayFormat.moneyStyle : muted),
+        ]
+        let rightWidth = right.reduce(0) { $0 + $1.width }
+        var x = row.x + 1
+        let date = row.width >= 60
+            ? dayLabel(transaction.timestamp, calendar: calendar) + " " + format.time(transaction.timestamp)
+            : dayLabel(transaction.timestamp, calendar: calendar)
+        x += buffer.write(TextWidth.pad(date, to: dateWidth(row)) + "  ", x: x, y: row.y, style: muted)
+        let nameWidth = row.maxX - x - rightWidth - 1
+        if nameWidth > 0 { buffer.write(transaction.counterparty, x: x, y: row.y, maxWidth: nameWidth, style: saveable ? .plain : muted) }
+        buffer.write(right, x: row.maxX - rightWidth - 1, y: row.y, maxWidth: rightWidth)
+    }
+
+    static func drawPicker(list: inout ListState, store: RoundUpStore, goals: GoalStore, into buffer: inout CellBuffer, area: Rect) {
+        let amount = store.summary?.saveable.formatted ?? ""
+        let choices = goals.goals
+        var lines: [[Span]] = []
+        if choices.isEmpty {
+            let text = switch goals.status {
+            case .failed: "The goals could not be loaded: r in tab 1 retries."
+            case .idle, .loading: "Loading goals…"
+            case .loaded: "No active goals yet: n creates one."
+            }
+            lines = [[Span(text, Style(fg: .role(.muted)))]]
+        }
+        let nameWidth = min(32, choices.map { TextWidth.of($0.name) }.max() ?? 0)
+        let rows = max(1, area.height - 4)
+        list.update(visibleRows: rows, count: choices.count)
+        for (index, goal) in choices.enumerated() {
+            let text = " " + TextWidth.pad(TextWidth.truncate(goal.name, to: nameWidth), to: nameWidth) + "  "
+                + TextWidth.pad(goal.balance.formatted, to: 12, alignRight: true) + " "
+            lines.append([Span(text, index == list.selected ? Style(fg: .role(.selection), attributes: .reverse) : .plain)])
+        }
+        var modal = Modal(title: "Save \(amount) into…", lines: lines, footer: "Enter choose · Esc cancel")
+        modal.scroll = list.offset
+        modal.draw(into: &buffer, in: area)
+    }
+
+    static func drawConfirmation(goal: Goal, store: RoundUpStore, into buffer: inout CellBuffer, area: Rect) {
+        let amount = store.summary?.saveable ?? .zero(store.accountCurrency)
+        let lines: [[Span]] = [
+            [Span("Move "), Span(amount.formatted, DisplayFormat.moneyStyle.adding(.bold)), Span(" of round-ups")],
+            [Span("from the week of " + weekLabel(store.week))],
+            [Span("into "), Span(goal.name, .bold), Span(" (saved now: \(goal.balance.formatted))?")],
+            [],
+            [Span("Enter or y: save    Esc or n: cancel", Style(fg: .role(.muted)))],
+        ]
+        Modal(title: "Save round-ups", lines: lines).draw(into: &buffer, in: area)
+    }
+}

@@ -1,0 +1,321 @@
+import FeedModel
+import FlyingFox
+import Foundation
+import Synchronization
+import Testing
+import TermUI
+@testable import QapitalApp
+@testable import qapital_tui
+
+/// The demo backend with scripted `/transactions` (the seed's example in the current week,
+/// nothing before) and transfers that can fail after the backend applied them.
+final class RoundUpsAppAPI: SavingsAPI {
+    struct State {
+        var faultsAfterApplying = 0
+        var transferIds: [UUID] = []
+    }
+
+    static let stockholm = TimeZone(identifier: "Europe/Stockholm")!
+    let inner: DemoSavingsAPI
+    let state = Mutex(State())
+    let currentWeek: Week
+
+    init(backend: DemoBackend, now: Date) {
+        inner = DemoSavingsAPI(backend: backend)
+        currentWeek = Week(containing: now, calendar: Week.calendar(in: RoundUpsAppAPI.stockholm))
+    }
+
+    var sourceName: String { "test" }
+    func goals() async throws -> [Goal] { try await inner.goals() }
+    func feed(goalId: Int) async throws -> [FeedItem] { try await inner.feed(goalId: goalId) }
+    func rules() async throws -> [SavingsRule] { try await inner.rules() }
+    func user(id: Int) async throws -> User { try await inner.user(id: id) }
+    func activities(from: Date, to: Date) async throws -> ActivityPage { try await inner.activities(from: from, to: to) }
+    func createGoal(name: String, target: Money?) async throws -> Goal { try await inner.createGoal(name: name, target: target) }
+
+    func transactions(from: Date, to: Date) async throws -> [Transaction] {
+        guard from == currentWeek.start else { return [] }
+        func at(_ hours: Double) -> Date { from.addingTimeInterval(hours * 3_600) }
+        func usd(_ cents: Int64) -> Money { Money(minorUnits: cents, currency: .usd) }
+        return [
+            Transaction(id: "t1", timestamp: at(24 + 9.5), amount: usd(-435), counterparty: "Tesco"),
+            Transaction(id: "t2", timestamp: at(48 + 12), amount: usd(-520), counterparty: "Blue Bottle Coffee"),
+            Transaction(id: "t3", timestamp: at(8.25), amount: usd(-87), counterparty: "Bakery Nº5"),
+            Transaction(id: "t4", timestamp: at(24 + 18), amount: Money(minorUnits: -1_230, currency: .eur), counterparty: "Ramen 一蘭"),
+            Transaction(id: "t5", timestamp: at(9), amount: usd(250_000), counterparty: "Salary"),
+            Transaction(id: "t6", timestamp: at(48 + 8), amount: usd(-700), counterparty: "Uber"),
+        ]
+    }
+
+    func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal {
+        let fail = state.withLock { state in
+            state.transferIds.append(transferId)
+            defer { state.faultsAfterApplying = max(0, state.faultsAfterApplying - 1) }
+            return state.faultsAfterApplying > 0
+        }
+        let goal = try await inner.transfer(goalId: goalId, transferId: transferId, amount: amount)
+        if fail {
+            let label = "POST /savingsgoals/\(goalId)/transfers"
+            throw APIError(kind: .http(status: 500), request: label, message: "\(label): HTTP 500")
+        }
+        return goal
+    }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct RoundUpsScreenTests {
+    let backend = DemoBackend(now: fixedNow)
+    let api: RoundUpsAppAPI
+    let core: AppCore
+
+    init() {
+        api = RoundUpsAppAPI(backend: backend, now: fixedNow)
+        core = AppCore(api: api, configuration: .init(sourceName: "test", colors: false, timeZone: RoundUpsAppAPI.stockholm,
+                                                      currency: .usd),
+                       now: { fixedNow })
+    }
+
+    /// Waits, without sleeping, until nothing is in flight.
+    func settle() async {
+        if core.isIdle { return }
+        let (changes, continuation) = AsyncStream<Void>.makeStream()
+        core.onChange = { continuation.yield() }
+        for await _ in changes where core.isIdle { break }
+        core.onChange = nil
+    }
+
+    func press(_ keys: Key...) async {
+        for key in keys { core.handle(.key(key)) }
+        await settle()
+    }
+
+    func type(_ text: String) async {
+        for character in text { core.handle(.key(.char(character))) }
+        await settle()
+    }
+
+    /// The frame at `width`×`height`, each line without its trailing blanks.
+    func frame(width: Int = 80, height: Int = 16) -> [String] {
+        var buffer = CellBuffer(width: width, height: height)
+        core.render(into: &buffer)
+        return buffer.lines.map { line in String(line.reversed().drop { $0 == " " }.reversed()) }
+    }
+
+    func openRoundUps() async {
+        core.start()
+        await settle()
+        await press(.char("3"))
+    }
+
+    @Test func aWeekWithPayments() async {
+        await openRoundUps()
+        #expect(frame() == [
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " Week of Mon 16 Nov – Sun 22 Nov 2026 · this week                  ← [ previous",
+            " Date              Paid to                                    Amount   Round-up",
+            " Wed 18 Nov 12:00  Blue Bottle Coffee                         −$5.20      $0.80",
+            " Wed 18 Nov 08:00  Uber                                       −$7.00      $0.00",
+            " Tue 17 Nov 18:00  Ramen 一蘭                                −€12.30    (€0.70)",
+            " Tue 17 Nov 09:30  Tesco                                      −$4.35      $0.65",
+            " Mon 16 Nov 08:15  Bakery Nº5                                 −$0.87      $0.13",
+            "",
+            "",
+            "",
+            "                                                                          1 of 5",
+            "",
+            " Round-ups: $1.58 from 4 payments   s: save into a goal",
+            " Not saved, other currencies: €0.70 (1 payment in EUR)",
+            " test                                                            ? help  q quit",
+        ])
+        // Not past the current week.
+        await press(.right, .char("]"))
+        #expect(core.roundUps.week == api.currentWeek)
+    }
+
+    @Test func anEmptyWeekSaysSoAndCannotBeSaved() async {
+        await openRoundUps()
+        await press(.char("["))
+        #expect(frame(height: 8) == [
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " Week of Mon 9 Nov – Sun 15 Nov 2026                    ← [ previous · next ] →",
+            "",
+            " No card payments this week: nothing to round up.",
+            "",
+            "",
+            "",
+            " test                                                            ? help  q quit",
+        ])
+        await press(.char("s"))
+        #expect(core.roundUpsScreen.overlay == nil)
+        #expect(frame(height: 8).last?.contains("Nothing to save: the round-ups come to zero.") == true)
+        await press(.left)
+        #expect(frame(height: 8)[1] == " Week of Mon 2 Nov – Sun 8 Nov 2026                     ← [ previous · next ] →")
+    }
+
+    @Test func pickerThenConfirmationThenTheBalanceInTheGoalsTab() async throws {
+        await openRoundUps()
+        let dogBefore = try #require(core.goals.goal(id: 2)).balance
+        await press(.char("s"))
+        #expect(Array(frame(height: 20)[2...17]) == [
+            " Date              Paid to                                    Amount   Round-up",
+            " Wed 18 Nov 12:00  Bl┌─ Save $1.58 into… ─────────────────┐   −$5.20      $0.80",
+            " Wed 18 Nov 08:00  Ub│  Balloons                 $400.00  │   −$7.00      $0.00",
+            " Tue 17 Nov 18:00  Ra│  Dog                       $50.00  │  −€12.30    (€0.70)",
+            " Tue 17 Nov 09:30  Te│  Bike                     $500.00  │   −$4.35      $0.65",
+            " Mon 16 Nov 08:15  Ba│  Graduation                 $0.00  │   −$0.87      $0.13",
+            "                     │  Vacation                  $10.00  │",
+            "                     │  Brand New Wheels          $40.00  │",
+            "                     │  A New Crib                 $0.00  │",
+            "                     │  A Rainy Day              $130.00  │",
+            "                     │  Emergency fund         $1,250.50  │",
+            "                     │  Tokyo trip 東京          $845.25  │",
+            "                     │  Concert tickets ⚡️       $187.13  │",
+            "                     └──────── Enter choose · Esc cancel ─┘               1 of 5",
+            "",
+            " Round-ups: $1.58 from 4 payments   s: save into a goal",
+        ])
+        await press(.char("j"), .enter)
+        #expect(Array(frame()[5...11]) == [
+            " Tue 17 Nov 18:│ Move $1.58 of round-ups                       │2.30    (€0.70)",
+            " Tue 17 Nov 09:│ from the week of Mon 16 Nov – Sun 22 Nov 2026 │4.35      $0.65",
+            " Mon 16 Nov 08:│ into Dog (saved now: $50.00)?                 │0.87      $0.13",
+            "               │                                               │",
+            "               │ Enter or y: save    Esc or n: cancel          │",
+            "               └───────────────────────────────────────────────┘",
+            "                                                                          1 of 5",
+        ])
+        core.handle(.key(.enter))
+        #expect(frame()[14] == " Saving $1.58 into Dog…")
+        await settle()
+        #expect(frame()[14] == " ✓ Saved $1.58 into Dog: its balance is now $51.58")
+        #expect(core.goals.goal(id: 2)?.balance == dogBefore + Money(minorUnits: 158, currency: .usd))
+        await press(.char("1"))
+        #expect(frame(width: 80)[2] == " DO  Dog                    $51.58 no target")
+        // Saving the same week again is refused, not sent.
+        await press(.char("3"), .char("s"))
+        #expect(core.roundUps.transfer?.attempts == 1)
+        #expect(api.state.withLock { $0.transferIds.count } == 1)
+    }
+
+    @Test func aFailedTransferShowsItsErrorAndRetriesWithTheSameId() async throws {
+        api.state.withLock { $0.faultsAfterApplying = 1 }
+        await openRoundUps()
+        let dogBefore = try #require(core.goals.goal(id: 2)).balance
+        await press(.char("s"), .char("j"), .enter, .enter)
+        #expect(Array(frame()[11...15]) == [
+            " Round-ups: $1.58 from 4 payments",
+            " Not saved, other currencies: €0.70 (1 payment in EUR)",
+            " ✗ Saving $1.58 into Dog failed: POST /savingsgoals/2/transfers: HTTP 500",
+            "   s or r: retry with the same transfer id (never saved twice) · Esc: drop it",
+            " test              ✗ POST /savingsgoals/2/transfers: HTTP 500    ? help  q quit",
+        ])
+        // Keys still work while it waits: move a week back and return.
+        await press(.char("["), .char("]"))
+        await press(.char("r"))
+        #expect(frame()[14] == " ✓ Saved $1.58 into Dog: its balance is now $51.58")
+        let ids = api.state.withLock { $0.transferIds }
+        #expect(ids.count == 2 && ids[0] == ids[1])
+        #expect(await backend.dataset.goals.first { $0.id == 2 }?.balance == dogBefore + Money(minorUnits: 158, currency: .usd))
+    }
+
+    @Test func newGoalFormFromRoundUpsAddsTheGoalToTheList() async {
+        await openRoundUps()
+        await press(.char("n"), .enter)
+        await type("  Piano")
+        await press(.tab)
+        await type("12.345")
+        await press(.enter)
+        #expect(Array(frame()[5...12]) == [
+            " Tue 17│ Name      Piano                                                │€0.70)",
+            " Tue 17│                                                                │ $0.65",
+            " Mon 16│ Target  12.345       USD  ✗ at most 2 decimals                 │ $0.13",
+            "       │                                                                │",
+            "       │                                                                │",
+            "       │ Tab: next field   Enter: create   Esc: cancel                  │",
+            "       └────────────────────────────────────────────────────────────────┘ 1 of 5",
+            "",
+        ])
+        await press(.backspace, .enter)
+        #expect(core.newGoalForm == nil)
+        let created = core.goals.goals.last
+        #expect(created?.name == "Piano")
+        #expect(created?.target == Money(minorUnits: 1_234, currency: .usd))
+        await press(.char("1"))
+        #expect(frame(height: 20).contains { $0.contains("Piano") && $0.contains("$0.00 of $12.34") })
+    }
+
+    @Test func theHelpListsTheNewKeys() {
+        let help = HelpOverlay.lines(for: AppAction.keyMap).map { $0.map(\.text).joined() }
+        for expected in ["3", "← [", "→ ]", "s", "n"] {
+            #expect(help.contains { $0.hasPrefix("  " + expected + " ") }, "no help line for \(expected)")
+        }
+        #expect(help.contains("Round-ups"))
+    }
+}
+
+/// Over HTTP: a transfer the server applied but whose answer failed, retried by the store with
+/// the same `transferId`, moves money once.
+@Suite(.timeLimit(.minutes(1))) struct RoundUpsOverHTTPTests {
+    /// Passes everything to the demo handler, but answers the first transfer with a 500 after
+    /// applying it, and records each transfer body.
+    actor LosingFirstAnswer: HTTPHandler {
+        let inner: DemoAPIHandler
+        var transferBodies: [String] = []
+        init(backend: DemoBackend) { inner = DemoAPIHandler(backend: backend) }
+
+        func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+            guard request.path.hasSuffix("/transfers") else { return try await inner.handleRequest(request) }
+            let body = try await request.bodyData
+            transferBodies.append(String(decoding: body, as: UTF8.self))
+            var replay = request
+            replay.bodySequence = HTTPBodySequence(data: body)
+            let response = try await inner.handleRequest(replay)
+            if transferBodies.count == 1 { return DemoAPIHandler.error(.internalServerError, "lost on the way") }
+            return response
+        }
+    }
+
+    @Test func aRetryAfterALostAnswerMovesMoneyOnce() async throws {
+        let backend = DemoBackend(now: fixedNow)
+        let handler = LosingFirstAnswer(backend: backend)
+        try await withServer(handler: handler) { _, api in
+            try await RoundUpsOverHTTPTests.saveTwice(api: api, handler: handler)
+        }
+    }
+
+    @MainActor
+    static func saveTwice(api: HTTPSavingsAPI, handler: LosingFirstAnswer) async throws {
+        do {
+            let goals = GoalStore(api: api)
+            goals.load()
+            await waitFor({ goals.onChange = $0 }, { goals.status == .loaded })
+            let store = RoundUpStore(api: api, goals: goals, accountCurrency: .usd,
+                                     calendar: Week.calendar(in: RoundUpsAppAPI.stockholm), now: { fixedNow })
+            store.load()
+            await waitFor({ store.onChange = $0 }, { store.status == .loaded })
+            let amount = try #require(store.summary?.saveable)
+            #expect(amount.minorUnits > 0)
+            let before = try #require(goals.goal(id: 4)).balance
+            try store.save(into: try #require(goals.goal(id: 4)))
+            await waitFor({ store.onChange = $0 }, { store.transfer?.isSending == false })
+            #expect(store.transfer?.failureMessage == "POST /savingsgoals/4/transfers: HTTP 500")
+            #expect(store.retryTransfer())
+            await waitFor({ store.onChange = $0 }, { store.transfer?.isSending == false })
+            #expect(store.transfer?.failureMessage == nil)
+            #expect(goals.goal(id: 4)?.balance == before + amount)
+            #expect(try await api.goals().first { $0.id == 4 }?.balance == before + amount)
+            let bodies = await handler.transferBodies
+            #expect(bodies.count == 2 && bodies[0] == bodies[1])
+            #expect(bodies[0].contains(store.transfer!.id.uuidString))
+        }
+    }
+}
+
+/// Waits, without sleeping, until `condition` holds; `subscribe` hands over the change callback.
+@MainActor
+func waitFor(_ subscribe: (@escaping @MainActor () -> Void) -> Void, _ condition: @MainActor () -> Bool) async {
+    if condition() { return }
+    let (changes, continuation) = AsyncStream<Void>.makeStream()
+    subscribe { continuation.yield() }
+    for await _ in changes where condition() { return }
+}

@@ -1,0 +1,389 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import FeedModel
+
+private func usd(_ cents: Int64) -> Money { Money(minorUnits: cents, currency: .usd) }
+
+private func payment(_ cents: Int64, _ currency: Currency = .usd, at seconds: TimeInterval = 0, id: String? = nil) -> Transaction {
+    Transaction(id: id ?? "t\(cents)\(currency.code)\(seconds)", timestamp: Date(timeIntervalSince1970: 1_800_000_000 + seconds),
+                amount: Money(minorUnits: cents, currency: currency), counterparty: "Shop")
+}
+
+@Suite struct RoundUpArithmeticTests {
+    @Test(arguments: [
+        (-435, 65), (-520, 80), (-87, 13), (-1, 99), (-99, 1), (-100, 0), (-500, 0), (-101, 99),
+        (-9_999_999_999_999_999, 1), (-100_000_000_000_000_000, 0), (Int64.min, 92),
+    ] as [(Int64, Int64)])
+    func eachPaymentRoundsUpToTheNextWholeUnit(cents: Int64, roundUp: Int64) {
+        #expect(RoundUp.of(usd(cents)) == usd(roundUp))
+    }
+
+    @Test func moneyInAndZeroAreNotPayments() {
+        #expect(RoundUp.of(usd(435)) == nil)
+        #expect(RoundUp.of(usd(0)) == nil)
+    }
+
+    @Test func aCurrencyWithoutMinorUnitsNeverRoundsUp() {
+        #expect(RoundUp.of(Money(minorUnits: -1_234, currency: .jpy)) == Money(minorUnits: 0, currency: .jpy))
+    }
+
+    @Test func theSeedExampleComesTo158() {
+        let summary = RoundUp.Summary(transactions: [payment(-435, at: 1), payment(-520, at: 2), payment(-87, at: 3)],
+                                      accountCurrency: .usd)
+        #expect(summary.saveable == usd(158))
+        #expect(summary.lines.map(\.roundUp) == [usd(13), usd(80), usd(65)])  // newest first
+        #expect(summary.saveableCount == 3)
+        #expect(summary.otherTotals.isEmpty)
+    }
+
+    @Test func wholeAmountsAddNothingAndMoneyInIsLeftOut() {
+        let summary = RoundUp.Summary(transactions: [payment(-500, at: 1), payment(250_000, at: 2), payment(-435, at: 3)],
+                                      accountCurrency: .usd)
+        #expect(summary.lines.count == 2)
+        #expect(summary.lines.map(\.roundUp) == [usd(65), usd(0)])
+        #expect(summary.saveable == usd(65))
+    }
+
+    @Test func currenciesAreTotalledApartAndOnlyTheAccountsCanBeSaved() {
+        let summary = RoundUp.Summary(transactions: [
+            payment(-435, at: 1), payment(-1_230, .eur, at: 2), payment(-87, at: 3), payment(-1_001, .eur, at: 4),
+            payment(-399, .gbp, at: 5),
+        ], accountCurrency: .usd)
+        #expect(summary.saveable == usd(78))
+        #expect(summary.otherTotals == [Money(minorUnits: 169, currency: .eur), Money(minorUnits: 1, currency: .gbp)])
+        #expect(summary.totals.count == 3)
+        #expect(summary.saveableCount == 2)
+        #expect(summary.count(in: .eur) == 2)
+    }
+
+    @Test func anEmptyWeekComesToZero() {
+        let summary = RoundUp.Summary(transactions: [payment(1_000)], accountCurrency: .usd)
+        #expect(summary.lines.isEmpty)
+        #expect(summary.saveable == usd(0))
+    }
+
+    @Test func manyTinyPaymentsAreExact() {
+        // 10 000 payments of 0.01 round up by 0.99 each: 99.00 exactly, where Double sums drift.
+        let transactions = (0..<10_000).map { payment(-1, at: TimeInterval($0), id: "p\($0)") }
+        #expect(RoundUp.Summary(transactions: transactions, accountCurrency: .usd).saveable == usd(990_000))
+    }
+}
+
+@Suite struct WeekTests {
+    static let stockholm = Week.calendar(in: TimeZone(identifier: "Europe/Stockholm")!)
+
+    static func date(_ text: String) -> Date { Timestamp.parse(text)! }
+
+    @Test func startsOnMondayAtMidnightInTheUsersZone() {
+        // Sunday 23:30 UTC on 8 Nov 2026 is already Monday 00:30 in Stockholm (UTC+1).
+        let week = Week(containing: WeekTests.date("2026-11-08T23:30:00+00:00"), calendar: WeekTests.stockholm)
+        #expect(week.start == WeekTests.date("2026-11-08T23:00:00+00:00"))
+        #expect(week.end == WeekTests.date("2026-11-15T23:00:00+00:00"))
+        // In UTC the same moment is still in the week before.
+        let utc = Week(containing: WeekTests.date("2026-11-08T23:30:00+00:00"), calendar: Week.calendar(in: .gmt))
+        #expect(utc.start == WeekTests.date("2026-11-02T00:00:00+00:00"))
+        #expect(utc.next.start == WeekTests.date("2026-11-09T00:00:00+00:00"))
+    }
+
+    @Test func mondayMidnightItselfBelongsToTheNewWeek() {
+        let monday = WeekTests.date("2026-11-08T23:00:00+00:00")
+        #expect(Week(containing: monday, calendar: WeekTests.stockholm).start == monday)
+        #expect(Week(containing: monday.addingTimeInterval(-1), calendar: WeekTests.stockholm).end == monday)
+    }
+
+    @Test func aWeekWithADSTChangeEndsAtLocalMidnight() {
+        // Clocks go forward on Sunday 29 March 2026 in Stockholm: that week has 167 hours.
+        let week = Week(containing: WeekTests.date("2026-03-25T12:00:00+00:00"), calendar: WeekTests.stockholm)
+        #expect(week.start == WeekTests.date("2026-03-22T23:00:00+00:00"))  // Mon 23 Mar 00:00 CET
+        #expect(week.end == WeekTests.date("2026-03-29T22:00:00+00:00"))    // Mon 30 Mar 00:00 CEST
+        #expect(week.end.timeIntervalSince(week.start) == 167 * 3600)
+        #expect(week.next.previous == week)
+        #expect(week.next.start == week.end)
+        // And back in October: 169 hours.
+        let autumn = Week(containing: WeekTests.date("2026-10-21T12:00:00+00:00"), calendar: WeekTests.stockholm)
+        #expect(autumn.end.timeIntervalSince(autumn.start) == 169 * 3600)
+        #expect(WeekTests.stockholm.component(.weekday, from: autumn.lastDay) == 1)  // Sunday
+    }
+
+    @Test func walkingBackAYearLandsOnMondaysOnly() {
+        var week = Week(containing: WeekTests.date("2026-11-11T12:00:00+00:00"), calendar: WeekTests.stockholm)
+        for _ in 0..<60 {
+            week = week.previous
+            let parts = WeekTests.stockholm.dateComponents([.weekday, .hour, .minute], from: week.start)
+            #expect(parts.weekday == 2 && parts.hour == 0 && parts.minute == 0)
+        }
+    }
+}
+
+@Suite struct NewGoalTests {
+    @Test func aValidGoalIsTrimmed() throws {
+        let goal = try NewGoal.validate(name: "  Bike  ", target: " 250.5 ", currency: .usd).get()
+        #expect(goal == NewGoal(name: "Bike", target: usd(25_050)))
+        #expect(try NewGoal.validate(name: "Dog", target: "", currency: .usd).get().target == nil)
+    }
+
+    @Test(arguments: [
+        ("", "", "a name is required", nil),
+        ("   ", "12", "a name is required", nil),
+        (String(repeating: "x", count: 61), "", "at most 60 characters (61 now)", nil),
+        ("Ok", "0", nil, "must be more than zero"),
+        ("Ok", "-5", nil, "must be more than zero"),
+        ("Ok", "1.234", nil, "at most 2 decimals"),
+        ("Ok", "abc", nil, "not an amount, e.g. 250 or 99.50"),
+        ("Ok", "1e3", nil, "not an amount, e.g. 250 or 99.50"),
+        ("Ok", "1.2.3", nil, "not an amount, e.g. 250 or 99.50"),
+        ("", "x", "a name is required", "not an amount, e.g. 250 or 99.50"),
+    ] as [(String, String, String?, String?)])
+    func problemsArePerField(name: String, target: String, nameProblem: String?, targetProblem: String?) {
+        guard case .failure(let problems) = NewGoal.validate(name: name, target: target, currency: .usd) else {
+            Issue.record("expected problems")
+            return
+        }
+        #expect(problems.name == nameProblem)
+        #expect(problems.target == targetProblem)
+    }
+
+    @Test func sixtyCharactersAreAllowed() {
+        #expect((try? NewGoal.validate(name: String(repeating: "é", count: 60), target: "", currency: .usd).get()) != nil)
+    }
+}
+
+/// The demo backend behind a wrapper that can hold `/transactions` answers and make transfers
+/// fail: before reaching the backend, or after it applied them (the answer lost on the way).
+final class RoundUpTestAPI: SavingsAPI {
+    enum TransferFault: Sendable { case none, beforeApplying, afterApplying }
+
+    struct State {
+        var transactions: @Sendable (Date, Date) -> [Transaction] = { _, _ in [] }
+        var transactionCalls: [(Date, Date)] = []
+        var heldTransactions: [CheckedContinuation<Void, Never>] = []
+        var holdTransactions = false
+        var transferFaults: [TransferFault] = []
+        var transferIds: [UUID] = []
+        var createFault = false
+    }
+
+    let inner: DemoSavingsAPI
+    let state = Mutex(State())
+    init(backend: DemoBackend) { inner = DemoSavingsAPI(backend: backend) }
+
+    var sourceName: String { "test" }
+    func update(_ change: (inout State) -> Void) { state.withLock { change(&$0) } }
+
+    func releaseOneTransactionsAnswer() {
+        let waiter = state.withLock { $0.heldTransactions.isEmpty ? nil : $0.heldTransactions.removeFirst() }
+        waiter?.resume()
+    }
+
+    func goals() async throws -> [Goal] { try await inner.goals() }
+    func feed(goalId: Int) async throws -> [FeedItem] { try await inner.feed(goalId: goalId) }
+    func rules() async throws -> [SavingsRule] { try await inner.rules() }
+    func user(id: Int) async throws -> User { try await inner.user(id: id) }
+    func activities(from: Date, to: Date) async throws -> ActivityPage { try await inner.activities(from: from, to: to) }
+
+    func transactions(from: Date, to: Date) async throws -> [Transaction] {
+        let script = state.withLock { state in
+            state.transactionCalls.append((from, to))
+            return state.transactions
+        }
+        await withCheckedContinuation { continuation in
+            let hold = state.withLock { state -> Bool in
+                if state.holdTransactions { state.heldTransactions.append(continuation) }
+                return state.holdTransactions
+            }
+            if !hold { continuation.resume() }
+        }
+        return script(from, to)
+    }
+
+    func createGoal(name: String, target: Money?) async throws -> Goal {
+        if state.withLock({ $0.createFault }) {
+            throw APIError(kind: .http(status: 500), request: "POST /savingsgoals", message: "POST /savingsgoals: HTTP 500")
+        }
+        return try await inner.createGoal(name: name, target: target)
+    }
+
+    func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal {
+        let fault = state.withLock { state in
+            state.transferIds.append(transferId)
+            return state.transferFaults.isEmpty ? .none : state.transferFaults.removeFirst()
+        }
+        let label = "POST /savingsgoals/\(goalId)/transfers"
+        let failure = APIError(kind: .http(status: 500), request: label, message: "\(label): HTTP 500")
+        if fault == .beforeApplying { throw failure }
+        let goal = try await inner.transfer(goalId: goalId, transferId: transferId, amount: amount)
+        if fault == .afterApplying { throw failure }
+        return goal
+    }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct RoundUpStoreTests {
+    nonisolated static let now = Date(timeIntervalSince1970: 1_800_000_000)  // Fri 15 Jan 2027, 08:00 UTC
+    static let calendar = Week.calendar(in: .gmt)
+
+    /// A store on a fresh demo backend whose `/transactions` answers the seed example in every week.
+    func makeStore() async -> (RoundUpStore, GoalStore, RoundUpTestAPI, DemoBackend) {
+        let backend = DemoBackend(now: RoundUpStoreTests.now)
+        let api = RoundUpTestAPI(backend: backend)
+        api.update { state in
+            state.transactions = { from, _ in
+                [-435, -520, -87, 1_000].enumerated().map { index, cents in
+                    Transaction(id: "t\(index)", timestamp: from.addingTimeInterval(Double(index + 1) * 3_600),
+                                amount: usd(Int64(cents)), counterparty: "Shop \(index)")
+                }
+            }
+        }
+        let goals = GoalStore(api: api)
+        goals.load()
+        await waitUntil({ goals.onChange = $0 }, { goals.status == .loaded })
+        let store = RoundUpStore(api: api, goals: goals, accountCurrency: .usd, calendar: RoundUpStoreTests.calendar,
+                                 now: { RoundUpStoreTests.now })
+        return (store, goals, api, backend)
+    }
+
+    @Test func loadsTheCurrentWeekAndNeverGoesPastIt() async {
+        let (store, _, api, _) = await makeStore()
+        store.load()
+        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        #expect(store.week.start == Timestamp.parse("2027-01-11T00:00:00+00:00"))
+        #expect(store.summary?.saveable == usd(158))
+        #expect(store.isCurrentWeek)
+        #expect(!store.showNextWeek())
+        store.showPreviousWeek()
+        #expect(store.summary == nil)
+        #expect(store.status == .loading)
+        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        #expect(store.week.start == Timestamp.parse("2027-01-04T00:00:00+00:00"))
+        #expect(store.showNextWeek())
+        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        #expect(store.isCurrentWeek)
+        let calls = api.state.withLock { $0.transactionCalls.map(\.0) }
+        #expect(calls == [store.week.start, store.week.previous.start, store.week.start])
+    }
+
+    @Test func anAnswerForAWeekLeftBehindIsDropped() async {
+        let (store, _, api, _) = await makeStore()
+        api.update { state in
+            state.holdTransactions = true
+            let current = state.transactions
+            // The current week's answer is a single payment; older weeks answer the seed example.
+            state.transactions = { from, to in
+                from == Timestamp.parse("2027-01-11T00:00:00+00:00")
+                    ? [Transaction(id: "late", timestamp: from.addingTimeInterval(60), amount: usd(-1), counterparty: "Late")]
+                    : current(from, to)
+            }
+        }
+        store.load()
+        store.showPreviousWeek()
+        // Let both answers through, the stale one first.
+        while api.state.withLock({ $0.transactionCalls.count }) < 2 { await Task.yield() }
+        while api.state.withLock({ $0.heldTransactions.count }) < 2 { await Task.yield() }
+        api.releaseOneTransactionsAnswer()
+        api.releaseOneTransactionsAnswer()
+        await waitUntil({ store.onChange = $0 }, { !store.isBusy })
+        #expect(store.status == .loaded)
+        #expect(store.summary?.lines.map(\.id) == ["t2", "t1", "t0"])
+        #expect(store.summary?.saveable == usd(158))
+    }
+
+    @Test func aTransferThatFailedAfterApplyingIsRetriedWithItsIdAndMovesMoneyOnce() async throws {
+        let (store, goals, api, backend) = await makeStore()
+        store.load()
+        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        let dog = try #require(goals.goal(id: 2))
+        api.update { $0.transferFaults = [.afterApplying, .beforeApplying] }
+
+        try store.save(into: dog)
+        #expect(store.transfer?.isSending == true)
+        #expect(store.saveProblem == .inFlight)
+        await waitUntil({ store.onChange = $0 }, { store.transfer?.isSending == false })
+        #expect(store.transfer?.failureMessage == "POST /savingsgoals/2/transfers: HTTP 500")
+        #expect(store.saveProblem == .failedTransferPending)
+        #expect(await backend.dataset.goals.first { $0.id == 2 }?.balance == dog.balance + usd(158))  // it did land
+
+        #expect(store.retryTransfer())
+        await waitUntil({ store.onChange = $0 }, { store.transfer?.isSending == false })
+        #expect(store.transfer?.failureMessage != nil)
+
+        #expect(store.retryTransfer())
+        await waitUntil({ store.onChange = $0 }, { store.transfer?.isSending == false })
+        let transfer = try #require(store.transfer)
+        #expect(transfer.phase == .succeeded(goals.goal(id: 2)!))
+        #expect(transfer.attempts == 3)
+        let ids = api.state.withLock { $0.transferIds }
+        #expect(ids.count == 3 && Set(ids) == [transfer.id])
+        #expect(goals.goal(id: 2)?.balance == dog.balance + usd(158))
+        #expect(await backend.dataset.goals.first { $0.id == 2 }?.balance == dog.balance + usd(158))
+        #expect(await backend.dataset.feeds[2]?.filter { $0.id == transfer.id.uuidString.lowercased() }.count == 1)
+        // The week is saved: a second save is refused rather than sent with a new id.
+        #expect(store.saveProblem == .alreadySaved(transfer))
+        #expect(throws: RoundUpStore.SaveProblem.alreadySaved(transfer)) { try store.save(into: dog) }
+    }
+
+    @Test func aTransferGivenUpOnAndSavedAgainKeepsItsId() async throws {
+        let (store, goals, api, backend) = await makeStore()
+        store.load()
+        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        let dog = try #require(goals.goal(id: 2))
+        api.update { $0.transferFaults = [.afterApplying] }
+        try store.save(into: dog)
+        await waitUntil({ store.onChange = $0 }, { store.transfer?.failureMessage != nil })
+        store.dismissTransfer()
+        #expect(store.transfer == nil)
+        try store.save(into: dog)
+        await waitUntil({ store.onChange = $0 }, { store.transfer?.isSending == false })
+        let ids = api.state.withLock { $0.transferIds }
+        #expect(ids.count == 2 && ids[0] == ids[1])
+        #expect(await backend.dataset.goals.first { $0.id == 2 }?.balance == dog.balance + usd(158))
+    }
+
+    @Test func aZeroTotalCannotBeSaved() async throws {
+        let (store, goals, api, _) = await makeStore()
+        api.update { state in
+            state.transactions = { from, _ in
+                [Transaction(id: "w", timestamp: from.addingTimeInterval(60), amount: usd(-500), counterparty: "Whole"),
+                 Transaction(id: "e", timestamp: from.addingTimeInterval(90), amount: Money(minorUnits: -435, currency: .eur), counterparty: "Abroad")]
+            }
+        }
+        #expect(store.saveProblem == .notLoaded)
+        store.load()
+        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        #expect(store.summary?.saveable == usd(0))
+        #expect(store.saveProblem == .nothingToSave)
+        #expect(throws: RoundUpStore.SaveProblem.nothingToSave) { try store.save(into: goals.goals[0]) }
+        #expect(api.state.withLock { $0.transferIds.isEmpty })
+    }
+}
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct GoalCreatorTests {
+    @Test func aCreatedGoalShowsInTheGoalListAtOnce() async throws {
+        let backend = DemoBackend(now: Date(timeIntervalSince1970: 1_800_000_000))
+        let api = RoundUpTestAPI(backend: backend)
+        let goals = GoalStore(api: api)
+        goals.load()
+        await waitUntil({ goals.onChange = $0 }, { goals.status == .loaded })
+        let creator = GoalCreator(api: api, goals: goals)
+        creator.create(try NewGoal.validate(name: " Piano ", target: "1200", currency: .usd).get())
+        #expect(creator.isBusy)
+        await waitUntil({ creator.onChange = $0 }, { !creator.isBusy })
+        guard case .created(let goal) = creator.phase else {
+            Issue.record("not created: \(creator.phase)")
+            return
+        }
+        #expect(goal.name == "Piano")
+        #expect(goal.target == usd(120_000))
+        #expect(goals.goals.last == goal)
+    }
+
+    @Test func aFailureIsReported() async throws {
+        let api = RoundUpTestAPI(backend: DemoBackend(now: Date(timeIntervalSince1970: 1_800_000_000)))
+        api.update { $0.createFault = true }
+        let creator = GoalCreator(api: api, goals: GoalStore(api: api))
+        creator.create(NewGoal(name: "Piano", target: nil))
+        await waitUntil({ creator.onChange = $0 }, { !creator.isBusy })
+        #expect(creator.phase == .failed("POST /savingsgoals: HTTP 500"))
+    }
+}
