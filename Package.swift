@@ -11,11 +11,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         .target(name: "FeedModel"),
         .target(name: "TermUI", dependencies: ["CNcurses"]),
+        // The offline cache: SQLite through GRDB, behind FeedModel's `OfflineCache` protocol.
+        .target(name: "FeedCache", dependencies: ["FeedModel", .product(name: "GRDB", package: "GRDB.swift")]),
         // The app without its command line: state, screens, the event loop and the demo server.
         .target(
             name: "QapitalApp",
@@ -25,7 +28,7 @@ let package = Package(
         .executableTarget(
             name: "qapital-tui",
             dependencies: [
-                "FeedModel", "TermUI", "QapitalApp",
+                "FeedModel", "TermUI", "QapitalApp", "FeedCache",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -36,6 +39,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
+        .testTarget(name: "FeedCacheTests", dependencies: ["FeedCache", "FeedModel", "QapitalApp", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "CNcurses"]),
     ],
     swiftLanguageModes: [.v6]

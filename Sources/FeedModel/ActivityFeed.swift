@@ -16,7 +16,12 @@ public final class ActivityFeed {
         self.pager = ActivityPager(maxInFlight: maxInFlight)
     }
 
-    public var activities: [Activity] { pager.activities }
+    /// What is shown: the pager's activities, or during a refresh, until its first page
+    /// arrives, what was shown before.
+    public var activities: [Activity] { shownDuringRefresh ?? pager.activities }
+    /// Changes whenever `activities` is replaced rather than appended to.
+    public private(set) var listIdentity = 0
+    private var shownDuringRefresh: [Activity]?
     public var phase: ActivityPager.Phase { pager.phase }
     public var isBusy: Bool { !tasks.isEmpty }
 
@@ -24,8 +29,17 @@ public final class ActivityFeed {
     public func start() {
         for task in tasks.values { task.cancel() }
         tasks = [:]
+        shownDuringRefresh = nil
+        listIdentity += 1
         perform(pager.start(now: now()))
         onChange?()
+    }
+
+    /// Starts over but keeps showing what is shown until the new first page arrives.
+    public func refresh() {
+        let shown = activities
+        start()
+        if !shown.isEmpty { shownDuringRefresh = shown }
     }
 
     public func viewportChanged(cursor: Int, screenHeight: Int) {
@@ -58,6 +72,10 @@ public final class ActivityFeed {
         tasks[request] = nil
         guard request.generation == pager.generation else { return }
         perform(pager.receive(request, result))
+        if shownDuringRefresh != nil, pager.phase != .loading(firstPage: true) {
+            shownDuringRefresh = nil
+            listIdentity += 1
+        }
         onChange?()
     }
 }

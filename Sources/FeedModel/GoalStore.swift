@@ -27,9 +27,15 @@ public final class GoalStore {
     private var feedGenerations: [Int: Int] = [:]
     private var pending = 0
 
-    public init(api: any SavingsAPI, users: UserDirectory? = nil) {
+    /// When the goals shown came from the offline cache (before the server answered), when
+    /// they were fetched; nil once fresh ones arrived.
+    public private(set) var cachedAt: Date?
+    private let cache: (any OfflineCache)?
+
+    public init(api: any SavingsAPI, users: UserDirectory? = nil, cache: (any OfflineCache)? = nil) {
         self.api = api
         self.users = users
+        self.cache = cache ?? (api as? CachingSavingsAPI)?.cache
     }
 
     public var isBusy: Bool { pending > 0 }
@@ -45,7 +51,13 @@ public final class GoalStore {
         status = .loading
         pending += 1
         let api = self.api
+        let cache = goals.isEmpty ? self.cache : nil
         Task { [weak self] in
+            // Stale while revalidate: what the cache has is drawn at once, then replaced.
+            if let cache, let goals = await cache.goals() {
+                let rules = await cache.rules()?.value ?? []
+                self?.showCached(goals, rules: rules, generation: generation)
+            }
             async let goals = api.goals()
             async let rules = api.rules()
             let result: Result<([Goal], [SavingsRule]), Error>
@@ -59,12 +71,21 @@ public final class GoalStore {
         onChange?()
     }
 
+    private func showCached(_ goals: Cached<[Goal]>, rules: [SavingsRule], generation: Int) {
+        guard generation == self.generation, status == .loading, self.goals.isEmpty else { return }
+        self.goals = goals.value.filter { $0.status == .active }
+        rulesById = Dictionary(rules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        cachedAt = goals.fetchedAt
+        onChange?()
+    }
+
     private func finishLoad(_ result: Result<([Goal], [SavingsRule]), Error>, generation: Int) {
         pending -= 1
         guard generation == self.generation else { return }
         switch result {
         case .success(let (goals, rules)):
             self.goals = goals.filter { $0.status == .active }
+            cachedAt = nil
             rulesById = Dictionary(rules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             status = .loaded
             // Feeds that arrived before the rules get their rules now.
@@ -87,7 +108,11 @@ public final class GoalStore {
         feeds[goalId, default: GoalFeedState()].status = .loading
         pending += 1
         let api = self.api
+        let cache = feed(for: goalId).entries.isEmpty ? self.cache : nil
         Task { [weak self] in
+            if let cache, let cached = await cache.feed(goalId: goalId) {
+                self?.showCachedFeed(goalId: goalId, cached.value, generation: generation)
+            }
             let result: Result<[FeedItem], Error>
             do {
                 result = .success(try await api.feed(goalId: goalId))
@@ -99,15 +124,23 @@ public final class GoalStore {
         onChange?()
     }
 
+    private func showCachedFeed(goalId: Int, _ items: [FeedItem], generation: Int) {
+        guard feedGenerations[goalId] == generation, feed(for: goalId).entries.isEmpty else { return }
+        feeds[goalId]?.entries = entries(items)
+        onChange?()
+    }
+
+    private func entries(_ items: [FeedItem]) -> [FeedEntry] {
+        items.sorted { $0.timestamp > $1.timestamp }
+            .map { FeedEntry(item: $0, rule: $0.savingsRuleId.flatMap { rulesById[$0] }) }
+    }
+
     private func finishFeed(goalId: Int, _ result: Result<[FeedItem], Error>, generation: Int) {
         pending -= 1
         guard feedGenerations[goalId] == generation else { return }
         switch result {
         case .success(let items):
-            let entries = items
-                .sorted { $0.timestamp > $1.timestamp }
-                .map { FeedEntry(item: $0, rule: $0.savingsRuleId.flatMap { rulesById[$0] }) }
-            feeds[goalId] = GoalFeedState(entries: entries, status: .loaded)
+            feeds[goalId] = GoalFeedState(entries: entries(items), status: .loaded)
             for id in Set(items.map(\.userId)) { users?.lookup(id) }
         case .failure(let error):
             feeds[goalId, default: GoalFeedState()].status = .failed(GoalStore.message(error, request: "GET /savingsgoals/\(goalId)/feed"))

@@ -14,14 +14,16 @@ struct ActivityRows {
     private(set) var consumed = 0
     private var lastDay: Int?
     private(set) var filter = ""
+    private var identity = 0
 
     var count: Int { rows.count }
 
     /// Brings the rows up to date with `activities`; starts over when they were replaced or the
     /// filter changed.
-    mutating func update(with activities: [Activity], filter: String, timeZone: TimeZone,
+    mutating func update(with activities: [Activity], identity: Int = 0, filter: String, timeZone: TimeZone,
                          matches: (Activity) -> Bool) {
-        if activities.count < consumed || filter != self.filter {
+        if activities.count < consumed || filter != self.filter || identity != self.identity {
+            self.identity = identity
             rows = []
             consumed = 0
             lastDay = nil

@@ -23,7 +23,7 @@ struct ActivityScreen {
     @MainActor
     static func sync(state: inout State, feed: ActivityFeed, users: UserDirectory, timeZone: TimeZone) {
         let filter = state.filter
-        state.rows.update(with: feed.activities, filter: filter, timeZone: timeZone) { matches($0, filter: filter, users: users) }
+        state.rows.update(with: feed.activities, identity: feed.listIdentity, filter: filter, timeZone: timeZone) { matches($0, filter: filter, users: users) }
         state.list.clamp(count: state.rowCount)
         // The cursor never rests on a day header: it stands on that day's first activity.
         if state.list.selected < state.rows.count, case .day = state.rows.rows[state.list.selected] {

@@ -84,6 +84,10 @@ public final class AppCore {
     private var reportedFailures: Set<String> = []
     private var busySince: Date?
     private let now: @Sendable () -> Date
+    private let api: any SavingsAPI
+    /// Set when the API has an offline cache behind it.
+    private let connectivity: Connectivity?
+    private var lastReconnectAttempt = Date.distantPast
     private var activityStarted = false
     private(set) var roundUpsScreen = RoundUpsScreen.State()
     private(set) var newGoalForm: NewGoalForm?
@@ -99,6 +103,8 @@ public final class AppCore {
         self.now = now
         let users = UserDirectory(api: api, now: now)
         self.users = users
+        self.api = api
+        self.connectivity = (api as? CachingSavingsAPI)?.connectivity
         self.goals = GoalStore(api: api, users: users)
         self.feed = ActivityFeed(api: api, now: now)
         self.format = DisplayFormat(timeZone: configuration.timeZone, now: now)
@@ -153,10 +159,15 @@ public final class AppCore {
         if let notice = statusNotice, now().timeIntervalSince(notice.at) >= configuration.errorLifetime {
             statusNotice = nil
         }
+        // Offline: try the server again now and then, so the app recovers by itself.
+        if connectivity?.isOffline == true, !goals.isBusy, now().timeIntervalSince(lastReconnectAttempt) >= 10 {
+            lastReconnectAttempt = now()
+            goals.load()
+        }
     }
 
     /// Whether ticks are needed now (a spinner turns or an error waits to expire).
-    public var wantsTicks: Bool { !isIdle || statusError != nil || statusNotice != nil }
+    public var wantsTicks: Bool { !isIdle || statusError != nil || statusNotice != nil || connectivity?.isOffline == true }
 
     private func dataChanged() {
         collectFailures()
@@ -401,8 +412,8 @@ public final class AppCore {
                 feed.retry()
             } else {
                 users.retryFailed()
-                startActivity()
-                activity.list.top()
+                (api as? CachingSavingsAPI)?.refresh()
+                feed.refresh()
             }
         case .roundUps:
             if !roundUps.retryTransfer() { roundUps.load() }
@@ -468,8 +479,29 @@ public final class AppCore {
         return frames[Int(elapsed * 10) % frames.count]
     }
 
+    /// A one-line note in the status bar that goes away by itself (e.g. about the cache).
+    public func showNotice(_ text: String) {
+        statusNotice = (text, now())
+    }
+
+    /// "just now", "5 min ago", "2 h ago", "3 d ago".
+    static func age(since date: Date, now: Date) -> String {
+        let seconds = max(0, now.timeIntervalSince(date))
+        switch seconds {
+        case ..<60: return "just now"
+        case ..<3600: return "\(Int(seconds / 60)) min ago"
+        case ..<(2 * 86_400): return "\(Int(seconds / 3600)) h ago"
+        default: return "\(Int(seconds / 86_400)) d ago"
+        }
+    }
+
     private func drawStatusBar(into buffer: inout CellBuffer, rect: Rect) {
         var left = [Span(" " + configuration.sourceName + " ")]
+        if connectivity?.isOffline == true {
+            left.append(Span("offline — showing cached data ", Style(fg: .role(.warning), attributes: .bold)))
+        } else if let cachedAt = goals.cachedAt {
+            left.append(Span("cached \(AppCore.age(since: cachedAt, now: now())) ", Style(fg: .role(.muted))))
+        }
         if let frame = spinnerFrame() { left.append(Span(frame + " ")) }
         var center: [Span] = []
         if let error = statusError {
@@ -577,9 +609,5 @@ extension AppCore {
             showNotice("Created the goal “\(goal.name)”.")
         }
         onChange?()
-    }
-
-    fileprivate func showNotice(_ message: String) {
-        statusNotice = (message, now())
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedCache
 import FeedModel
 import QapitalApp
 import Foundation
@@ -32,6 +33,12 @@ struct AppCommand: AsyncParsableCommand {
 
     @Flag(name: .customLong("no-color"), help: "Draw without colours.")
     var noColor = false
+
+    @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Where the offline cache lives (default: $XDG_CACHE_HOME/qapital-tui or ~/.cache/qapital-tui).", valueName: "path"))
+    var cacheDirectory: String?
+
+    @Flag(name: .customLong("no-cache"), help: "Keep no offline cache.")
+    var noCache = false
 
     /// Everything the app needs, checked before the terminal is touched.
     struct Settings {
@@ -75,15 +82,29 @@ struct AppCommand: AsyncParsableCommand {
                         achievements: try AppCommand.loadAchievements(path: achievements))
     }
 
+    /// Puts the offline cache behind an HTTP API (the demo keeps none). Returns the API to use
+    /// and a note when the cache could not be used as it was.
+    func withOfflineCache(_ api: any SavingsAPI, environment: [String: String]) -> (api: any SavingsAPI, note: String?) {
+        guard !noCache, let http = api as? HTTPSavingsAPI else { return (api, nil) }
+        let directory = cacheDirectory.map { URL(fileURLWithPath: $0) } ?? SQLiteCache.defaultDirectory(environment: environment)
+        let opened = SQLiteCache.open(directory: directory, baseURL: http.baseURL)
+        guard let cache = opened.cache else { return (api, opened.note) }
+        return (CachingSavingsAPI(remote: http, cache: cache), opened.note)
+    }
+
     @MainActor
     func run() async throws {
-        let settings = try settings(environment: ProcessInfo.processInfo.environment)
+        let environment = ProcessInfo.processInfo.environment
+        var settings = try settings(environment: environment)
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
+        let cached = withOfflineCache(settings.api, environment: environment)
+        settings.api = cached.api
         let core = AppCore(api: settings.api, configuration: .init(sourceName: settings.api.sourceName, colors: settings.colors,
                                                                   currency: settings.currency),
                            achievements: settings.achievements)
+        if let note = cached.note { core.showNotice(note) }
         let terminal = NcursesTerminal(theme: settings.colors ? .standard : .noColor)
         terminal.start(colors: settings.colors)
         await AppRunner(core: core, terminal: terminal).run()

@@ -1,0 +1,236 @@
+import FeedModel
+import Foundation
+import GRDB
+
+/// The offline cache in SQLite (through GRDB): one database file per API base URL.
+///
+/// Goals, rules, users and goal feeds are kept as the API's JSON with when they were fetched;
+/// activities are kept one row each, with the spans of time already fetched, so a window can
+/// be answered from the cache only when all of it was fetched before. WAL mode and a busy
+/// timeout let two instances share one file.
+public final class SQLiteCache: OfflineCache {
+    /// What opening found, for a one-line note in the status bar.
+    public struct OpenResult: Sendable {
+        public let cache: SQLiteCache?
+        public let note: String?
+    }
+
+    private let database: DatabasePool
+    public let fileURL: URL
+
+    init(database: DatabasePool, fileURL: URL) {
+        self.database = database
+        self.fileURL = fileURL
+    }
+
+    /// `$XDG_CACHE_HOME/qapital-tui` (default `~/.cache/qapital-tui`).
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("qapital-tui")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".cache/qapital-tui")
+    }
+
+    /// A file name for a base URL: readable, and unique per scheme, host, port and path.
+    public static func fileName(for baseURL: URL) -> String {
+        let text = baseURL.absoluteString.lowercased()
+        let readable = String(text.map { $0.isLetter || $0.isNumber ? $0 : "_" }.prefix(80))
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "\(readable)-\(String(hash, radix: 16)).sqlite"
+    }
+
+    /// Opens (or creates) the cache for `baseURL` in `directory`. A corrupt file is moved aside
+    /// and replaced; a directory that cannot be written leaves the app without a cache. Either
+    /// way the note says what happened, and nothing here throws.
+    public static func open(directory: URL, baseURL: URL) -> OpenResult {
+        let fileURL = directory.appendingPathComponent(fileName(for: baseURL))
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            return OpenResult(cache: nil, note: "cache off: cannot create \(directory.path)")
+        }
+        do {
+            return OpenResult(cache: try openChecked(fileURL), note: nil)
+        } catch {
+            guard isCorruption(error) else {
+                return OpenResult(cache: nil, note: "cache off: cannot open \(fileURL.path) (\(describe(error)))")
+            }
+            let aside = fileURL.appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
+            do {
+                try FileManager.default.moveItem(at: fileURL, to: aside)
+                for suffix in ["-wal", "-shm"] {
+                    try? FileManager.default.removeItem(atPath: fileURL.path + suffix)
+                }
+                return OpenResult(cache: try openChecked(fileURL), note: "the cache was damaged; moved aside to \(aside.lastPathComponent)")
+            } catch {
+                return OpenResult(cache: nil, note: "cache off: \(fileURL.lastPathComponent) is damaged and could not be moved aside")
+            }
+        }
+    }
+
+    private static func openChecked(_ fileURL: URL) throws -> SQLiteCache {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        let pool = try DatabasePool(path: fileURL.path, configuration: configuration)
+        try migrator.migrate(pool)
+        // A file that opens can still be damaged inside; find out now, not mid-session.
+        let check = try pool.read { try String.fetchOne($0, sql: "PRAGMA quick_check") }
+        guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check) }
+        return SQLiteCache(database: pool, fileURL: fileURL)
+    }
+
+    static func isCorruption(_ error: Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    }
+
+    private static func describe(_ error: Error) -> String {
+        (error as? DatabaseError)?.message ?? String(describing: error)
+    }
+
+    /// Schema versions, from the first one on. Never edit a shipped migration: add one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "resource") { table in
+                table.column("kind", .text).notNull()
+                table.column("key", .text).notNull()
+                table.column("json", .blob).notNull()
+                table.column("fetchedAt", .double).notNull()
+                table.primaryKey(["kind", "key"])
+            }
+            try db.create(table: "activity") { table in
+                table.column("timestamp", .double).notNull()
+                table.column("json", .blob).notNull()
+            }
+            try db.create(table: "coverage") { table in
+                table.column("fromTime", .double).notNull()
+                table.column("toTime", .double).notNull()
+                table.column("fetchedAt", .double).notNull()
+            }
+            try db.create(table: "history") { table in
+                table.column("id", .integer).primaryKey()
+                table.column("oldest", .double).notNull()
+            }
+        }
+        migrator.registerMigration("v2: activity index") { db in
+            try db.create(index: "activity_by_time", on: "activity", columns: ["timestamp"])
+        }
+        return migrator
+    }
+
+    // MARK: - Resources kept as JSON
+
+    private func load<T: Decodable & Sendable>(_ type: T.Type, kind: String, key: String) async -> Cached<T>? {
+        let found = try? await database.read { db -> (Data, Double)? in
+            guard let row = try Row.fetchOne(db, sql: "SELECT json, fetchedAt FROM resource WHERE kind = ? AND key = ?",
+                                             arguments: [kind, key]),
+                  let data = row["json"] as Data?, let fetchedAt = row["fetchedAt"] as Double? else { return nil }
+            return (data, fetchedAt)
+        }
+        guard let (data, fetchedAt) = found ?? nil else { return nil }
+        guard let value = try? PayloadDecoder().decode(type, from: data, resource: "cache \(kind)") else { return nil }
+        return Cached(value, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
+    }
+
+    private func store<T: Encodable>(_ value: T, kind: String, key: String, at date: Date) async {
+        guard let data = try? JSONEncoder().encode(value) else { return }
+        _ = try? await database.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO resource (kind, key, json, fetchedAt) VALUES (?, ?, ?, ?)",
+                           arguments: [kind, key, data, date.timeIntervalSince1970])
+        }
+    }
+
+    public func goals() async -> Cached<[Goal]>? {
+        guard let list = await load(GoalList.self, kind: "goals", key: "") else { return nil }
+        return Cached(list.value.savingsGoals, fetchedAt: list.fetchedAt)
+    }
+
+    public func saveGoals(_ goals: [Goal], at date: Date) async {
+        await store(GoalList(savingsGoals: goals), kind: "goals", key: "", at: date)
+    }
+
+    public func rules() async -> Cached<[SavingsRule]>? {
+        guard let list = await load(RuleList.self, kind: "rules", key: "") else { return nil }
+        return Cached(list.value.savingsRules, fetchedAt: list.fetchedAt)
+    }
+
+    public func saveRules(_ rules: [SavingsRule], at date: Date) async {
+        await store(RuleList(savingsRules: rules), kind: "rules", key: "", at: date)
+    }
+
+    public func user(id: Int) async -> Cached<User>? {
+        guard let response = await load(UserResponse.self, kind: "user", key: String(id)) else { return nil }
+        return Cached(response.value.user, fetchedAt: response.fetchedAt)
+    }
+
+    public func saveUser(_ user: User, at date: Date) async {
+        await store(user, kind: "user", key: String(user.id), at: date)
+    }
+
+    public func feed(goalId: Int) async -> Cached<[FeedItem]>? {
+        guard let feed = await load(GoalFeed.self, kind: "feed", key: String(goalId)) else { return nil }
+        return Cached(feed.value.feed, fetchedAt: feed.fetchedAt)
+    }
+
+    public func saveFeed(_ items: [FeedItem], goalId: Int, at date: Date) async {
+        await store(GoalFeed(feed: items), kind: "feed", key: String(goalId), at: date)
+    }
+
+    // MARK: - Activities and the spans fetched
+
+    public func activities(from: Date, to: Date, allowPartial: Bool) async -> Cached<ActivityPage>? {
+        let start = from.timeIntervalSince1970
+        let end = to.timeIntervalSince1970
+        let result = try? await database.read { db -> (rows: [Data], fetchedAt: Double, covered: Bool, oldest: Double?)? in
+            let spans = try Row.fetchAll(db, sql: "SELECT fromTime, toTime, fetchedAt FROM coverage WHERE toTime > ? AND fromTime < ? ORDER BY fromTime",
+                                         arguments: [start, end])
+            guard !spans.isEmpty else { return nil }
+            var reached = start
+            var oldestFetch = Double.infinity
+            for span in spans {
+                let spanFrom: Double = span["fromTime"]
+                let spanTo: Double = span["toTime"]
+                if spanFrom > reached { break }
+                reached = max(reached, spanTo)
+                oldestFetch = min(oldestFetch, span["fetchedAt"])
+            }
+            let covered = reached >= end
+            if !covered && !allowPartial { return nil }
+            if !covered {
+                oldestFetch = spans.map { $0["fetchedAt"] as Double }.min() ?? oldestFetch
+            }
+            let rows = try Data.fetchAll(db, sql: "SELECT json FROM activity WHERE timestamp >= ? AND timestamp < ? ORDER BY timestamp DESC",
+                                         arguments: [start, end])
+            let oldest = try Double.fetchOne(db, sql: "SELECT oldest FROM history WHERE id = 1")
+            return (rows, oldestFetch, covered, oldest)
+        }
+        guard let found = result ?? nil, let oldest = found.oldest else { return nil }
+        let decoder = PayloadDecoder()
+        let activities = found.rows.compactMap { try? decoder.decode(Activity.self, from: $0, resource: "cache activity") }
+        return Cached(ActivityPage(oldest: Date(timeIntervalSince1970: oldest), activities: activities),
+                      fetchedAt: Date(timeIntervalSince1970: found.fetchedAt))
+    }
+
+    public func saveActivities(_ page: ActivityPage, from: Date, to: Date, at date: Date) async {
+        let encoder = JSONEncoder()
+        let rows = page.activities.compactMap { activity in
+            (try? encoder.encode(activity)).map { (activity.timestamp.timeIntervalSince1970, $0) }
+        }
+        let start = from.timeIntervalSince1970
+        let end = to.timeIntervalSince1970
+        _ = try? await database.write { db in
+            // The window's activities replace whatever was kept for that span.
+            try db.execute(sql: "DELETE FROM activity WHERE timestamp >= ? AND timestamp < ?", arguments: [start, end])
+            for (timestamp, json) in rows where timestamp >= start && timestamp < end {
+                try db.execute(sql: "INSERT INTO activity (timestamp, json) VALUES (?, ?)", arguments: [timestamp, json])
+            }
+            try db.execute(sql: "INSERT INTO coverage (fromTime, toTime, fetchedAt) VALUES (?, ?, ?)",
+                           arguments: [start, end, date.timeIntervalSince1970])
+            try db.execute(sql: "INSERT OR REPLACE INTO history (id, oldest) VALUES (1, ?)",
+                           arguments: [page.oldest.timeIntervalSince1970])
+        }
+    }
+}

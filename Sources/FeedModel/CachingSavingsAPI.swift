@@ -1,0 +1,106 @@
+import Foundation
+
+/// The API with an offline cache behind it.
+///
+/// - Goals, rules and feeds go to the server first and are kept; when the server cannot be
+///   reached, what was kept is answered instead and `connectivity` says offline.
+/// - Users are trusted for `userLifetime` (24 h) without a request.
+/// - Activity windows that end more than two weeks before now and were fetched before are
+///   answered from the cache without a request, unless `refresh()` was asked for since.
+/// - Transactions, new goals and transfers always go to the server.
+public final class CachingSavingsAPI: SavingsAPI {
+    public let remote: any SavingsAPI
+    public let cache: any OfflineCache
+    public let connectivity: Connectivity
+    public let userLifetime: TimeInterval
+    private let now: @Sendable () -> Date
+    private let refreshedAt = MutexBox<Date?>(nil)
+
+    public init(remote: any SavingsAPI, cache: any OfflineCache, connectivity: Connectivity = Connectivity(),
+                userLifetime: TimeInterval = 24 * 3600, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.remote = remote
+        self.cache = cache
+        self.connectivity = connectivity
+        self.userLifetime = userLifetime
+        self.now = now
+    }
+
+    public var sourceName: String { remote.sourceName }
+
+    /// `r` on the activity feed: windows fetched before this moment are fetched again.
+    public func refresh() {
+        refreshedAt.value = now()
+    }
+
+    /// Calls the server; keeps the answer; on a failure to connect, answers from the cache.
+    private func fetch<Value: Sendable>(_ request: () async throws -> Value,
+                                        save: (Value, Date) async -> Void,
+                                        fallback: () async -> Value?) async throws -> Value {
+        do {
+            let value = try await request()
+            connectivity.reachedServer()
+            await save(value, now())
+            return value
+        } catch let error as APIError where error.isConnectivity {
+            connectivity.failedToConnect(at: now())
+            if let cached = await fallback() { return cached }
+            throw error
+        } catch let error as APIError {
+            connectivity.reachedServer()
+            throw error
+        }
+    }
+
+    public func goals() async throws -> [Goal] {
+        try await fetch({ try await remote.goals() }, save: { await cache.saveGoals($0, at: $1) },
+                        fallback: { await cache.goals()?.value })
+    }
+
+    public func rules() async throws -> [SavingsRule] {
+        try await fetch({ try await remote.rules() }, save: { await cache.saveRules($0, at: $1) },
+                        fallback: { await cache.rules()?.value })
+    }
+
+    public func feed(goalId: Int) async throws -> [FeedItem] {
+        try await fetch({ try await remote.feed(goalId: goalId) }, save: { await cache.saveFeed($0, goalId: goalId, at: $1) },
+                        fallback: { await cache.feed(goalId: goalId)?.value })
+    }
+
+    public func user(id: Int) async throws -> User {
+        let cached = await cache.user(id: id)
+        if let cached, now().timeIntervalSince(cached.fetchedAt) < userLifetime {
+            return cached.value
+        }
+        do {
+            return try await fetch({ try await remote.user(id: id) }, save: { await cache.saveUser($0, at: $1) },
+                                   fallback: { cached?.value })
+        } catch let error as APIError where !error.isConnectivity && error.kind != .notFound {
+            // The server answered badly: a known name beats "User #ID".
+            if let cached { return cached.value }
+            throw error
+        }
+    }
+
+    public func activities(from: Date, to: Date) async throws -> ActivityPage {
+        let twoWeeksAgo = now().addingTimeInterval(-ActivityPager.windowLength)
+        if to <= twoWeeksAgo, let cached = await cache.activities(from: from, to: to, allowPartial: false),
+           cached.fetchedAt > (refreshedAt.value ?? .distantPast) {
+            return cached.value
+        }
+        return try await fetch({ try await remote.activities(from: from, to: to) },
+                               save: { await cache.saveActivities($0, from: from, to: to, at: $1) },
+                               fallback: { await cache.activities(from: from, to: to, allowPartial: true)?.value })
+    }
+
+    public func transactions(from: Date, to: Date) async throws -> [Transaction] {
+        try await remote.transactions(from: from, to: to)
+    }
+
+    public func createGoal(name: String, target: Money?) async throws -> Goal {
+        try await remote.createGoal(name: name, target: target)
+    }
+
+    public func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal {
+        try await remote.transfer(goalId: goalId, transferId: transferId, amount: amount)
+    }
+}

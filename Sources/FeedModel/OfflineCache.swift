@@ -1,0 +1,61 @@
+import Foundation
+
+/// A value from the offline cache with when it was fetched from the server.
+public struct Cached<Value: Sendable>: Sendable {
+    public var value: Value
+    public var fetchedAt: Date
+
+    public init(_ value: Value, fetchedAt: Date) {
+        self.value = value
+        self.fetchedAt = fetchedAt
+    }
+}
+
+/// What was fetched before, kept across runs (the SQLite cache implements it; FeedModel only
+/// knows this protocol). Reads never throw: a cache that cannot answer answers nil.
+public protocol OfflineCache: Sendable {
+    func goals() async -> Cached<[Goal]>?
+    func saveGoals(_ goals: [Goal], at date: Date) async
+    func rules() async -> Cached<[SavingsRule]>?
+    func saveRules(_ rules: [SavingsRule], at date: Date) async
+    func user(id: Int) async -> Cached<User>?
+    func saveUser(_ user: User, at date: Date) async
+    func feed(goalId: Int) async -> Cached<[FeedItem]>?
+    func saveFeed(_ items: [FeedItem], goalId: Int, at date: Date) async
+    /// The activities of `[from, to)`: nil unless that whole span was fetched before, or, with
+    /// `allowPartial`, whatever part of it was. `fetchedAt` is the oldest fetch it relies on.
+    func activities(from: Date, to: Date, allowPartial: Bool) async -> Cached<ActivityPage>?
+    func saveActivities(_ page: ActivityPage, from: Date, to: Date, at date: Date) async
+}
+
+/// Whether the server answers, as the last request found; read by the status bar.
+public final class Connectivity: Sendable {
+    public enum State: Equatable, Sendable {
+        case online
+        /// Requests fail to connect; cached data is shown.
+        case offline(since: Date)
+    }
+
+    private let state = MutexBox<State>(.online)
+
+    public init() {}
+
+    public var current: State { state.value }
+    public var isOffline: Bool { if case .offline = state.value { return true } else { return false } }
+
+    func reachedServer() { state.value = .online }
+
+    func failedToConnect(at date: Date) {
+        state.update { if case .online = $0 { $0 = .offline(since: date) } }
+    }
+}
+
+extension APIError {
+    /// The server could not be reached at all (as opposed to answering badly).
+    public var isConnectivity: Bool {
+        switch kind {
+        case .cannotConnect, .timedOut, .transport: true
+        default: false
+        }
+    }
+}
