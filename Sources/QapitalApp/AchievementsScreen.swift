@@ -32,15 +32,16 @@ struct AchievementsScreen {
             return
         }
         ListView().draw(into: &buffer, rect: body, count: achievements.count, state: &state.list) { buffer, index, row, _ in
-            drawRow(achievements[index], into: &buffer, row: row)
+            drawRow(achievements[index], filter: state.filter, into: &buffer, row: row)
         }
     }
 
-    static func drawRow(_ achievement: Achievement, into buffer: inout CellBuffer, row: Rect) {
+    static func drawRow(_ achievement: Achievement, filter: String = "", into buffer: inout CellBuffer, row: Rect) {
         let locked = achievement.isLocked
         let base: Style = locked ? .dim : .plain
         var x = row.x + 1
-        x += buffer.write(TextWidth.pad("Level \(achievement.level)", to: 10), x: x, y: row.y, style: base.adding(.bold))
+        x += buffer.write(DisplayFormat.highlighting([Span(TextWidth.pad("Level \(achievement.level)", to: 10), base.adding(.bold))], filter),
+                          x: x, y: row.y)
         let points = "\(achievement.progress) / \(achievement.total) pts"
         let status = locked ? "🔒 locked" : (achievement.progress >= achievement.total && achievement.total > 0 ? "✓ done" : "")
         let right = "  " + TextWidth.pad(points, to: 14, alignRight: true) + "  " + TextWidth.pad(status, to: 9)

@@ -65,13 +65,14 @@ struct ActivityScreen {
                 let label = format.dayHeader(activities[first].timestamp)
                 buffer.write(label, x: row.x, y: row.y, maxWidth: row.width, style: Style(fg: .role(.title), attributes: [.bold, .underline]))
             case .activity(let activityIndex):
-                drawActivity(activities[activityIndex], users: users, format: format, into: &buffer, row: row)
+                drawActivity(activities[activityIndex], users: users, format: format, filter: state.filter, into: &buffer, row: row)
             }
         }
     }
 
     @MainActor
-    static func drawActivity(_ activity: Activity, users: UserDirectory, format: DisplayFormat, into buffer: inout CellBuffer, row: Rect) {
+    static func drawActivity(_ activity: Activity, users: UserDirectory, format: DisplayFormat, filter: String = "",
+                             into buffer: inout CellBuffer, row: Rect) {
         var right: [Span] = [Span(TextWidth.pad(activity.amount.formatted, to: 10, alignRight: true), DisplayFormat.moneyStyle)]
         if row.width >= 50 {
             right.append(Span("  " + TextWidth.pad(TextWidth.truncate(users.displayName(for: activity.userId), to: 14), to: 14),
@@ -84,7 +85,7 @@ struct ActivityScreen {
         }
         let messageWidth = row.maxX - x - rightWidth - 1
         if messageWidth > 0 {
-            buffer.write(DisplayFormat.spans(activity.message), x: x, y: row.y, maxWidth: messageWidth)
+            buffer.write(DisplayFormat.highlighting(DisplayFormat.spans(activity.message), filter), x: x, y: row.y, maxWidth: messageWidth)
         }
         buffer.write(right, x: row.maxX - rightWidth, y: row.y, maxWidth: rightWidth)
     }

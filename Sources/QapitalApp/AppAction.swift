@@ -10,6 +10,7 @@ enum AppAction: Hashable, Sendable {
     case filter, refresh, help, quit
     case people
     case previousWeek, nextWeek, save, newGoal
+    case previousMatch
 
     static let keyMap: KeyMap<AppAction> = {
         var map = KeyMap<AppAction>()
@@ -37,7 +38,8 @@ enum AppAction: Hashable, Sendable {
         map.bind([.char("r")], to: .refresh, help: "refresh, or retry what failed", section: actions)
         map.bind([.char("?")], to: .help, help: "this help", section: actions)
         map.bind([.char("q")], to: .quit, help: "quit (in a goal: back)", section: actions)
-        map.bind([.char("n")], to: .newGoal, help: "new goal (Goals, Round-ups)", section: actions)
+        map.bind([.char("n")], to: .newGoal, help: "new goal (Goals, Round-ups); with a filter set: next match", section: actions)
+        map.bind([.char("N")], to: .previousMatch, help: "with a filter set: previous match", section: actions)
         let roundUps = "Round-ups"
         map.bind([.left, .char("[")], to: .previousWeek, help: "previous week", section: roundUps)
         map.bind([.right, .char("]")], to: .nextWeek, help: "next week (up to this week)", section: roundUps)

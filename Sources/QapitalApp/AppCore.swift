@@ -258,7 +258,7 @@ public final class AppCore {
         switch tab {
         case .goals: detail?.filter ?? goalList.filter
         case .activity: activity.filter
-        case .roundUps: ""
+        case .roundUps: roundUpsScreen.filter
         case .achievements: achievementsState.filter
         }
     }
@@ -279,7 +279,8 @@ public final class AppCore {
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
             ActivityScreen.reportViewport(state: activity, feed: feed)
         case .roundUps:
-            break  // the week is short: no filter
+            roundUpsScreen.filter = text
+            roundUpsScreen.list.top()
         case .achievements:
             achievementsState.filter = text
             achievementsState.list.top()
@@ -302,7 +303,7 @@ public final class AppCore {
         case .previousTab: switchTab(to: Tab(rawValue: (tab.rawValue + Tab.allCases.count - 1) % Tab.allCases.count)!)
         case .showTab(let number): if let target = Tab.allCases.first(where: { $0.number == number }) { switchTab(to: target) }
         case .people: openPeople()
-        case .filter: if tab != .roundUps { filterInput = TextInput(currentFilter) }
+        case .filter: filterInput = TextInput(currentFilter)
         case .refresh: refresh()
         case .help: helpScroll = 0
         case .quit:
@@ -310,7 +311,14 @@ public final class AppCore {
         case .previousWeek: if tab == .roundUps { roundUps.showPreviousWeek(); roundUpsScreen.list.top() }
         case .nextWeek: if tab == .roundUps, roundUps.showNextWeek() { roundUpsScreen.list.top() }
         case .save: if tab == .roundUps { startSave() }
-        case .newGoal: if tab == .goals || tab == .roundUps { openNewGoalForm() }
+        case .newGoal:
+            // With a filter set, n jumps to the next match (as in less); otherwise it makes a goal.
+            if !currentFilter.isEmpty {
+                jumpToMatch(1)
+            } else if tab == .goals || tab == .roundUps {
+                openNewGoalForm()
+            }
+        case .previousMatch: if !currentFilter.isEmpty { jumpToMatch(-1) }
         }
     }
 
@@ -336,9 +344,24 @@ public final class AppCore {
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
             ActivityScreen.reportViewport(state: activity, feed: feed)
         case .roundUps:
-            move(&roundUpsScreen.list, roundUps.summary?.lines.count ?? 0)
+            move(&roundUpsScreen.list, RoundUpsScreen.visibleLines(roundUps.summary, filter: roundUpsScreen.filter).count)
         case .achievements:
             move(&achievementsState.list, AchievementsScreen.visible(achievements, filter: achievementsState.filter).count)
+        }
+    }
+
+    /// n and N with a filter set: every row shown matches, so the next match is the next row,
+    /// wrapping at either end (day headers are stepped over like any move).
+    private func jumpToMatch(_ direction: Int) {
+        moveSelection { state, count in
+            guard count > 0 else { return }
+            if direction > 0 && state.selected >= count - 1 {
+                state.top()
+            } else if direction < 0 && state.selected == 0 {
+                state.bottom(count: count)
+            } else {
+                state.moveBy(direction, count: count)
+            }
         }
     }
 

@@ -95,6 +95,40 @@ final class DisplayFormat {
     /// The style of a row's money: savings in green.
     nonisolated static let moneyStyle = Style(fg: .role(.moneyIn))
 
+    /// How a filter's matches stand out in the rows it lets through.
+    nonisolated static let matchStyle = Style(fg: .role(.highlight), attributes: [.bold, .underline])
+
+    /// The spans with every case-insensitive match of `filter` in `matchStyle`.
+    nonisolated static func highlighting(_ spans: [Span], _ filter: String) -> [Span] {
+        guard !filter.isEmpty else { return spans }
+        let text = spans.map(\.text).joined()
+        var matches: [Range<Int>] = []
+        var from = text.startIndex
+        while from < text.endIndex,
+              let found = text.range(of: filter, options: [.caseInsensitive, .diacriticInsensitive], range: from..<text.endIndex),
+              !found.isEmpty {
+            matches.append(text.distance(from: text.startIndex, to: found.lowerBound)..<text.distance(from: text.startIndex, to: found.upperBound))
+            from = found.upperBound
+        }
+        guard !matches.isEmpty else { return spans }
+        var result: [Span] = []
+        var offset = 0
+        for span in spans {
+            let characters = Array(span.text)
+            var start = 0
+            while start < characters.count {
+                let position = offset + start
+                let match = matches.first { $0.contains(position) }
+                let nextStart = matches.first { $0.lowerBound > position }?.lowerBound ?? Int.max
+                let end = min(characters.count, (match?.upperBound ?? nextStart) - offset)
+                result.append(Span(String(characters[start..<end]), match == nil ? span.style : span.style.patched(with: matchStyle)))
+                start = end
+            }
+            offset += characters.count
+        }
+        return result
+    }
+
     /// Markup runs as spans: `<strong>` words in bold.
     nonisolated static func spans(_ text: MarkupText, base: Style = .plain) -> [Span] {
         text.runs.map { Span($0.text, $0.isBold ? base.adding(.bold) : base) }

@@ -52,7 +52,7 @@ struct GoalDetailScreen {
             return
         }
         ListView().draw(into: &buffer, rect: body, count: entries.count, state: &state.list) { buffer, index, row, _ in
-            drawEntry(entries[index], users: users, format: format, into: &buffer, row: row)
+            drawEntry(entries[index], users: users, format: format, filter: state.filter, into: &buffer, row: row)
         }
     }
 
@@ -86,7 +86,8 @@ struct GoalDetailScreen {
     }
 
     @MainActor
-    static func drawEntry(_ entry: FeedEntry, users: UserDirectory, format: DisplayFormat, into buffer: inout CellBuffer, row: Rect) {
+    static func drawEntry(_ entry: FeedEntry, users: UserDirectory, format: DisplayFormat, filter: String = "",
+                          into buffer: inout CellBuffer, row: Rect) {
         let item = entry.item
         let date = format.shortDate(item.timestamp)
         let amount = item.amount.formatted
@@ -108,7 +109,7 @@ struct GoalDetailScreen {
         }
         let messageWidth = row.maxX - x - rightWidth - 1
         if messageWidth > 0 {
-            buffer.write(DisplayFormat.spans(item.message), x: x, y: row.y, maxWidth: messageWidth)
+            buffer.write(DisplayFormat.highlighting(DisplayFormat.spans(item.message), filter), x: x, y: row.y, maxWidth: messageWidth)
         }
         buffer.write(rightSpans, x: row.maxX - rightWidth, y: row.y, maxWidth: rightWidth)
     }

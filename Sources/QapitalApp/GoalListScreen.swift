@@ -36,7 +36,7 @@ struct GoalListScreen {
         }
         let view = ListView()
         view.draw(into: &buffer, rect: listArea, count: goals.count, state: &state.list) { buffer, index, row, _ in
-            drawRow(goals[index], users: users, colors: colors, into: &buffer, row: row)
+            drawRow(goals[index], users: users, colors: colors, filter: state.filter, into: &buffer, row: row)
         }
     }
 
@@ -65,7 +65,7 @@ struct GoalListScreen {
     }
 
     @MainActor
-    static func drawRow(_ goal: Goal, users: UserDirectory, colors: Bool, into buffer: inout CellBuffer, row: Rect) {
+    static func drawRow(_ goal: Goal, users: UserDirectory, colors: Bool, filter: String = "", into buffer: inout CellBuffer, row: Rect) {
         var x = row.x
         x += buffer.write([monogramSpan(goal.name, width: 4, colors: colors)], x: x, y: row.y, maxWidth: row.width)
         x += 1
@@ -89,7 +89,7 @@ struct GoalListScreen {
         let rightWidth = right.reduce(0) { $0 + $1.width }
         let nameWidth = row.maxX - x - rightWidth - 1
         if nameWidth >= 6 {
-            buffer.write(goal.name, x: x, y: row.y, maxWidth: nameWidth, style: .bold)
+            buffer.write(DisplayFormat.highlighting([Span(goal.name, .bold)], filter), x: x, y: row.y, maxWidth: nameWidth)
             buffer.write(right, x: row.maxX - rightWidth, y: row.y, maxWidth: rightWidth)
         } else {
             // Too narrow for columns: name and saved amount only.

@@ -16,6 +16,14 @@ struct RoundUpsScreen {
     struct State {
         var list = ListState()
         var overlay: Overlay?
+        /// Shows only payments whose counterparty matches; the totals stay the week's.
+        var filter = ""
+    }
+
+    static func visibleLines(_ summary: RoundUp.Summary?, filter: String) -> [RoundUp.Line] {
+        let lines = summary?.lines ?? []
+        guard !filter.isEmpty else { return lines }
+        return lines.filter { $0.transaction.counterparty.localizedCaseInsensitiveContains(filter) }
     }
 
     // MARK: - Words
@@ -77,11 +85,16 @@ struct RoundUpsScreen {
 
         let body = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2 - footerHeight)
         if let summary, !summary.lines.isEmpty {
-            let lines = summary.lines
+            let lines = visibleLines(summary, filter: state.filter)
+            let filter = state.filter
             drawColumnHeadings(into: &buffer, row: Rect(x: area.x, y: area.y + 1, width: area.width, height: 1))
             ListView().draw(into: &buffer, rect: body, count: lines.count, state: &state.list) { buffer, index, row, _ in
                 drawLine(lines[index], saveable: summary.isSaveable(lines[index]), calendar: week.calendar,
-                         format: format, into: &buffer, row: row)
+                         format: format, filter: filter, into: &buffer, row: row)
+            }
+            if lines.isEmpty {
+                buffer.write("No payment matches “\(filter)”. Esc clears the filter.", x: area.x + 1, y: body.y,
+                             maxWidth: area.width - 2, style: muted)
             }
         } else {
             let message: (String, Style)
@@ -135,7 +148,7 @@ struct RoundUpsScreen {
     }
 
     static func drawLine(_ line: RoundUp.Line, saveable: Bool, calendar: Calendar, format: DisplayFormat,
-                         into buffer: inout CellBuffer, row: Rect) {
+                         filter: String = "", into buffer: inout CellBuffer, row: Rect) {
         let transaction = line.transaction
         let muted = Style(fg: .role(.muted))
         let roundUp = saveable ? line.roundUp.formatted : "(\(line.roundUp.formatted))"
@@ -150,7 +163,10 @@ struct RoundUpsScreen {
             : dayLabel(transaction.timestamp, calendar: calendar)
         x += buffer.write(TextWidth.pad(date, to: dateWidth(row)) + "  ", x: x, y: row.y, style: muted)
         let nameWidth = row.maxX - x - rightWidth - 1
-        if nameWidth > 0 { buffer.write(transaction.counterparty, x: x, y: row.y, maxWidth: nameWidth, style: saveable ? .plain : muted) }
+        if nameWidth > 0 {
+            buffer.write(DisplayFormat.highlighting([Span(transaction.counterparty, saveable ? .plain : muted)], filter),
+                         x: x, y: row.y, maxWidth: nameWidth)
+        }
         buffer.write(right, x: row.maxX - rightWidth - 1, y: row.y, maxWidth: rightWidth)
     }
 

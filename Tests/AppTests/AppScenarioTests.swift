@@ -255,3 +255,51 @@ func freeLoopbackPort() throws -> UInt16 {
         }
     }
 }
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct SearchTests {
+    @Test func highlightingSplitsSpansAtEveryMatch() {
+        let spans = DisplayFormat.highlighting([Span("You", .bold), Span(" made a roundup at Round Table")], "round")
+        #expect(spans.map(\.text) == ["You", " made a ", "round", "up at ", "Round", " Table"])
+        #expect(spans[2].style.attributes.contains(.underline))
+        #expect(spans[4].style.attributes.contains(.underline))
+        #expect(!spans[3].style.attributes.contains(.underline))
+        #expect(spans[0].style == .bold)
+        #expect(DisplayFormat.highlighting([Span("abc")], "") == [Span("abc")])
+        #expect(DisplayFormat.highlighting([Span("Café 東京")], "東") .map(\.text) == ["Café ", "東", "京"])
+    }
+
+    @Test func matchesAreHighlightedAndNJumpsBetweenThem() async {
+        let app = AppHarness()
+        _ = await app.start()
+        _ = await app.press(.char("/"))
+        var lines = await app.type("O")
+        _ = await app.press(.enter)
+        lines = app.terminal.lines
+        let rows = lines.indices.filter { lines[$0].contains(" of $") || lines[$0].contains("no target") }
+        // Balloons, Dog, Graduation, Vacation, Tokyo trip, Concert tickets.
+        #expect(rows.count == 6)
+        for row in rows {
+            let text = lines[row]
+            // After the monogram ("DO"), in the name.
+            let range = text.range(of: "o", options: .caseInsensitive, range: text.index(text.startIndex, offsetBy: 5)..<text.endIndex)!
+            let x = TextWidth.of(String(text[..<range.lowerBound]))
+            #expect(app.terminal.attributes(atX: x, y: row).contains(.underline), "row \(row) x \(x): \(text)")
+        }
+        let first = app.core.goalList.list.selected
+        _ = await app.press(.char("n"))
+        #expect(app.core.goalList.list.selected == first + 1)
+        _ = await app.press(.char("N"), .char("N"))
+        #expect(app.core.goalList.list.selected == rows.count - 1)  // wrapped to the last match
+        #expect(app.core.newGoalForm == nil)
+    }
+
+    @Test func theRoundUpsFilterMatchesCounterparties() async {
+        let app = AppHarness()
+        _ = await app.start()
+        _ = await app.press(.char("3"), .char("/"))
+        let lines = await app.type("zzzz")
+        #expect(lines.contains { $0.contains("No payment matches “zzzz”") })
+        #expect(lines.contains { $0.contains("Round-ups: $") })  // the week's total stays
+    }
+}
