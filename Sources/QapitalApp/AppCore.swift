@@ -222,7 +222,7 @@ public final class AppCore {
 
     private func handleHelp(_ key: Key) {
         switch AppAction.keyMap.action(for: key) {
-        case .moveDown, .scrollDown: helpScroll = (helpScroll ?? 0) + 1
+        case .moveDown, .scrollDown: helpScroll = min((helpScroll ?? 0) + 1, HelpOverlay.lines(for: AppAction.keyMap).count - 1)
         case .moveUp, .scrollUp: helpScroll = max(0, (helpScroll ?? 0) - 1)
         case .quit where key == .char("q"): helpScroll = nil
         default: helpScroll = nil

@@ -22,9 +22,17 @@ public struct Modal: Sendable {
     /// side, as tall as the lines plus the border, shrunk to `area` and centred in it.
     public func frame(in area: Rect) -> Rect {
         let content = lines.map { $0.reduce(0) { $0 + $1.width } }.max() ?? 0
-        let chrome = max(TextWidth.of(title), TextWidth.of(footer ?? "")) + 4
+        let longestFooter = footer(first: lines.count, shown: max(1, area.height - 2)) ?? ""
+        let chrome = max(TextWidth.of(title), TextWidth.of(longestFooter)) + 4
         let width = max(content + 4, chrome + 2)
         return area.centered(width: width, height: lines.count + 2)
+    }
+
+    /// The footer, led by the position and a scroll hint when the content is taller than the box.
+    private func footer(first: Int, shown: Int) -> String? {
+        guard lines.count > shown, shown > 0 else { return footer }
+        let position = "\(first + 1)–\(first + shown) of \(lines.count) · j k scroll"
+        return footer.map { position + " · " + $0 } ?? position
     }
 
     @discardableResult
@@ -32,9 +40,10 @@ public struct Modal: Sendable {
         let box = frame(in: area)
         guard box.width >= 2, box.height >= 2 else { return box }
         buffer.fill(box)
-        Box.draw(into: &buffer, rect: box, style: borderStyle, title: title, titleStyle: titleStyle, footer: footer)
         let body = box.inset(dx: 2, dy: 1)
         let first = min(max(0, scroll), max(0, lines.count - body.height))
+        Box.draw(into: &buffer, rect: box, style: borderStyle, title: title, titleStyle: titleStyle,
+                 footer: footer(first: first, shown: body.height))
         for (row, line) in lines.dropFirst(first).prefix(body.height).enumerated() {
             buffer.write(line, x: body.x, y: body.y + row, maxWidth: body.width)
         }

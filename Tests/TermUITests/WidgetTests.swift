@@ -98,7 +98,17 @@ import Testing
         var buffer = CellBuffer(width: 10, height: 4)
         let box = Modal(title: "T", text: ["a long line of text", "2", "3", "4"]).draw(into: &buffer, in: buffer.area)
         #expect(box == Rect(x: 0, y: 0, width: 10, height: 4))
-        #expect(buffer.lines == ["┌─ T ────┐", "│ a lon… │", "│ 2      │", "└────────┘"])
+        // Lines 3 and 4 do not fit: the bottom edge says so (cut to the width there is).
+        #expect(buffer.lines == ["┌─ T ────┐", "│ a lon… │", "│ 2      │", "└─ 1–2 …─┘"])
+    }
+
+    @Test func aTallModalSaysWhereItIsAndHowToScroll() {
+        var buffer = CellBuffer(width: 50, height: 5)
+        var modal = Modal(title: "Keys", text: (1...10).map { "line \($0)" }, footer: "Esc to close")
+        modal.scroll = 4
+        modal.draw(into: &buffer, in: buffer.area)
+        #expect(buffer.rowText(1).contains("line 5"))
+        #expect(buffer.rowText(4).contains(" 5–7 of 10 · j k scroll · Esc to close "))
     }
 
     @Test func rectSplits() {
