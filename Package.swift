@@ -22,7 +22,8 @@ let package = Package(
         // The app without its command line: state, screens, the event loop and the demo server.
         .target(
             name: "QapitalApp",
-            dependencies: ["FeedModel", "TermUI", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: ["FeedModel", "TermUI", .product(name: "FlyingFox", package: "FlyingFox"),
+                           .product(name: "FlyingSocks", package: "FlyingFox")],
             resources: [.copy("Resources/achievements.json")]
         ),
         .executableTarget(

@@ -67,9 +67,11 @@ public actor DemoHTTPServer {
         let name = host == "localhost" ? "127.0.0.1" : host
         do {
             if name.contains(":") {
-                server = HTTPServer(address: try .inet6(ip6: name, port: port), timeout: timeout, logger: .disabled, handler: wrapped)
+                server = HTTPServer(address: try .inet6(ip6: name, port: port), timeout: timeout,
+                                    pool: NoDelaySocketPool(base: HTTPServer.defaultPool()), logger: .disabled, handler: wrapped)
             } else {
-                server = HTTPServer(address: try .inet(ip4: name, port: port), timeout: timeout, logger: .disabled, handler: wrapped)
+                server = HTTPServer(address: try .inet(ip4: name, port: port), timeout: timeout,
+                                    pool: NoDelaySocketPool(base: HTTPServer.defaultPool()), logger: .disabled, handler: wrapped)
             }
         } catch {
             throw StartError(description: "--host: not an IP address: \(TextSanitizer.clean(host)) (try 127.0.0.1 or ::1)")
