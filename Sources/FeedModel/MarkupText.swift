@@ -89,17 +89,17 @@ public struct MarkupText: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { plainText }
 
-    private static let boldTags: Set<String> = ["strong", "b"]
-
+    /// Parses on UTF-8 bytes: `<`, `>` and tag names are ASCII, so text between tags is cut
+    /// at byte offsets without walking grapheme clusters (this runs for every message loaded).
     static func parse(_ source: String) -> [Run] {
         var runs: [Run] = []
-        var current = ""
+        var pending = ""
         var boldDepth = 0
-        var index = source.startIndex
+        let bytes = Array(source.utf8)
 
         func flush() {
-            let cleaned = TextSanitizer.clean(decodeEntities(current))
-            current = ""
+            let cleaned = TextSanitizer.clean(decodeEntities(pending))
+            pending = ""
             guard !cleaned.isEmpty else { return }
             let bold = boldDepth > 0
             if let last = runs.last, last.isBold == bold {
@@ -109,41 +109,48 @@ public struct MarkupText: Hashable, Sendable, CustomStringConvertible {
             }
         }
 
-        while index < source.endIndex {
-            let character = source[index]
-            if character == "<", let close = source[index...].firstIndex(of: ">"),
-               let tag = tagName(source[source.index(after: index)..<close]) {
-                if boldTags.contains(tag.name) {
-                    flush()
-                    if tag.isClosing {
-                        boldDepth = max(0, boldDepth - 1)
-                    } else if !tag.isSelfClosing {
-                        boldDepth += 1
-                    }
-                }
-                index = source.index(after: close)
-            } else {
-                current.append(character)
-                index = source.index(after: index)
+        var segmentStart = 0
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<"),
+                  let close = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: ">")),
+                  let tag = tag(bytes[(index + 1)..<close]) else {
+                index += 1
+                continue
             }
+            pending += String(decoding: bytes[segmentStart..<index], as: UTF8.self)
+            if tag.isBold {
+                flush()
+                if tag.isClosing {
+                    boldDepth = max(0, boldDepth - 1)
+                } else if !tag.isSelfClosing {
+                    boldDepth += 1
+                }
+            }
+            index = close + 1
+            segmentStart = index
         }
+        pending += String(decoding: bytes[segmentStart..<bytes.count], as: UTF8.self)
         flush()
         return runs
     }
 
-    /// The name of a tag's inside (`strong`, `/strong`, `br/`, `a href=…`), or nil when the
-    /// text between `<` and `>` is not a tag (e.g. "a < b > c").
-    private static func tagName(_ inside: Substring) -> (name: String, isClosing: Bool, isSelfClosing: Bool)? {
+    /// What lies between `<` and `>` (`strong`, `/strong`, `br/`, `a href=…`), or nil when it
+    /// is not a tag (e.g. "a < b > c").
+    private static func tag(_ inside: ArraySlice<UInt8>) -> (isBold: Bool, isClosing: Bool, isSelfClosing: Bool)? {
         var body = inside
-        let isClosing = body.first == "/"
+        let isClosing = body.first == UInt8(ascii: "/")
         if isClosing { body = body.dropFirst() }
-        let isSelfClosing = body.last == "/"
+        let isSelfClosing = body.last == UInt8(ascii: "/")
         if isSelfClosing { body = body.dropLast() }
-        let name = body.prefix { $0.isASCII && ($0.isLetter || $0.isNumber) }
-        guard let first = name.first, first.isLetter else { return nil }
+        func isLetter(_ byte: UInt8) -> Bool { (65...90).contains(byte) || (97...122).contains(byte) }
+        let name = body.prefix { isLetter($0) || (48...57).contains($0) }
+        guard let first = name.first, isLetter(first) else { return nil }
         let rest = body.dropFirst(name.count)
-        guard rest.isEmpty || rest.first == " " else { return nil }
-        return (name.lowercased(), isClosing, isSelfClosing)
+        guard rest.isEmpty || rest.first == UInt8(ascii: " ") else { return nil }
+        let lowered = name.map { (65...90).contains($0) ? $0 + 32 : $0 }
+        let isBold = lowered == Array("strong".utf8) || lowered == [UInt8(ascii: "b")]
+        return (isBold, isClosing, isSelfClosing)
     }
 
     private static let namedEntities: [String: String] = [
