@@ -158,7 +158,7 @@ public struct MarkupText: Hashable, Sendable, CustomStringConvertible {
     ]
 
     static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var output = ""
         var index = text.startIndex
         while index < text.endIndex {
