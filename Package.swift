@@ -14,12 +14,16 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
+        // libpng and libjpeg (Debian: libpng-dev, libjpeg-dev), with C shims that keep their longjmps in C.
+        .systemLibrary(name: "CImageCodecs", path: "Sources/CImageCodecs"),
         .target(name: "FeedModel"),
         .target(name: "TermUI", dependencies: ["CNcurses"]),
+        // Pictures in the terminal: decoding, scaling, half-block cells, the image store.
+        .target(name: "TermImage", dependencies: ["CImageCodecs", "TermUI"]),
         // The app without its command line: state, screens, the event loop and the demo server.
         .target(
             name: "QapitalApp",
-            dependencies: ["FeedModel", "TermUI", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: ["FeedModel", "TermUI", "TermImage", .product(name: "FlyingFox", package: "FlyingFox")],
             resources: [.copy("Resources/achievements.json")]
         ),
         .executableTarget(
@@ -36,7 +40,8 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
-        .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "CNcurses"]),
+        .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel"]),
+        .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import FeedModel
 import Foundation
+import TermImage
 import TermUI
 
 /// The whole app without a terminal: state, `handle(event)` and `render(into:)`.
@@ -38,12 +39,16 @@ public final class AppCore {
         public var timeZone: TimeZone = .current
         /// How long an error stays in the status bar.
         public var errorLifetime: TimeInterval = 6
+        /// Goal images and avatars (off with `--no-images`; never without colours).
+        public var images: Bool = true
 
-        public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, errorLifetime: TimeInterval = 6) {
+        public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, errorLifetime: TimeInterval = 6,
+                    images: Bool = true) {
             self.sourceName = sourceName
             self.colors = colors
             self.timeZone = timeZone
             self.errorLifetime = errorLifetime
+            self.images = images
         }
     }
 
@@ -56,6 +61,8 @@ public final class AppCore {
     public let feed: ActivityFeed
     let users: UserDirectory
     let format: DisplayFormat
+    /// Pictures, when shown at all (with colours and without `--no-images`).
+    let images: ImageStore?
     /// Called when something changed that should be drawn.
     public var onChange: (@MainActor () -> Void)?
 
@@ -88,9 +95,16 @@ public final class AppCore {
         self.goals = GoalStore(api: api, users: users)
         self.feed = ActivityFeed(api: api, now: now)
         self.format = DisplayFormat(timeZone: configuration.timeZone, now: now)
+        if configuration.images && configuration.colors {
+            // The demo's own pictures come from the API in process; everything else over HTTP(S).
+            self.images = ImageStore(schemes: ["http", "https", DemoImages.scheme]) { url in try await api.imageData(at: url) }
+        } else {
+            self.images = nil
+        }
         users.onChange = { [weak self] _ in self?.dataChanged() }
         goals.onChange = { [weak self] in self?.dataChanged() }
         feed.onChange = { [weak self] in self?.dataChanged() }
+        images?.onChange = { [weak self] _ in self?.dataChanged() }
     }
 
     /// Starts loading what the first screens show. The activity feed starts at once too, so the
@@ -110,7 +124,7 @@ public final class AppCore {
     }
 
     /// Nothing in flight: used by tests to wait for the app to settle.
-    public var isIdle: Bool { !goals.isBusy && !feed.isBusy && !users.isBusy }
+    public var isIdle: Bool { !goals.isBusy && !feed.isBusy && !users.isBusy && !(images?.isBusy ?? false) }
 
     // MARK: - Events
 
@@ -365,6 +379,9 @@ public final class AppCore {
 
     public func render(into buffer: inout CellBuffer) {
         buffer.clear()
+        // The screens ask for the pictures they show; fetches no frame asks for are cancelled.
+        images?.beginFrame()
+        defer { images?.endFrame() }
         let area = buffer.area
         guard area.width >= AppCore.minimumWidth, area.height >= AppCore.minimumHeight else {
             buffer.write("Terminal too small (\(area.width)×\(area.height)); need \(AppCore.minimumWidth)×\(AppCore.minimumHeight)",
@@ -377,21 +394,21 @@ public final class AppCore {
         case .goals:
             if var state = detail {
                 GoalDetailScreen.render(state: &state, store: goals, users: users, format: format, colors: configuration.colors,
-                                        into: &buffer, area: body)
+                                        images: images, into: &buffer, area: body)
                 detail = state
             } else {
                 GoalListScreen.render(state: &goalList, store: goals, users: users, colors: configuration.colors,
-                                      into: &buffer, area: body)
+                                      images: images, into: &buffer, area: body)
             }
         case .activity:
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
             ActivityScreen.render(state: &activity, feed: feed, users: users, format: format, spinnerFrame: spinnerFrame(),
-                                  into: &buffer, area: body)
+                                  images: images, into: &buffer, area: body)
         case .achievements:
             AchievementsScreen.render(state: &achievementsState, file: achievements, into: &buffer, area: body)
         }
         if let popup {
-            popup.render(users: users, goals: goals.goals, colors: configuration.colors, into: &buffer, area: body)
+            popup.render(users: users, goals: goals.goals, colors: configuration.colors, images: images, into: &buffer, area: body)
         }
         drawStatusBar(into: &buffer, rect: area.bottom(1))
         if let scroll = helpScroll {

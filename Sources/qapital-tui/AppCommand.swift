@@ -33,11 +33,16 @@ struct AppCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-color"), help: "Draw without colours.")
     var noColor = false
 
+    @Flag(name: .customLong("no-images"), help: "Show monograms instead of goal images and avatars.")
+    var noImages = false
+
     /// Everything the app needs, checked before the terminal is touched.
     struct Settings {
         var api: any SavingsAPI
         var colors: Bool
         var achievements: AchievementsFile
+        /// Pictures are shown with colours only (NO_COLOR: monograms without colour).
+        var images: Bool = true
     }
 
     /// The achievements file named on the command line, or the one bundled with the app.
@@ -70,8 +75,9 @@ struct AppCommand: AsyncParsableCommand {
             api = DemoSavingsAPI(backend: DemoBackend(options: .init(currency: accountCurrency)))
         }
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return Settings(api: api, colors: !(noColor || noColorEnvironment),
-                        achievements: try AppCommand.loadAchievements(path: achievements))
+        let colors = !(noColor || noColorEnvironment)
+        return Settings(api: api, colors: colors, achievements: try AppCommand.loadAchievements(path: achievements),
+                        images: colors && !noImages)
     }
 
     @MainActor
@@ -80,7 +86,8 @@ struct AppCommand: AsyncParsableCommand {
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
-        let core = AppCore(api: settings.api, configuration: .init(sourceName: settings.api.sourceName, colors: settings.colors),
+        let core = AppCore(api: settings.api, configuration: .init(sourceName: settings.api.sourceName, colors: settings.colors,
+                                                                         images: settings.images),
                            achievements: settings.achievements)
         let terminal = NcursesTerminal(theme: settings.colors ? .standard : .noColor)
         terminal.start(colors: settings.colors)
