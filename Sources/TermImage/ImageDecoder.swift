@@ -23,6 +23,8 @@ public enum ImageDecoder {
     /// while staying at least that many pixels on each side (0 = full size).
     public static func decode(_ data: Data, atLeast minimum: (width: Int, height: Int) = (0, 0)) -> RGBAImage? {
         guard !data.isEmpty, data.count <= maxBytes, let format = sniff(data) else { return nil }
+        // No minimum: full size.
+        let least = minimum.width > 0 && minimum.height > 0 ? minimum : (Int(UInt32.max), Int(UInt32.max))
         var image = qic_image(width: 0, height: 0, pixels: nil)
         let status: Int32 = data.withUnsafeBytes { raw in
             guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return Int32(QIC_ERROR) }
@@ -30,8 +32,8 @@ public enum ImageDecoder {
             case .png:
                 return qic_decode_png(base, raw.count, UInt32(maxSide), &image)
             case .jpeg:
-                return qic_decode_jpeg(base, raw.count, UInt32(maxSide), UInt32(clamping: minimum.width),
-                                       UInt32(clamping: minimum.height), &image)
+                return qic_decode_jpeg(base, raw.count, UInt32(maxSide), UInt32(clamping: least.0),
+                                       UInt32(clamping: least.1), &image)
             }
         }
         defer { qic_free(image.pixels) }
