@@ -15,14 +15,18 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
+        // libpng and libjpeg (Debian: libpng-dev, libjpeg-dev), with C shims that keep their longjmps in C.
+        .systemLibrary(name: "CImageCodecs", path: "Sources/CImageCodecs"),
         .target(name: "FeedModel"),
         .target(name: "TermUI", dependencies: ["CNcurses"]),
         // The offline cache: SQLite through GRDB, behind FeedModel's `OfflineCache` protocol.
         .target(name: "FeedCache", dependencies: ["FeedModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Pictures in the terminal: decoding, scaling, half-block cells, the image store.
+        .target(name: "TermImage", dependencies: ["CImageCodecs", "TermUI"]),
         // The app without its command line: state, screens, the event loop and the demo server.
         .target(
             name: "QapitalApp",
-            dependencies: ["FeedModel", "TermUI", .product(name: "FlyingFox", package: "FlyingFox"),
+            dependencies: ["FeedModel", "TermUI", "TermImage", .product(name: "FlyingFox", package: "FlyingFox"),
                            .product(name: "FlyingSocks", package: "FlyingFox")],
             resources: [.copy("Resources/achievements.json")]
         ),
@@ -41,7 +45,8 @@ let package = Package(
         ),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
         .testTarget(name: "FeedCacheTests", dependencies: ["FeedCache", "FeedModel", "QapitalApp", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "CNcurses"]),
+        .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel"]),
+        .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses"]),
     ],
     swiftLanguageModes: [.v6]
 )

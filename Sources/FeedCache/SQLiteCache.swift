@@ -179,6 +179,26 @@ public final class SQLiteCache: OfflineCache {
         await store(GoalFeed(feed: items), kind: "feed", key: String(goalId), at: date)
     }
 
+    // MARK: - Picture bytes
+
+    public func image(at url: URL) async -> Cached<Data>? {
+        let found = try? await database.read { db -> (Data, Double)? in
+            guard let row = try Row.fetchOne(db, sql: "SELECT json, fetchedAt FROM resource WHERE kind = 'image' AND key = ?",
+                                             arguments: [url.absoluteString]),
+                  let data = row["json"] as Data?, let fetchedAt = row["fetchedAt"] as Double? else { return nil }
+            return (data, fetchedAt)
+        }
+        guard let (data, fetchedAt) = found ?? nil else { return nil }
+        return Cached(data, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
+    }
+
+    public func saveImage(_ data: Data, at url: URL, fetchedAt date: Date) async {
+        _ = try? await database.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO resource (kind, key, json, fetchedAt) VALUES ('image', ?, ?, ?)",
+                           arguments: [url.absoluteString, data, date.timeIntervalSince1970])
+        }
+    }
+
     // MARK: - Activities and the spans fetched
 
     public func activities(from: Date, to: Date, allowPartial: Bool) async -> Cached<ActivityPage>? {

@@ -92,6 +92,14 @@ public final class CachingSavingsAPI: SavingsAPI {
                                fallback: { await cache.activities(from: from, to: to, allowPartial: true)?.value })
     }
 
+    /// Pictures change rarely: a kept one is used without a request; new ones are kept.
+    public func imageData(at url: URL) async throws -> Data {
+        if let cached = await cache.image(at: url) { return cached.value }
+        let data = try await remote.imageData(at: url)
+        await cache.saveImage(data, at: url, fetchedAt: now())
+        return data
+    }
+
     public func transactions(from: Date, to: Date) async throws -> [Transaction] {
         try await remote.transactions(from: from, to: to)
     }

@@ -42,12 +42,17 @@ public struct DemoDataset: Sendable {
         var random = SeededRandom(seed: options.seed)
         let money = { (cents: Int64) in Money(minorUnits: cents, currency: options.currency) }
 
+        // Everyone has an avatar but Daniel (6), who shows his monogram.
         users = [
             User(id: 1, displayName: "Mikael"), User(id: 2, displayName: "Henrik"),
             User(id: 3, displayName: "Johan"), User(id: 4, displayName: "Erik"),
             User(id: 5, displayName: "George"), User(id: 6, displayName: "Daniel"),
             User(id: 7, displayName: "Lucía Fernández"), User(id: 8, displayName: "佐藤 美咲"),
-        ]
+        ].map { user in
+            var user = user
+            if user.id != 6 { user.avatarURL = DemoImages.avatarURL(id: user.id) }
+            return user
+        }
         rules = [
             SavingsRule(id: 1, kind: .roundup, amount: money(100)),
             SavingsRule(id: 2, kind: .guiltyPleasure, amount: money(400)),
@@ -112,7 +117,8 @@ public struct DemoDataset: Sendable {
                 secondsBack += Int(random.next() % (3 * 86_400)) + 3_600
             }
             feeds[plan.id] = items
-            goals.append(Goal(id: plan.id, name: plan.name, ownerId: 1, imageURL: nil, target: plan.target.map(money),
+            // Every goal has a picture but "A New Crib" (7), which shows its monogram.
+            goals.append(Goal(id: plan.id, name: plan.name, ownerId: 1, imageURL: plan.id == 7 ? nil : DemoImages.goalURL(id: plan.id), target: plan.target.map(money),
                               balance: money(plan.balance), status: plan.status, connectedUserIds: plan.shared))
         }
         self.goals = goals

@@ -55,4 +55,15 @@ public struct DemoSavingsAPI: SavingsAPI {
         try await pause()
         return try await backend.transfer(goalId: goalId, transferId: transferId, amount: amount)
     }
+
+    /// The demo's own `demo:/images/…` pictures, made in process; other URLs over HTTP(S).
+    public func imageData(at url: URL) async throws -> Data {
+        guard url.scheme?.lowercased() == DemoImages.scheme else { return try await ImageFetch.data(at: url) }
+        try await pause()
+        guard let data = DemoImages.png(atPath: url.path) else {
+            let label = "GET \(TextSanitizer.clean(url.absoluteString))"
+            throw APIError(kind: .notFound, request: label, message: "\(label): not found (HTTP 404)")
+        }
+        return data
+    }
 }

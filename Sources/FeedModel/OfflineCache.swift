@@ -26,6 +26,9 @@ public protocol OfflineCache: Sendable {
     /// `allowPartial`, whatever part of it was. `fetchedAt` is the oldest fetch it relies on.
     func activities(from: Date, to: Date, allowPartial: Bool) async -> Cached<ActivityPage>?
     func saveActivities(_ page: ActivityPage, from: Date, to: Date, at date: Date) async
+    /// The bytes of a goal image or avatar fetched before.
+    func image(at url: URL) async -> Cached<Data>?
+    func saveImage(_ data: Data, at url: URL, fetchedAt date: Date) async
 }
 
 /// Whether the server answers, as the last request found; read by the status bar.

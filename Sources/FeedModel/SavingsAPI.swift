@@ -14,6 +14,8 @@ public protocol SavingsAPI: Sendable {
     func createGoal(name: String, target: Money?) async throws -> Goal
     /// Moves `amount` into the goal. The same `transferId` twice moves money once.
     func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal
+    /// The bytes of a goal image or avatar. By default fetched over HTTP(S) (`ImageFetch`).
+    func imageData(at url: URL) async throws -> Data
 }
 
 /// A request that failed, with what a person needs to read: "GET /activities: HTTP 500".

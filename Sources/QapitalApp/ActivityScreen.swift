@@ -1,5 +1,6 @@
 import FeedModel
 import Foundation
+import TermImage
 import TermUI
 
 /// Tab 2: the whole feed, newest first, grouped by day, with a loading, error or end row last.
@@ -45,7 +46,7 @@ struct ActivityScreen {
 
     @MainActor
     static func render(state: inout State, feed: ActivityFeed, users: UserDirectory, format: DisplayFormat,
-                       spinnerFrame: String?, into buffer: inout CellBuffer, area: Rect) {
+                       spinnerFrame: String?, images: ImageStore? = nil, into buffer: inout CellBuffer, area: Rect) {
         let rows = state.rows
         let activities = feed.activities
         let view = ListView()
@@ -55,7 +56,7 @@ struct ActivityScreen {
         if selected > 0, selected == state.list.offset, selected - 1 < rows.count, case .day = rows.rows[selected - 1] {
             state.list.offset -= 1
         }
-        view.draw(into: &buffer, rect: area, count: state.rowCount, state: &state.list) { buffer, index, row, _ in
+        let drawn = view.draw(into: &buffer, rect: area, count: state.rowCount, state: &state.list) { buffer, index, row, _ in
             if index == rows.count {
                 drawFooter(feed: feed, spinnerFrame: spinnerFrame, format: format, into: &buffer, row: row)
                 return
@@ -65,13 +66,23 @@ struct ActivityScreen {
                 let label = format.dayHeader(activities[first].timestamp)
                 buffer.write(label, x: row.x, y: row.y, maxWidth: row.width, style: Style(fg: .role(.title), attributes: [.bold, .underline]))
             case .activity(let activityIndex):
-                drawActivity(activities[activityIndex], users: users, format: format, filter: state.filter, into: &buffer, row: row)
+                drawActivity(activities[activityIndex], users: users, format: format, filter: state.filter, images: images, into: &buffer, row: row)
+            }
+        }
+        // The selection overlay recolours the row; the selected avatar is drawn again on top.
+        let selectedRow = state.list.selected
+        if images != nil, drawn.contains(selectedRow), selectedRow < rows.count, case .activity(let activityIndex) = rows.rows[selectedRow] {
+            let user = activities[activityIndex].userId
+            if case .found(let person) = users.lookup(user) {
+                Pictures.draw(person.avatarURL, images: images, columns: Pictures.avatarSize.columns, rows: Pictures.avatarSize.rows,
+                              into: &buffer, x: area.x, y: area.y + selectedRow - drawn.lowerBound, clip: area)
             }
         }
     }
 
     @MainActor
     static func drawActivity(_ activity: Activity, users: UserDirectory, format: DisplayFormat, filter: String = "",
+                             images: ImageStore? = nil,
                              into buffer: inout CellBuffer, row: Rect) {
         var right: [Span] = [Span(TextWidth.pad(activity.amount.formatted, to: 10, alignRight: true), DisplayFormat.moneyStyle)]
         if row.width >= 50 {
@@ -80,6 +91,18 @@ struct ActivityScreen {
         }
         let rightWidth = right.reduce(0) { $0 + $1.width }
         var x = row.x + 2
+        if images != nil {
+            // The avatar, 2 cells at the left (the person's initials until it comes, or without one).
+            x = row.x + 3
+            let lookup = users.lookup(activity.userId)
+            let person: User? = if case .found(let user) = lookup { user } else { nil }
+            if !Pictures.draw(person?.avatarURL, images: images, columns: Pictures.avatarSize.columns, rows: Pictures.avatarSize.rows,
+                              into: &buffer, x: row.x, y: row.y, clip: row) {
+                let name = users.displayName(for: activity.userId)
+                buffer.write([Pictures.monogramSpan(initials: person?.initials ?? "", name: name, width: 2, colors: true)],
+                             x: row.x, y: row.y, maxWidth: 2)
+            }
+        }
         if row.width >= 40 {
             x += buffer.write(format.time(activity.timestamp) + "  ", x: x, y: row.y, style: Style(fg: .role(.muted)))
         }

@@ -1,5 +1,6 @@
 import FeedModel
 import Foundation
+import TermImage
 import TermUI
 
 /// The whole app without a terminal: state, `handle(event)` and `render(into:)`.
@@ -43,14 +44,17 @@ public final class AppCore {
         public var currency: Currency = .usd
         /// How long an error stays in the status bar.
         public var errorLifetime: TimeInterval = 6
+        /// Goal images and avatars (off with `--no-images`; never without colours).
+        public var images: Bool = true
 
         public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, currency: Currency = .usd,
-                    errorLifetime: TimeInterval = 6) {
+                    errorLifetime: TimeInterval = 6, images: Bool = true) {
             self.sourceName = sourceName
             self.colors = colors
             self.timeZone = timeZone
             self.currency = currency
             self.errorLifetime = errorLifetime
+            self.images = images
         }
     }
 
@@ -65,6 +69,8 @@ public final class AppCore {
     let format: DisplayFormat
     let roundUps: RoundUpStore
     let goalCreator: GoalCreator
+    /// Pictures, when shown at all (with colours and without `--no-images`).
+    let images: ImageStore?
     /// Called when something changed that should be drawn.
     public var onChange: (@MainActor () -> Void)?
 
@@ -111,11 +117,18 @@ public final class AppCore {
         self.roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency,
                                      calendar: Week.calendar(in: configuration.timeZone), now: now)
         self.goalCreator = GoalCreator(api: api, goals: goals)
+        if configuration.images && configuration.colors {
+            // The demo's own pictures come from the API in process; everything else over HTTP(S).
+            self.images = ImageStore(schemes: ["http", "https", DemoImages.scheme]) { url in try await api.imageData(at: url) }
+        } else {
+            self.images = nil
+        }
         roundUps.onChange = { [weak self] in self?.dataChanged() }
         goalCreator.onChange = { [weak self] in self?.goalCreatorChanged() }
         users.onChange = { [weak self] _ in self?.dataChanged() }
         goals.onChange = { [weak self] in self?.dataChanged() }
         feed.onChange = { [weak self] in self?.dataChanged() }
+        images?.onChange = { [weak self] _ in self?.dataChanged() }
     }
 
     /// Starts loading what the first screens show. The activity feed starts at once too, so the
@@ -135,7 +148,9 @@ public final class AppCore {
     }
 
     /// Nothing in flight: used by tests to wait for the app to settle.
-    public var isIdle: Bool { !goals.isBusy && !feed.isBusy && !users.isBusy && !roundUps.isBusy && !goalCreator.isBusy }
+    public var isIdle: Bool {
+        !goals.isBusy && !feed.isBusy && !users.isBusy && !roundUps.isBusy && !goalCreator.isBusy && !(images?.isBusy ?? false)
+    }
 
     // MARK: - Events
 
@@ -449,6 +464,9 @@ public final class AppCore {
 
     public func render(into buffer: inout CellBuffer) {
         buffer.clear()
+        // The screens ask for the pictures they show; fetches no frame asks for are cancelled.
+        images?.beginFrame()
+        defer { images?.endFrame() }
         let area = buffer.area
         guard area.width >= AppCore.minimumWidth, area.height >= AppCore.minimumHeight else {
             buffer.write("Terminal too small (\(area.width)×\(area.height)); need \(AppCore.minimumWidth)×\(AppCore.minimumHeight)",
@@ -461,23 +479,23 @@ public final class AppCore {
         case .goals:
             if var state = detail {
                 GoalDetailScreen.render(state: &state, store: goals, users: users, format: format, colors: configuration.colors,
-                                        into: &buffer, area: body)
+                                        images: images, into: &buffer, area: body)
                 detail = state
             } else {
                 GoalListScreen.render(state: &goalList, store: goals, users: users, colors: configuration.colors,
-                                      into: &buffer, area: body)
+                                      images: images, into: &buffer, area: body)
             }
         case .activity:
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
             ActivityScreen.render(state: &activity, feed: feed, users: users, format: format, spinnerFrame: spinnerFrame(),
-                                  into: &buffer, area: body)
+                                  images: images, into: &buffer, area: body)
         case .roundUps:
             RoundUpsScreen.render(state: &roundUpsScreen, store: roundUps, goals: goals, format: format, into: &buffer, area: body)
         case .achievements:
             AchievementsScreen.render(state: &achievementsState, file: achievements, into: &buffer, area: body)
         }
         if let popup {
-            popup.render(users: users, goals: goals.goals, colors: configuration.colors, into: &buffer, area: body)
+            popup.render(users: users, goals: goals.goals, colors: configuration.colors, images: images, into: &buffer, area: body)
         }
         if let form = newGoalForm {
             form.draw(phase: goalCreator.phase, currency: configuration.currency, into: &buffer, area: body)

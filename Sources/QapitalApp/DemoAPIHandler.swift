@@ -30,9 +30,16 @@ struct DemoAPIHandler: HTTPHandler {
     private func route(_ request: HTTPRequest) async throws -> HTTPResponse {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let method = request.method
+        let base = DemoAPIHandler.imageBase(request)
         switch segments.count {
+        case 3 where segments[0] == "images":
+            try DemoAPIHandler.allow(["GET"], method)
+            guard let png = DemoImages.png(atPath: "/" + segments.joined(separator: "/")) else {
+                throw Failure(status: .notFound, message: "no such image: \(TextSanitizer.clean(request.path))")
+            }
+            return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/png"], body: png)
         case 1 where segments[0] == "savingsgoals":
-            if method == .GET { return try DemoAPIHandler.json(GoalList(savingsGoals: await backend.goals())) }
+            if method == .GET { return try DemoAPIHandler.json(GoalList(savingsGoals: await backend.goals().map { DemoAPIHandler.served($0, base: base) })) }
             try DemoAPIHandler.allow(["GET", "POST"], method)
             return try DemoAPIHandler.json(try await createGoal(request.bodyData), status: .created)
         case 3 where segments[0] == "savingsgoals" && segments[2] == "feed":
@@ -42,14 +49,14 @@ struct DemoAPIHandler: HTTPHandler {
         case 3 where segments[0] == "savingsgoals" && segments[2] == "transfers":
             try DemoAPIHandler.allow(["POST"], method)
             let goalId = try DemoAPIHandler.id(segments[1], of: "goal")
-            return try DemoAPIHandler.json(try await transfer(goalId: goalId, body: request.bodyData))
+            return try DemoAPIHandler.json(DemoAPIHandler.served(try await transfer(goalId: goalId, body: request.bodyData), base: base))
         case 1 where segments[0] == "savingsrules":
             try DemoAPIHandler.allow(["GET"], method)
             return try DemoAPIHandler.json(RuleList(savingsRules: await backend.rules()))
         case 2 where segments[0] == "users":
             try DemoAPIHandler.allow(["GET"], method)
             let userId = try DemoAPIHandler.id(segments[1], of: "user")
-            return try DemoAPIHandler.json(try await backend.user(id: userId))
+            return try DemoAPIHandler.json(DemoAPIHandler.served(try await backend.user(id: userId), base: base))
         case 1 where segments[0] == "activities":
             try DemoAPIHandler.allow(["GET"], method)
             let (from, to) = try DemoAPIHandler.window(request.target.query())
@@ -61,6 +68,33 @@ struct DemoAPIHandler: HTTPHandler {
         default:
             throw Failure(status: .notFound, message: "no such endpoint: \(TextSanitizer.clean(request.path))")
         }
+    }
+
+    // MARK: - Pictures
+
+    /// `http://<the Host the client used>`, so picture URLs work whatever port `serve` got.
+    static func imageBase(_ request: HTTPRequest) -> String? {
+        guard let host = request.headers[.host], !host.isEmpty,
+              host.allSatisfy({ $0.isLetter || $0.isNumber || ".-:[]".contains($0) }) else { return nil }
+        return "http://" + host
+    }
+
+    /// The dataset's `demo:/images/…` URL as one this server answers (none without a Host).
+    static func servedURL(_ url: URL?, base: String?) -> URL? {
+        guard let url, url.scheme == DemoImages.scheme else { return url }
+        return base.flatMap { URL(string: $0 + url.path) }
+    }
+
+    static func served(_ goal: Goal, base: String?) -> Goal {
+        var goal = goal
+        goal.imageURL = servedURL(goal.imageURL, base: base)
+        return goal
+    }
+
+    static func served(_ user: User, base: String?) -> User {
+        var user = user
+        user.avatarURL = servedURL(user.avatarURL, base: base)
+        return user
     }
 
     // MARK: - POST bodies

@@ -1,4 +1,5 @@
 import FeedModel
+import TermImage
 import TermUI
 
 /// A goal opened with Enter: its header, then its feed newest first.
@@ -25,14 +26,14 @@ struct GoalDetailScreen {
 
     @MainActor
     static func render(state: inout State, store: GoalStore, users: UserDirectory, format: DisplayFormat,
-                       colors: Bool, into buffer: inout CellBuffer, area: Rect) {
+                       colors: Bool, images: ImageStore? = nil, into buffer: inout CellBuffer, area: Rect) {
         guard let goal = store.goal(id: state.goalId) else {
             buffer.write("This goal is no longer there. Esc goes back.", x: area.x + 1, y: area.y + 1,
                          maxWidth: area.width - 2, style: Style(fg: .role(.muted)))
             return
         }
         let header = area.top(min(headerHeight, area.height))
-        drawHeader(goal, users: users, colors: colors, into: &buffer, area: header)
+        drawHeader(goal, users: users, colors: colors, images: images, into: &buffer, area: header)
         let body = Rect(x: area.x, y: header.maxY, width: area.width, height: area.height - header.height)
         guard body.height > 0 else { return }
 
@@ -57,12 +58,34 @@ struct GoalDetailScreen {
     }
 
     @MainActor
-    static func drawHeader(_ goal: Goal, users: UserDirectory, colors: Bool, into buffer: inout CellBuffer, area: Rect) {
+    static func drawHeader(_ goal: Goal, users: UserDirectory, colors: Bool, images: ImageStore? = nil,
+                           into buffer: inout CellBuffer, area: Rect) {
         guard area.height > 0 else { return }
-        let muted = Style(fg: .role(.muted))
+        if images != nil, area.height >= headerHeight, area.width >= 40 {
+            // The picture, 8×4 cells (8×8 pixels), left of the text; the rule stays below both.
+            let picture = Rect(x: area.x, y: area.y, width: 8, height: headerHeight - 1)
+            if !Pictures.draw(goal.imageURL, images: images, columns: picture.width, rows: picture.height,
+                              into: &buffer, x: picture.x, y: picture.y, clip: picture) {
+                Pictures.monogramBlock(goal.name, colors: colors, rect: picture, into: &buffer)
+            }
+            let text = Rect(x: area.x + picture.width + 1, y: area.y, width: area.width - picture.width - 1, height: headerHeight - 2)
+            drawHeaderText(goal, users: users, into: &buffer, area: text, x: text.x)
+            buffer.write(String(repeating: "─", count: area.width), x: area.x, y: area.y + headerHeight - 1, style: Style(fg: .role(.border)))
+            return
+        }
         var x = area.x
         x += buffer.write([GoalListScreen.monogramSpan(goal.name, width: 4, colors: colors)], x: x, y: area.y, maxWidth: area.width)
-        buffer.write(goal.name, x: x + 1, y: area.y, maxWidth: area.maxX - x - 1, style: Style(fg: .role(.title), attributes: .bold))
+        drawHeaderText(goal, users: users, into: &buffer, area: area, x: x + 1)
+        if area.height > 3 {
+            buffer.write(String(repeating: "─", count: area.width), x: area.x, y: area.y + 3, style: Style(fg: .role(.border)))
+        }
+    }
+
+    /// Name (from `x` on the first line), saved of target, and the people, one line each.
+    @MainActor
+    static func drawHeaderText(_ goal: Goal, users: UserDirectory, into buffer: inout CellBuffer, area: Rect, x: Int) {
+        let muted = Style(fg: .role(.muted))
+        buffer.write(goal.name, x: x, y: area.y, maxWidth: area.maxX - x, style: Style(fg: .role(.title), attributes: .bold))
         guard area.height > 1 else { return }
         var saved: [Span] = [Span("Saved ", muted), Span(goal.balance.formatted, DisplayFormat.moneyStyle.adding(.bold))]
         if let target = goal.target {
@@ -80,9 +103,6 @@ struct GoalDetailScreen {
                        Span(goal.connectedUserIds.map { users.displayName(for: $0) }.joined(separator: ", "), Style(fg: .role(.highlight)))]
         }
         buffer.write(people, x: area.x, y: area.y + 2, maxWidth: area.width)
-        if area.height > 3 {
-            buffer.write(String(repeating: "─", count: area.width), x: area.x, y: area.y + 3, style: Style(fg: .role(.border)))
-        }
     }
 
     @MainActor

@@ -1,4 +1,5 @@
 import FeedModel
+import TermImage
 import TermUI
 
 /// Tab 1: the active goals, and beside them on a wide terminal the selected goal's summary.
@@ -20,7 +21,7 @@ struct GoalListScreen {
 
     @MainActor
     static func render(state: inout State, store: GoalStore, users: UserDirectory, colors: Bool,
-                       into buffer: inout CellBuffer, area: Rect) {
+                       images: ImageStore? = nil, into buffer: inout CellBuffer, area: Rect) {
         let goals = visibleGoals(store.goals, filter: state.filter)
         state.list.clamp(count: goals.count)
         if goals.isEmpty {
@@ -32,11 +33,17 @@ struct GoalListScreen {
             let split = area.splitHorizontally(leftWidth: max(62, area.width * 3 / 5), gap: 1)
             listArea = split.left
             let goal = goals[min(state.list.selected, goals.count - 1)]
-            drawSummary(goal, users: users, colors: colors, into: &buffer, area: split.right)
+            drawSummary(goal, users: users, colors: colors, images: images, into: &buffer, area: split.right)
         }
         let view = ListView()
-        view.draw(into: &buffer, rect: listArea, count: goals.count, state: &state.list) { buffer, index, row, _ in
-            drawRow(goals[index], users: users, colors: colors, filter: state.filter, into: &buffer, row: row)
+        let drawn = view.draw(into: &buffer, rect: listArea, count: goals.count, state: &state.list) { buffer, index, row, _ in
+            drawRow(goals[index], users: users, colors: colors, filter: state.filter, images: images, into: &buffer, row: row)
+        }
+        // The selection overlay recolours the row; the selected thumbnail is drawn again on top.
+        if images != nil, drawn.contains(state.list.selected) {
+            let y = listArea.y + state.list.selected - drawn.lowerBound
+            Pictures.draw(goals[state.list.selected].imageURL, images: images, columns: Pictures.rowSize.columns,
+                          rows: Pictures.rowSize.rows, into: &buffer, x: listArea.x, y: y, clip: listArea)
         }
     }
 
@@ -65,9 +72,12 @@ struct GoalListScreen {
     }
 
     @MainActor
-    static func drawRow(_ goal: Goal, users: UserDirectory, colors: Bool, filter: String = "", into buffer: inout CellBuffer, row: Rect) {
+    static func drawRow(_ goal: Goal, users: UserDirectory, colors: Bool, filter: String = "", images: ImageStore? = nil,
+                        into buffer: inout CellBuffer, row: Rect) {
         var x = row.x
         x += buffer.write([monogramSpan(goal.name, width: 4, colors: colors)], x: x, y: row.y, maxWidth: row.width)
+        Pictures.draw(goal.imageURL, images: images, columns: Pictures.rowSize.columns, rows: Pictures.rowSize.rows,
+                      into: &buffer, x: row.x, y: row.y, clip: row)
         x += 1
         // Right-hand columns, from the right edge inwards, dropped as the row narrows.
         var right: [Span] = []
@@ -101,7 +111,8 @@ struct GoalListScreen {
     }
 
     @MainActor
-    static func drawSummary(_ goal: Goal, users: UserDirectory, colors: Bool, into buffer: inout CellBuffer, area: Rect) {
+    static func drawSummary(_ goal: Goal, users: UserDirectory, colors: Bool, images: ImageStore? = nil,
+                            into buffer: inout CellBuffer, area: Rect) {
         Box.draw(into: &buffer, rect: area, title: goal.name)
         let inner = area.inset(dx: 2, dy: 1)
         var y = inner.y
@@ -111,9 +122,20 @@ struct GoalListScreen {
             buffer.write(spans, x: inner.x, y: y, maxWidth: width)
             y += 1
         }
-        let monogram = monogramSpan(goal.name, width: 8, colors: colors)
-        line([monogram])
-        line([monogram])
+        if images != nil {
+            // The picture, 16×8 cells (16×16 pixels) where there is room, else half that.
+            let rows = inner.height >= 24 ? 8 : 4
+            let rect = Rect(x: inner.x, y: y, width: min(rows * 2, width), height: min(rows, inner.maxY - y))
+            if !Pictures.draw(goal.imageURL, images: images, columns: rows * 2, rows: rows, into: &buffer,
+                              x: rect.x, y: rect.y, clip: rect) {
+                Pictures.monogramBlock(goal.name, colors: colors, rect: rect, into: &buffer)
+            }
+            y += rows
+        } else {
+            let monogram = monogramSpan(goal.name, width: 8, colors: colors)
+            line([monogram])
+            line([monogram])
+        }
         y += 1
         line([Span("Saved  ", Style(fg: .role(.muted))), Span(goal.balance.formatted, DisplayFormat.moneyStyle.adding(.bold))])
         if let target = goal.target {

@@ -1,4 +1,5 @@
 import FeedModel
+import TermImage
 import TermUI
 
 /// Who is behind a goal or a saving: display name, id, monogram, and the goals shared with them.
@@ -27,7 +28,8 @@ struct UserPopup {
         goals.filter { $0.ownerId == userId || $0.connectedUserIds.contains(userId) }
     }
 
-    func render(users: UserDirectory, goals: [Goal], colors: Bool, into buffer: inout CellBuffer, area: Rect) {
+    func render(users: UserDirectory, goals: [Goal], colors: Bool, images: ImageStore? = nil,
+                into buffer: inout CellBuffer, area: Rect) {
         let id = userId
         let lookup = users.lookup(id)
         let name = users.displayName(for: id)
@@ -54,7 +56,15 @@ struct UserPopup {
             lines.append([Span("  • "), Span(goal.name + role), Span("  "), Span(goal.balance.formatted, DisplayFormat.moneyStyle)])
         }
         let footer = people.count > 1 ? "← → \(index + 1) of \(people.count) · Esc closes" : "Esc closes"
-        _ = Modal(title: "Person", lines: lines, footer: footer).draw(into: &buffer, in: area)
+        let box = Modal(title: "Person", lines: lines, footer: footer).draw(into: &buffer, in: area)
+        // The avatar over the monogram's two lines: 4×2 cells (4×4 pixels) in the middle of its 8.
+        if images != nil, case .found(let user) = lookup, box.width >= 12, box.height >= 4 {
+            let spot = Rect(x: box.x + 2, y: box.y + 1, width: 8, height: 2)
+            if let picture = images?.image(for: user.avatarURL, columns: 4, rows: 2) {
+                buffer.fill(spot)
+                picture.draw(into: &buffer, x: spot.x + 2, y: spot.y, clip: spot)
+            }
+        }
     }
 
     private func initials(_ lookup: UserLookup, id: Int) -> String {

@@ -40,12 +40,17 @@ struct AppCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-cache"), help: "Keep no offline cache.")
     var noCache = false
 
+    @Flag(name: .customLong("no-images"), help: "Show monograms instead of goal images and avatars.")
+    var noImages = false
+
     /// Everything the app needs, checked before the terminal is touched.
     struct Settings {
         var api: any SavingsAPI
         var colors: Bool
         var currency: Currency = .usd
         var achievements: AchievementsFile
+        /// Pictures are shown with colours only (NO_COLOR: monograms without colour).
+        var images: Bool = true
     }
 
     /// The achievements file named on the command line, or the one bundled with the app.
@@ -78,8 +83,9 @@ struct AppCommand: AsyncParsableCommand {
             api = DemoSavingsAPI(backend: DemoBackend(options: .init(currency: accountCurrency)))
         }
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return Settings(api: api, colors: !(noColor || noColorEnvironment), currency: accountCurrency,
-                        achievements: try AppCommand.loadAchievements(path: achievements))
+        let colors = !(noColor || noColorEnvironment)
+        return Settings(api: api, colors: colors, currency: accountCurrency,
+                        achievements: try AppCommand.loadAchievements(path: achievements), images: colors && !noImages)
     }
 
     /// Puts the offline cache behind an HTTP API (the demo keeps none). Returns the API to use
@@ -102,7 +108,7 @@ struct AppCommand: AsyncParsableCommand {
         let cached = withOfflineCache(settings.api, environment: environment)
         settings.api = cached.api
         let core = AppCore(api: settings.api, configuration: .init(sourceName: settings.api.sourceName, colors: settings.colors,
-                                                                  currency: settings.currency),
+                                                                  currency: settings.currency, images: settings.images),
                            achievements: settings.achievements)
         if let note = cached.note { core.showNotice(note) }
         let terminal = NcursesTerminal(theme: settings.colors ? .standard : .noColor)

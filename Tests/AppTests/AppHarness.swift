@@ -14,8 +14,9 @@ final class AppHarness {
     private var buffer: CellBuffer
 
     init(api: any SavingsAPI = DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), width: Int = 100, height: Int = 30,
-         colors: Bool = false, now: Date = fixedNow) {
-        core = AppCore(api: api, configuration: .init(sourceName: api.sourceName, colors: colors, timeZone: TimeZone(identifier: "UTC")!),
+         colors: Bool = false, images: Bool = true, now: Date = fixedNow) {
+        core = AppCore(api: api, configuration: .init(sourceName: api.sourceName, colors: colors, timeZone: TimeZone(identifier: "UTC")!,
+                                                      images: images),
                        now: { now })
         terminal = TestTerminal(width: width, height: height)
         buffer = CellBuffer(width: width, height: height)

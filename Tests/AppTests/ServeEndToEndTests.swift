@@ -75,13 +75,15 @@ import Testing
         let backend = DemoBackend(now: fixedNow)
         let dataset = await backend.dataset
         try await withDemoServer(backend: backend) { _, api in
-            #expect(try await api.goals() == dataset.goals)
+            // Picture URLs come back on the server's own address.
+            let base = "http://\(api.baseURL.host!):\(api.baseURL.port!)"
+            #expect(try await api.goals() == dataset.goals.map { DemoAPIHandler.served($0, base: base) })
             #expect(try await api.rules() == dataset.rules)
             for goal in dataset.goals {
                 #expect(try await api.feed(goalId: goal.id) == dataset.feeds[goal.id])
             }
             for user in dataset.users {
-                #expect(try await api.user(id: user.id) == user)
+                #expect(try await api.user(id: user.id) == DemoAPIHandler.served(user, base: base))
             }
             let from = fixedNow.addingTimeInterval(-60 * 86_400)
             let transactions = try await api.transactions(from: from, to: fixedNow.addingTimeInterval(1))

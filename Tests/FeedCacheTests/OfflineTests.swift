@@ -159,3 +159,20 @@ func waitUntil(_ store: GoalStore, _ condition: @MainActor () -> Bool) async {
         #expect(offline.connectivity.isOffline)
     }
 }
+
+@Suite struct CachedPictureTests {
+    @Test func pictureBytesAreKeptAndUsedWithoutARequest() async throws {
+        let directory = temporaryDirectory()
+        let server = try DemoHTTPServer(backend: DemoBackend(now: now))
+        try await server.start()
+        let url = await server.baseURL
+        let api = CachingSavingsAPI(remote: HTTPSavingsAPI(baseURL: url, timeout: 5), cache: try openCache(directory), now: { now })
+        let goal = try #require(try await api.goals().first { $0.imageURL != nil })
+        let imageURL = try #require(goal.imageURL)
+        let bytes = try await api.imageData(at: imageURL)
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))  // a PNG
+        await server.stop()
+        let offline = CachingSavingsAPI(remote: HTTPSavingsAPI(baseURL: url, timeout: 5), cache: try openCache(directory), now: { now })
+        #expect(try await offline.imageData(at: imageURL) == bytes)
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+
+/// Pictures by URL for screens that draw synchronously: `image(for:columns:rows:)` answers at
+/// once with what is cached (or nil, and starts a fetch); `onChange` says when one arrived.
+///
+/// - Each URL is fetched once at a time: concurrent asks share one request.
+/// - Decoding and scaling run off the main actor; what is kept is the picture shrunk to at
+///   most `sourceSide` pixels plus the cells of each size drawn, so any size is cheap later.
+/// - An LRU bounded in bytes holds them (failures too, so a broken image is not fetched on
+///   every frame); the newest entry is always kept.
+/// - Frames: between `beginFrame()` and `endFrame()` the store notes which URLs were asked
+///   for; `endFrame()` cancels fetches nobody asked for in that frame (the row scrolled away).
+/// - Disk caching (the offline cache) belongs in `loader`: it sees every fetch.
+@MainActor
+public final class ImageStore {
+    public typealias Loader = @Sendable (URL) async throws -> Data
+
+    /// Called on the main actor when a fetch for the URL finished (picture or failure).
+    public var onChange: (@MainActor (URL) -> Void)?
+    public let byteLimit: Int
+    public let sourceSide: Int
+    /// URL schemes handed to the loader; any other URL is a monogram at once.
+    public let schemes: Set<String>
+    private let loader: Loader
+
+    private final class Decoded {
+        let source: RGBAImage
+        var cells: [Size: HalfBlockImage] = [:]
+        init(source: RGBAImage) { self.source = source }
+        var byteCount: Int { source.byteCount + cells.values.reduce(0) { $0 + $1.byteCount } + 128 }
+    }
+
+    private struct Size: Hashable { let columns: Int, rows: Int }
+
+    private enum Entry {
+        case pending(id: Int, task: Task<Void, Never>)
+        case ready(Decoded)
+        case failed
+    }
+
+    private var entries: [URL: Entry] = [:]
+    private var lastUse: [URL: Int] = [:]
+    private var clock = 0
+    private var nextFetchId = 0
+    private var inFrame = false
+    private var wanted: Set<URL> = []
+    public private(set) var totalBytes = 0
+    /// Fetches started so far (for tests: coalescing means one per URL).
+    public private(set) var fetchCount = 0
+    /// Fetches cancelled because no frame asked for them any more.
+    public private(set) var cancelCount = 0
+
+    /// `schemes`: http and https by default; the in-process demo adds its own `demo:`.
+    public init(byteLimit: Int = 8 * 1024 * 1024, sourceSide: Int = 64, schemes: Set<String> = ["http", "https"],
+                loader: @escaping Loader) {
+        self.byteLimit = byteLimit
+        self.sourceSide = sourceSide
+        self.schemes = schemes
+        self.loader = loader
+    }
+
+    /// Whether `url` goes to the loader: a scheme in `schemes`, and for http(s) a host.
+    public func isFetchable(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), schemes.contains(scheme) else { return false }
+        if scheme == "http" || scheme == "https" { return !(url.host ?? "").isEmpty }
+        return true
+    }
+
+    /// The picture as `columns × rows` half-block cells, or nil while loading, after a failure,
+    /// or without a URL. Starts the fetch when nothing is known.
+    public func image(for url: URL?, columns: Int, rows: Int) -> HalfBlockImage? {
+        guard let url, columns > 0, rows > 0 else { return nil }
+        if inFrame { wanted.insert(url) }
+        switch entries[url] {
+        case .ready(let decoded):
+            touch(url)
+            let size = Size(columns: columns, rows: rows)
+            if let cells = decoded.cells[size] { return cells }
+            // A few hundred source pixels: cheap enough to do while drawing, once per size.
+            let cells = HalfBlockImage(decoded.source, columns: columns, rows: rows)
+            decoded.cells[size] = cells
+            totalBytes += cells.byteCount
+            evict(keeping: url)
+            return cells
+        case .failed:
+            touch(url)
+            return nil
+        case .pending:
+            return nil
+        case nil:
+            fetch(url)
+            return nil
+        }
+    }
+
+    /// Whether the URL has failed (or cannot be fetched): the caller shows its monogram for good.
+    public func hasFailed(_ url: URL) -> Bool {
+        if case .failed = entries[url] { return true }
+        return false
+    }
+
+    public var isBusy: Bool { pendingCount > 0 }
+
+    public var pendingCount: Int {
+        entries.values.reduce(0) { count, entry in
+            if case .pending = entry { return count + 1 }
+            return count
+        }
+    }
+
+    /// Starts noting which URLs this frame asks for.
+    public func beginFrame() {
+        inFrame = true
+        wanted.removeAll(keepingCapacity: true)
+    }
+
+    /// Cancels the fetches this frame did not ask for.
+    public func endFrame() {
+        guard inFrame else { return }
+        inFrame = false
+        for (url, entry) in entries {
+            guard case .pending(_, let task) = entry, !wanted.contains(url) else { continue }
+            task.cancel()
+            entries[url] = nil
+            cancelCount += 1
+        }
+    }
+
+    /// Forgets everything (a refresh): fetches in flight are cancelled.
+    public func reset() {
+        for entry in entries.values { if case .pending(_, let task) = entry { task.cancel() } }
+        entries = [:]
+        lastUse = [:]
+        totalBytes = 0
+    }
+
+    // MARK: - Fetching
+
+    private func fetch(_ url: URL) {
+        guard isFetchable(url) else {
+            store(.failed, for: url)
+            return
+        }
+        nextFetchId += 1
+        fetchCount += 1
+        let id = nextFetchId
+        let loader = self.loader
+        let side = sourceSide
+        let task = Task { [weak self] in
+            var source: RGBAImage?
+            if let data = try? await loader(url), !Task.isCancelled {
+                source = await ImageStore.decode(data, side: side)
+            }
+            self?.finish(url, id: id, source: source)
+        }
+        entries[url] = .pending(id: id, task: task)
+    }
+
+    /// Off the main actor: decode, then shrink to what thumbnails need.
+    @concurrent
+    nonisolated static func decode(_ data: Data, side: Int) async -> RGBAImage? {
+        guard data.count <= ImageDecoder.maxBytes else { return nil }
+        return ImageDecoder.decode(data, atLeast: (side, side))?.limited(toMaxSide: side)
+    }
+
+    private func finish(_ url: URL, id: Int, source: RGBAImage?) {
+        // A fetch cancelled (or reset) and asked for again has a newer id: this answer is stale.
+        guard case .pending(let current, _) = entries[url], current == id else { return }
+        store(source.map { .ready(Decoded(source: $0)) } ?? .failed, for: url)
+        onChange?(url)
+    }
+
+    // MARK: - The LRU
+
+    private func cost(_ entry: Entry) -> Int {
+        switch entry {
+        case .ready(let decoded): decoded.byteCount
+        case .failed: 64
+        case .pending: 0
+        }
+    }
+
+    private func store(_ entry: Entry, for url: URL) {
+        if let old = entries[url] { totalBytes -= cost(old) }
+        entries[url] = entry
+        totalBytes += cost(entry)
+        touch(url)
+        evict(keeping: url)
+    }
+
+    private func touch(_ url: URL) {
+        clock += 1
+        lastUse[url] = clock
+    }
+
+    /// Drops the least recently used finished entries until the total is within the limit.
+    private func evict(keeping kept: URL) {
+        while totalBytes > byteLimit {
+            var oldest: (url: URL, use: Int)?
+            for (url, entry) in entries where url != kept {
+                if case .pending = entry { continue }
+                let use = lastUse[url] ?? 0
+                if oldest == nil || use < oldest!.use { oldest = (url, use) }
+            }
+            guard let victim = oldest?.url, let entry = entries[victim] else { return }
+            totalBytes -= cost(entry)
+            entries[victim] = nil
+            lastUse[victim] = nil
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import FeedModel
+import Foundation
+import Testing
+@testable import TermImage
+
+/// A loader the test controls: it counts calls, holds every fetch until released, and tells
+/// how each one ended (cancelled or not). No sleeps: everything is awaited.
+actor ScriptedLoader {
+    private var released = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private(set) var calls: [URL] = []
+    private(set) var cancelled: [URL] = []
+    private var ended: [CheckedContinuation<Void, Never>] = []
+    private var endedCount = 0
+    let body: @Sendable (URL) -> Data
+
+    init(held: Bool = true, body: @escaping @Sendable (URL) -> Data = { _ in DemoImages.goalPNG(id: 1) }) {
+        released = !held
+        self.body = body
+    }
+
+    func load(_ url: URL) async throws -> Data {
+        calls.append(url)
+        if !released { await withCheckedContinuation { waiters.append($0) } }
+        defer { finished() }
+        if Task.isCancelled {
+            cancelled.append(url)
+            throw CancellationError()
+        }
+        return body(url)
+    }
+
+    func release() {
+        released = true
+        for waiter in waiters { waiter.resume() }
+        waiters = []
+    }
+
+    private func finished() {
+        endedCount += 1
+        for waiter in ended { waiter.resume() }
+        ended = []
+    }
+
+    /// Waits until `count` loads have ended.
+    func waitForEnds(_ count: Int) async {
+        while endedCount < count { await withCheckedContinuation { ended.append($0) } }
+    }
+
+    /// Waits until `count` loads have started.
+    func waitForCalls(_ count: Int) async {
+        while calls.count < count { await Task.yield() }
+    }
+}
+
+@MainActor
+@Suite struct ImageStoreTests {
+    static func url(_ n: Int) -> URL { URL(string: "http://images.example/\(n).png")! }
+
+    /// A store whose `onChange` feeds a stream, so a test can await arrivals.
+    static func store(_ loader: ScriptedLoader, byteLimit: Int = 1 << 20) -> (ImageStore, AsyncStream<URL>) {
+        let store = ImageStore(byteLimit: byteLimit, sourceSide: 16) { try await loader.load($0) }
+        let (arrivals, continuation) = AsyncStream<URL>.makeStream()
+        store.onChange = { continuation.yield($0) }
+        return (store, arrivals)
+    }
+
+    @Test func concurrentAsksForOneURLShareOneFetch() async {
+        let loader = ScriptedLoader()
+        let (store, arrivals) = ImageStoreTests.store(loader)
+        for _ in 0..<10 { #expect(store.image(for: ImageStoreTests.url(1), columns: 4, rows: 1) == nil) }
+        #expect(store.fetchCount == 1 && store.pendingCount == 1 && store.isBusy)
+        await loader.waitForCalls(1)
+        await loader.release()
+        var iterator = arrivals.makeAsyncIterator()
+        #expect(await iterator.next() == ImageStoreTests.url(1))
+        #expect(await loader.calls.count == 1)
+        #expect(!store.isBusy)
+        let cells = store.image(for: ImageStoreTests.url(1), columns: 4, rows: 1)
+        #expect(cells?.columns == 4 && cells?.rows == 1)
+        // Another size of the same picture needs no fetch.
+        #expect(store.image(for: ImageStoreTests.url(1), columns: 16, rows: 8)?.pixels.count == 16 * 16)
+        #expect(store.fetchCount == 1)
+    }
+
+    @Test func onlyHTTPAndHTTPSAreFetched() async {
+        let loader = ScriptedLoader(held: false)
+        let (store, _) = ImageStoreTests.store(loader)
+        for text in ["ftp://example.com/a.png", "file:///etc/passwd", "javascript:alert(1)", "data:image/png;base64,AAAA", "http:///nohost.png"] {
+            let url = URL(string: text)!
+            #expect(store.image(for: url, columns: 4, rows: 1) == nil)
+            #expect(store.hasFailed(url), "\(text)")
+        }
+        #expect(store.image(for: nil, columns: 4, rows: 1) == nil)
+        #expect(store.fetchCount == 0 && !store.isBusy)
+    }
+
+    @Test func aBrokenBodyIsRememberedAsAFailure() async {
+        let loader = ScriptedLoader(held: false) { _ in Data("<html>not found</html>".utf8) }
+        let (store, arrivals) = ImageStoreTests.store(loader)
+        _ = store.image(for: ImageStoreTests.url(1), columns: 4, rows: 1)
+        var iterator = arrivals.makeAsyncIterator()
+        _ = await iterator.next()
+        #expect(store.hasFailed(ImageStoreTests.url(1)))
+        #expect(store.image(for: ImageStoreTests.url(1), columns: 4, rows: 1) == nil)
+        #expect(store.fetchCount == 1)
+    }
+
+    @Test func aFetchNoFrameAsksForAnyMoreIsCancelled() async {
+        let loader = ScriptedLoader()
+        let (store, _) = ImageStoreTests.store(loader)
+        store.beginFrame()
+        _ = store.image(for: ImageStoreTests.url(1), columns: 4, rows: 1)
+        _ = store.image(for: ImageStoreTests.url(2), columns: 4, rows: 1)
+        store.endFrame()
+        #expect(store.pendingCount == 2)
+        await loader.waitForCalls(2)
+        // The row of picture 1 scrolled away: the next frame asks for picture 2 only.
+        store.beginFrame()
+        _ = store.image(for: ImageStoreTests.url(2), columns: 4, rows: 1)
+        store.endFrame()
+        #expect(store.cancelCount == 1 && store.pendingCount == 1)
+        await loader.release()
+        await loader.waitForEnds(2)
+        #expect(await loader.cancelled == [ImageStoreTests.url(1)])
+        // Picture 2 arrives; picture 1 left nothing behind and is fetched afresh when asked again.
+        while store.isBusy { await Task.yield() }
+        #expect(store.image(for: ImageStoreTests.url(2), columns: 4, rows: 1) != nil)
+        #expect(!store.hasFailed(ImageStoreTests.url(1)))
+        #expect(store.image(for: ImageStoreTests.url(1), columns: 4, rows: 1) == nil)
+        #expect(store.fetchCount == 3)
+    }
+
+    @Test func theCacheStaysWithinItsByteLimitDroppingTheLeastRecentlyUsed() async {
+        let loader = ScriptedLoader(held: false)
+        // One entry: a 16×16 source (1 KB) plus a 4×1 strip; the limit holds three.
+        let (probe, probeArrivals) = ImageStoreTests.store(loader)
+        _ = probe.image(for: ImageStoreTests.url(0), columns: 4, rows: 1)
+        var probeIterator = probeArrivals.makeAsyncIterator()
+        _ = await probeIterator.next()
+        _ = probe.image(for: ImageStoreTests.url(0), columns: 4, rows: 1)
+        let entry = probe.totalBytes
+        #expect(entry > 1024 && entry < 2048)
+
+        let (store, arrivals) = ImageStoreTests.store(loader, byteLimit: entry * 3 + entry / 2)
+        var iterator = arrivals.makeAsyncIterator()
+        for n in 1...3 {
+            _ = store.image(for: ImageStoreTests.url(n), columns: 4, rows: 1)
+            _ = await iterator.next()
+            #expect(store.image(for: ImageStoreTests.url(n), columns: 4, rows: 1) != nil)
+        }
+        #expect(store.totalBytes == entry * 3)
+        // Picture 1 is used again, so 2 is now the least recently used and goes for picture 4.
+        #expect(store.image(for: ImageStoreTests.url(1), columns: 4, rows: 1) != nil)
+        _ = store.image(for: ImageStoreTests.url(4), columns: 4, rows: 1)
+        _ = await iterator.next()
+        #expect(store.image(for: ImageStoreTests.url(4), columns: 4, rows: 1) != nil)
+        #expect(store.totalBytes <= store.byteLimit)
+        #expect(store.image(for: ImageStoreTests.url(1), columns: 4, rows: 1) != nil)
+        #expect(store.image(for: ImageStoreTests.url(3), columns: 4, rows: 1) != nil)
+        #expect(store.fetchCount == 4)
+        #expect(store.image(for: ImageStoreTests.url(2), columns: 4, rows: 1) == nil)
+        #expect(store.fetchCount == 5, "an evicted picture is fetched again")
+    }
+}
