@@ -75,6 +75,16 @@ static inline void qic_jpeg_error_exit(j_common_ptr cinfo) {
 static inline void qic_jpeg_silent(j_common_ptr cinfo) { (void)cinfo; }
 static inline void qic_jpeg_silent_level(j_common_ptr cinfo, int level) { (void)cinfo; (void)level; }
 
+/* libjpeg's error manager, made to jump back (error_exit) and to print nothing: its messages
+   would land on the full-screen terminal. */
+static inline struct jpeg_error_mgr *qic_jpeg_quiet_errors(struct qic_jpeg_error *error) {
+    struct jpeg_error_mgr *manager = jpeg_std_error(&error->manager);
+    manager->error_exit = qic_jpeg_error_exit;
+    manager->output_message = qic_jpeg_silent;
+    manager->emit_message = qic_jpeg_silent_level;
+    return manager;
+}
+
 /* JPEG (grey or colour; CMYK is refused) to RGBA. libjpeg scales by 1/2, 1/4 or 1/8 while
    decoding when the result stays at least min_width × min_height: a 4000 px photo for a 16 px
    thumbnail never costs 64 MB. max_side applies to the image as stored. */
@@ -85,10 +95,7 @@ static inline int qic_decode_jpeg(const uint8_t *data, size_t size, uint32_t max
     uint8_t *volatile pixels = NULL;
     out->pixels = NULL;
     memset(&cinfo, 0, sizeof cinfo);
-    cinfo.err = jpeg_std_error(&error.manager);
-    error.manager.error_exit = qic_jpeg_error_exit;
-    error.manager.output_message = qic_jpeg_silent;
-    error.manager.emit_message = qic_jpeg_silent_level;
+    cinfo.err = qic_jpeg_quiet_errors(&error);
     if (setjmp(error.jump)) {
         jpeg_destroy_decompress(&cinfo);
         free(pixels);
@@ -141,10 +148,7 @@ static inline int qic_encode_jpeg_rgb(const uint8_t *rgb, uint32_t width, uint32
     *out = NULL;
     *out_size = 0;
     memset(&cinfo, 0, sizeof cinfo);
-    cinfo.err = jpeg_std_error(&error.manager);
-    error.manager.error_exit = qic_jpeg_error_exit;
-    error.manager.output_message = qic_jpeg_silent;
-    error.manager.emit_message = qic_jpeg_silent_level;
+    cinfo.err = qic_jpeg_quiet_errors(&error);
     if (setjmp(error.jump)) {
         jpeg_destroy_compress(&cinfo);
         free(buffer);

@@ -123,7 +123,8 @@ public final class SQLiteCache: OfflineCache {
 
     // MARK: - Resources kept as JSON
 
-    private func load<T: Decodable & Sendable>(_ type: T.Type, kind: String, key: String) async -> Cached<T>? {
+    /// A kept resource's bytes and when they were fetched.
+    private func loadBytes(kind: String, key: String) async -> Cached<Data>? {
         let found = try? await database.read { db -> (Data, Double)? in
             guard let row = try Row.fetchOne(db, sql: "SELECT json, fetchedAt FROM resource WHERE kind = ? AND key = ?",
                                              arguments: [kind, key]),
@@ -131,16 +132,25 @@ public final class SQLiteCache: OfflineCache {
             return (data, fetchedAt)
         }
         guard let (data, fetchedAt) = found ?? nil else { return nil }
-        guard let value = try? PayloadDecoder().decode(type, from: data, resource: "cache \(kind)") else { return nil }
-        return Cached(value, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
+        return Cached(data, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
     }
 
-    private func store<T: Encodable>(_ value: T, kind: String, key: String, at date: Date) async {
-        guard let data = try? JSONEncoder().encode(value) else { return }
+    private func storeBytes(_ data: Data, kind: String, key: String, at date: Date) async {
         _ = try? await database.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO resource (kind, key, json, fetchedAt) VALUES (?, ?, ?, ?)",
                            arguments: [kind, key, data, date.timeIntervalSince1970])
         }
+    }
+
+    private func load<T: Decodable & Sendable>(_ type: T.Type, kind: String, key: String) async -> Cached<T>? {
+        guard let bytes = await loadBytes(kind: kind, key: key),
+              let value = try? PayloadDecoder().decode(type, from: bytes.value, resource: "cache \(kind)") else { return nil }
+        return Cached(value, fetchedAt: bytes.fetchedAt)
+    }
+
+    private func store<T: Encodable>(_ value: T, kind: String, key: String, at date: Date) async {
+        guard let data = try? JSONEncoder().encode(value) else { return }
+        await storeBytes(data, kind: kind, key: key, at: date)
     }
 
     public func goals() async -> Cached<[Goal]>? {
@@ -182,21 +192,11 @@ public final class SQLiteCache: OfflineCache {
     // MARK: - Picture bytes
 
     public func image(at url: URL) async -> Cached<Data>? {
-        let found = try? await database.read { db -> (Data, Double)? in
-            guard let row = try Row.fetchOne(db, sql: "SELECT json, fetchedAt FROM resource WHERE kind = 'image' AND key = ?",
-                                             arguments: [url.absoluteString]),
-                  let data = row["json"] as Data?, let fetchedAt = row["fetchedAt"] as Double? else { return nil }
-            return (data, fetchedAt)
-        }
-        guard let (data, fetchedAt) = found ?? nil else { return nil }
-        return Cached(data, fetchedAt: Date(timeIntervalSince1970: fetchedAt))
+        await loadBytes(kind: "image", key: url.absoluteString)
     }
 
     public func saveImage(_ data: Data, at url: URL, fetchedAt date: Date) async {
-        _ = try? await database.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO resource (kind, key, json, fetchedAt) VALUES ('image', ?, ?, ?)",
-                           arguments: [url.absoluteString, data, date.timeIntervalSince1970])
-        }
+        await storeBytes(data, kind: "image", key: url.absoluteString, at: date)
     }
 
     // MARK: - Activities and the spans fetched
