@@ -3,17 +3,31 @@ import Foundation
 /// The demo dataset as a live backend: answers every endpoint and applies the same rules that
 /// `qapital-tui serve` serves over HTTP (goal creation checks, transfers idempotent by id).
 public actor DemoBackend {
-    public private(set) var dataset: DemoDataset
+    /// Built on first use, inside the actor: making the demo data takes a few milliseconds that
+    /// the app's first frame should not wait for.
+    public private(set) var dataset: DemoDataset {
+        get {
+            if let built { return built }
+            let made = DemoDataset(now: now, options: options)
+            built = made
+            return made
+        }
+        set { built = newValue }
+    }
+    private var built: DemoDataset?
     private var appliedTransfers: [UUID: (goalId: Int, amount: Money)] = [:]
-    private var nextGoalId: Int
+    private let now: Date
+    private let options: DemoDataset.Options
 
     public init(dataset: DemoDataset) {
-        self.dataset = dataset
-        self.nextGoalId = (dataset.goals.map(\.id).max() ?? 0) + 1
+        self.now = dataset.now
+        self.options = DemoDataset.Options(currency: dataset.currency)
+        self.built = dataset
     }
 
     public init(now: Date = Date(), options: DemoDataset.Options = DemoDataset.Options()) {
-        self.init(dataset: DemoDataset(now: now, options: options))
+        self.now = now
+        self.options = options
     }
 
     public var currency: Currency { dataset.currency }
@@ -67,9 +81,8 @@ public actor DemoBackend {
         if let problem = DemoBackend.validateNewGoal(name: name, target: target) {
             throw APIError(kind: .rejected, request: "POST /savingsgoals", message: "POST /savingsgoals: HTTP 400: \(problem)")
         }
-        let goal = Goal(id: nextGoalId, name: name.trimmingCharacters(in: .whitespacesAndNewlines), ownerId: 1,
+        let goal = Goal(id: (dataset.goals.map(\.id).max() ?? 0) + 1, name: name.trimmingCharacters(in: .whitespacesAndNewlines), ownerId: 1,
                         target: target, balance: .zero(dataset.currency))
-        nextGoalId += 1
         dataset.goals.append(goal)
         dataset.feeds[goal.id] = []
         return goal
