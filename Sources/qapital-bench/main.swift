@@ -27,24 +27,8 @@ func runBenchmarks() async {
     func wanted(_ part: String) -> Bool { only.isEmpty || only.contains(part) }
     print("qapital-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
 
-    // Frame cost and memory: 1M first, while the heap is fresh.
-    var frames: [Int: FrameBenchmark.Figure] = [:]
-    for count in [1_000_000, 100_000, 1_000] where wanted("frames") {
-        frames[count] = await FrameBenchmark.run(activities: count, frames: 2_000)
-    }
-    for count in [1_000, 100_000, 1_000_000] where wanted("frames") {
-        guard let f = frames[count] else { row("frame cost, \(count) activities", "no pty", "", nil); continue }
-        let met = count == 1_000_000 ? f.p99 <= .milliseconds(1) : nil
-        row("frame cost (j + draw + ncurses refresh), \(count.formatted()) activities", "p50 \(ms(f.p50)), p99 \(ms(f.p99))",
-            count == 1_000_000 ? "p99 ≤ 1 ms" : "", met)
-    }
-    if let small = frames[1_000], let large = frames[1_000_000] {
-        let ratio = large.p99.milliseconds / small.p99.milliseconds
-        row("frame cost p99, 1M / 1k", String(format: "%.2f", ratio), "≤ 1.2", ratio <= 1.2)
-        let perActivity = Double(large.residentBytes) / Double(large.activities)
-        row("resident memory per loaded activity at 1M", String(format: "%.0f B", perActivity), "≤ 300 B", perActivity <= 300)
-    }
-
+    // Bytes per j and cold start first: forking from a process that has held a million
+    // activities costs milliseconds of page-table copying that no user's shell pays.
     // Bytes per j: the real binary against less, same pty, same text.
     let keys = 120
     if !wanted("bytes") && !wanted("start") {
@@ -69,6 +53,28 @@ func runBenchmarks() async {
         }
     } else {
         row("bytes per j and cold start", "skipped: \(TerminalBenchmarks.appPath) is missing (swift build -c release)", "", nil)
+    }
+
+    // Frame cost and memory: 1M first, while the heap is fresh.
+    var frames: [Int: FrameBenchmark.Figure] = [:]
+    for count in [1_000_000, 100_000, 1_000] where wanted("frames") {
+        frames[count] = await FrameBenchmark.run(activities: count, frames: 2_000)
+    }
+    for count in [1_000, 100_000, 1_000_000] where wanted("frames") {
+        guard let f = frames[count] else { row("frame cost, \(count) activities", "no pty", "", nil); continue }
+        let met = count == 1_000_000 ? f.p99 <= .milliseconds(1) : nil
+        row("frame cost (j + draw + ncurses refresh), \(count.formatted()) activities", "p50 \(ms(f.p50)), p99 \(ms(f.p99))",
+            count == 1_000_000 ? "p99 ≤ 1 ms" : "", met)
+    }
+    if let small = frames[1_000], let large = frames[1_000_000] {
+        // Both ratios: p99 of 2,000 frames is the 20th slowest, so on a shared machine it moves
+        // with the scheduler more than with the history; p50 shows the cost itself.
+        let ratio = large.p99.milliseconds / small.p99.milliseconds
+        row("frame cost p99, 1M / 1k", String(format: "%.2f", ratio), "≤ 1.2", ratio <= 1.2)
+        let medianRatio = large.p50.milliseconds / small.p50.milliseconds
+        row("frame cost p50, 1M / 1k", String(format: "%.2f", medianRatio), "", nil)
+        let perActivity = Double(large.residentBytes) / Double(large.activities)
+        row("resident memory per loaded activity at 1M", String(format: "%.0f B", perActivity), "≤ 300 B", perActivity <= 300)
     }
 
     // First activity after K empty windows through serve.
