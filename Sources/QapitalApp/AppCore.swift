@@ -404,7 +404,12 @@ public final class AppCore {
     }
 
     private func open() {
-        guard tab == .goals, detail == nil else { return }
+        guard tab == .goals else { return }
+        // In a goal, Enter shows who is behind the selected saving and the goal (as `u` does).
+        if detail != nil {
+            openPeople()
+            return
+        }
         let visible = GoalListScreen.visibleGoals(goals.goals, filter: goalList.filter)
         guard goalList.list.selected < visible.count else { return }
         let goal = visible[goalList.list.selected]

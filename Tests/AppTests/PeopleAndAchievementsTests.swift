@@ -62,6 +62,18 @@ import TermUI
         #expect(lines.contains { $0.contains("Balloons") })
     }
 
+    @Test func enterInAGoalShowsItsPeople() async {
+        let app = AppHarness()
+        _ = await app.start()
+        _ = await app.press(.enter)
+        let lines = await app.press(.enter)
+        let text = lines.joined(separator: "\n")
+        #expect(text.contains("Person"))
+        #expect(text.contains("of 4 · Esc closes"))  // the saver, the owner and the three shared
+        _ = await app.press(.escape)
+        #expect(app.terminal.lines[2].hasPrefix("Saved"))  // still in the goal
+    }
+
     @Test func uInTheFeedShowsTheSaver() async {
         let app = AppHarness()
         _ = await app.start()
