@@ -20,7 +20,8 @@ public struct ProgressBar: Sendable {
     public var isOver: Bool { fraction > 1 }
 
     /// Whole percent, rounded down so 99.9 % never reads 100 %.
-    public var percent: Int { Int((fraction * 100).rounded(.down)) }
+    /// Capped so that an absurd fraction from the server (1e17) cannot overflow `Int`.
+    public var percent: Int { Int(min(fraction * 100, 999_999).rounded(.down)) }
 
     /// The bar as styled runs exactly `width` cells wide.
     public func spans(width: Int) -> [Span] {

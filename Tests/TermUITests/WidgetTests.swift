@@ -125,3 +125,14 @@ import Testing
         #expect(Rect(x: 0, y: 0, width: 3, height: 3).inset(2).isEmpty)
     }
 }
+
+@Suite struct ProgressBarLimitTests {
+    @Test func anAbsurdFractionDrawsWithoutOverflow() {
+        let bar = ProgressBar(fraction: 1e17)
+        #expect(bar.percent == 999_999)
+        #expect(bar.isOver)
+        var buffer = CellBuffer(width: 20, height: 1)
+        bar.draw(into: &buffer, x: 0, y: 0, width: 20)
+        #expect(buffer.rowText(0).hasPrefix("███"))
+    }
+}
