@@ -25,9 +25,13 @@ typedef struct qic_image {
 enum {
     QIC_OK = 0,
     QIC_ERROR = 1,      /* broken, truncated or unsupported data */
-    QIC_TOO_LARGE = 2,  /* a side longer than max_side */
+    QIC_TOO_LARGE = 2,  /* a side longer than max_side, or more than QIC_MAX_PIXELS decoded */
     QIC_NO_MEMORY = 3,
 };
+
+/* At most this many pixels are decoded (32 MB of RGBA): a tiny hostile file may claim
+   8000×8000, and pictures are decoded several at a time. */
+#define QIC_MAX_PIXELS ((uint64_t)8 * 1024 * 1024)
 
 static inline void qic_free(void *pixels) { free(pixels); }
 
@@ -42,7 +46,8 @@ static inline int qic_decode_png(const uint8_t *data, size_t size, uint32_t max_
         return QIC_ERROR;
     }
     if (image.width == 0 || image.height == 0) { png_image_free(&image); return QIC_ERROR; }
-    if (image.width > max_side || image.height > max_side) { png_image_free(&image); return QIC_TOO_LARGE; }
+    if (image.width > max_side || image.height > max_side
+        || (uint64_t)image.width * image.height > QIC_MAX_PIXELS) { png_image_free(&image); return QIC_TOO_LARGE; }
     image.format = PNG_FORMAT_RGBA;
     size_t bytes = (size_t)PNG_IMAGE_SIZE(image);
     uint8_t *pixels = malloc(bytes);
@@ -118,6 +123,10 @@ static inline int qic_decode_jpeg(const uint8_t *data, size_t size, uint32_t max
     cinfo.scale_num = 1;
     cinfo.scale_denom = denom;
     jpeg_start_decompress(&cinfo);
+    if ((uint64_t)cinfo.output_width * cinfo.output_height > QIC_MAX_PIXELS) {
+        jpeg_destroy_decompress(&cinfo);
+        return QIC_TOO_LARGE;
+    }
     if (cinfo.output_components != 4) {
         jpeg_destroy_decompress(&cinfo);
         return QIC_ERROR;

@@ -17,10 +17,13 @@ public final class SQLiteCache: OfflineCache {
 
     private let database: DatabasePool
     public let fileURL: URL
+    /// Amounts are kept as the API wrote them, without a currency: read back in this one.
+    private let decoder: PayloadDecoder
 
-    init(database: DatabasePool, fileURL: URL) {
+    init(database: DatabasePool, fileURL: URL, accountCurrency: Currency) {
         self.database = database
         self.fileURL = fileURL
+        self.decoder = PayloadDecoder(accountCurrency: accountCurrency)
     }
 
     /// `$XDG_CACHE_HOME/qapital-tui` (default `~/.cache/qapital-tui`).
@@ -32,27 +35,28 @@ public final class SQLiteCache: OfflineCache {
         return URL(fileURLWithPath: home).appendingPathComponent(".cache/qapital-tui")
     }
 
-    /// A file name for a base URL: readable, and unique per scheme, host, port and path.
-    public static func fileName(for baseURL: URL) -> String {
+    /// A file name for a base URL and account: readable, and unique per scheme, host, port,
+    /// path and token (another token is another account: it must not see this one's data).
+    public static func fileName(for baseURL: URL, token: String? = nil) -> String {
         let text = baseURL.absoluteString.lowercased()
         let readable = String(text.map { $0.isLetter || $0.isNumber ? $0 : "_" }.prefix(80))
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for byte in text.utf8 + [0] + Array((token ?? "").utf8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return "\(readable)-\(String(hash, radix: 16)).sqlite"
     }
 
     /// Opens (or creates) the cache for `baseURL` in `directory`. A corrupt file is moved aside
     /// and replaced; a directory that cannot be written leaves the app without a cache. Either
     /// way the note says what happened, and nothing here throws.
-    public static func open(directory: URL, baseURL: URL) -> OpenResult {
-        let fileURL = directory.appendingPathComponent(fileName(for: baseURL))
+    public static func open(directory: URL, baseURL: URL, token: String? = nil, accountCurrency: Currency = .usd) -> OpenResult {
+        let fileURL = directory.appendingPathComponent(fileName(for: baseURL, token: token))
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             return OpenResult(cache: nil, note: "cache off: cannot create \(directory.path)")
         }
         do {
-            return OpenResult(cache: try openChecked(fileURL), note: nil)
+            return OpenResult(cache: try openChecked(fileURL, accountCurrency: accountCurrency), note: nil)
         } catch {
             guard isCorruption(error) else {
                 return OpenResult(cache: nil, note: "cache off: cannot open \(fileURL.path) (\(describe(error)))")
@@ -63,14 +67,15 @@ public final class SQLiteCache: OfflineCache {
                 for suffix in ["-wal", "-shm"] {
                     try? FileManager.default.removeItem(atPath: fileURL.path + suffix)
                 }
-                return OpenResult(cache: try openChecked(fileURL), note: "the cache was damaged; moved aside to \(aside.lastPathComponent)")
+                return OpenResult(cache: try openChecked(fileURL, accountCurrency: accountCurrency),
+                                  note: "the cache was damaged; moved aside to \(aside.lastPathComponent)")
             } catch {
                 return OpenResult(cache: nil, note: "cache off: \(fileURL.lastPathComponent) is damaged and could not be moved aside")
             }
         }
     }
 
-    private static func openChecked(_ fileURL: URL) throws -> SQLiteCache {
+    private static func openChecked(_ fileURL: URL, accountCurrency: Currency) throws -> SQLiteCache {
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         let pool = try DatabasePool(path: fileURL.path, configuration: configuration)
@@ -78,7 +83,7 @@ public final class SQLiteCache: OfflineCache {
         // A file that opens can still be damaged inside; find out now, not mid-session.
         let check = try pool.read { try String.fetchOne($0, sql: "PRAGMA quick_check") }
         guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check) }
-        return SQLiteCache(database: pool, fileURL: fileURL)
+        return SQLiteCache(database: pool, fileURL: fileURL, accountCurrency: accountCurrency)
     }
 
     static func isCorruption(_ error: Error) -> Bool {
@@ -144,7 +149,7 @@ public final class SQLiteCache: OfflineCache {
 
     private func load<T: Decodable & Sendable>(_ type: T.Type, kind: String, key: String) async -> Cached<T>? {
         guard let bytes = await loadBytes(kind: kind, key: key),
-              let value = try? PayloadDecoder().decode(type, from: bytes.value, resource: "cache \(kind)") else { return nil }
+              let value = try? decoder.decode(type, from: bytes.value, resource: "cache \(kind)") else { return nil }
         return Cached(value, fetchedAt: bytes.fetchedAt)
     }
 
@@ -228,7 +233,6 @@ public final class SQLiteCache: OfflineCache {
             return (rows, oldestFetch, covered, oldest)
         }
         guard let found = result ?? nil, let oldest = found.oldest else { return nil }
-        let decoder = PayloadDecoder()
         let activities = found.rows.compactMap { try? decoder.decode(Activity.self, from: $0, resource: "cache activity") }
         return Cached(ActivityPage(oldest: Date(timeIntervalSince1970: oldest), activities: activities),
                       fetchedAt: Date(timeIntervalSince1970: found.fetchedAt))

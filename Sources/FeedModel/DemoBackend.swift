@@ -102,8 +102,12 @@ public actor DemoBackend {
         guard amount.currency == dataset.currency, amount.minorUnits > 0 else {
             throw APIError(kind: .rejected, request: label, message: "\(label): HTTP 400: the amount must be more than zero")
         }
+        let (sum, overflow) = dataset.goals[index].balance.minorUnits.addingReportingOverflow(amount.minorUnits)
+        guard !overflow else {
+            throw APIError(kind: .rejected, request: label, message: "\(label): HTTP 400: the balance would be out of range")
+        }
         appliedTransfers[transferId] = (goalId, amount)
-        dataset.goals[index].balance = dataset.goals[index].balance + amount
+        dataset.goals[index].balance.minorUnits = sum
         let item = FeedItem(id: transferId.uuidString.lowercased(), timestamp: Date(),
                             message: MarkupText(parsing: "<strong>You</strong> saved your round-ups."),
                             amount: amount, userId: 1, savingsRuleId: 1)

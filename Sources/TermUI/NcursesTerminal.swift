@@ -22,7 +22,9 @@ public final class NcursesTerminal: Terminal {
     /// Set when started on a device other than stdin/stdout (`newterm`).
     private var screen: OpaquePointer?
     private var deviceFile: UnsafeMutablePointer<FILE>?
-    private static let quitSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// SIGQUIT too: cbreak keeps Ctrl-\ live, and its default action would dump core with the
+    /// terminal still in the alternate screen.
+    private static let quitSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     private struct PairKey: Hashable {
         var fg: Int32

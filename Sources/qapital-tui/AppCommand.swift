@@ -93,7 +93,8 @@ struct AppCommand: AsyncParsableCommand {
     func withOfflineCache(_ api: any SavingsAPI, environment: [String: String]) -> (api: any SavingsAPI, note: String?) {
         guard !noCache, let http = api as? HTTPSavingsAPI else { return (api, nil) }
         let directory = cacheDirectory.map { URL(fileURLWithPath: $0) } ?? SQLiteCache.defaultDirectory(environment: environment)
-        let opened = SQLiteCache.open(directory: directory, baseURL: http.baseURL)
+        let opened = SQLiteCache.open(directory: directory, baseURL: http.baseURL, token: http.token,
+                                      accountCurrency: http.decoder.accountCurrency)
         guard let cache = opened.cache else { return (api, opened.note) }
         return (CachingSavingsAPI(remote: http, cache: cache), opened.note)
     }

@@ -23,6 +23,9 @@ struct QapitalCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let exit as ExitCode {
+            // A status with nothing to say (e.g. 128 + signal after the terminal was restored).
+            Foundation.exit(exit.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .success {

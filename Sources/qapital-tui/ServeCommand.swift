@@ -36,7 +36,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard latencyMs >= 0 else { throw ValidationError("--latency-ms must not be negative") }
         guard failEvery >= 0 else { throw ValidationError("--fail-every must not be negative") }
-        guard emptyRecentDays >= 0 else { throw ValidationError("--empty-recent-days must not be negative") }
+        guard (0...36_500).contains(emptyRecentDays) else {
+            throw ValidationError("--empty-recent-days must be between 0 and 36500")
+        }
         guard Currency.from(code: currency) != nil else { throw ValidationError("--currency: not an ISO currency code: \(currency)") }
     }
 

@@ -23,13 +23,16 @@ import Glibc
         #expect(tail.contains(Self.showCursor))
     }
 
-    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP, SIGQUIT])
     func aSignalRestoresTheTerminal(signal: Int32) throws {
         let terminal = try PseudoTerminal()
         #expect(terminal.read(until: { $0.contains("Balloons") }))
         kill(terminal.process.processIdentifier, signal)
         #expect(terminal.waitForExit() == 128 + signal)
         #expect(terminal.text.contains(Self.leaveAlternateScreen))
+        // Nothing printed after the terminal was restored (no "qapital-tui: failed").
+        let after = terminal.text.components(separatedBy: Self.leaveAlternateScreen).last ?? ""
+        #expect(!after.contains("qapital-tui:"), "\(after)")
         #expect(terminal.text.hasSuffix(Self.leaveAlternateScreen) || terminal.text.contains(Self.showCursor))
     }
 

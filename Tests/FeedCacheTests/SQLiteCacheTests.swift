@@ -117,6 +117,20 @@ func openCache(_ directory: URL) throws -> SQLiteCache {
         }
     }
 
+    @Test func amountsComeBackInTheAccountCurrency() async throws {
+        let directory = temporaryDirectory()
+        let cache = try #require(SQLiteCache.open(directory: directory, baseURL: baseURL, accountCurrency: .jpy).cache)
+        let goal = Goal(id: 1, name: "Kyoto", ownerId: 1, target: Money(minorUnits: 50_000, currency: .jpy),
+                        balance: Money(minorUnits: 1_200, currency: .jpy))
+        await cache.saveGoals([goal], at: now)
+        #expect(await cache.goals()?.value.first?.balance.formatted == "¥1,200")
+    }
+
+    @Test func anotherTokenIsAnotherAccountAndAnotherFile() {
+        #expect(SQLiteCache.fileName(for: baseURL, token: "alice") != SQLiteCache.fileName(for: baseURL, token: "bob"))
+        #expect(SQLiteCache.fileName(for: baseURL, token: nil) != SQLiteCache.fileName(for: baseURL, token: "alice"))
+    }
+
     @Test func cacheFilesAreNamedPerBaseURL() {
         let a = SQLiteCache.fileName(for: URL(string: "http://127.0.0.1:8080")!)
         let b = SQLiteCache.fileName(for: URL(string: "http://127.0.0.1:8081")!)
