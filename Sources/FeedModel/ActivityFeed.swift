@@ -27,19 +27,23 @@ public final class ActivityFeed {
 
     /// Starts over (also the refresh): the old generation's answers are dropped and its requests cancelled.
     public func start() {
+        start(keeping: nil)
+    }
+
+    /// Starts over but keeps showing what is shown until the new first page arrives (or, if
+    /// it fails, until a retry brings one).
+    public func refresh() {
+        let shown = activities
+        start(keeping: shown.isEmpty ? nil : shown)
+    }
+
+    private func start(keeping shown: [Activity]?) {
         for task in tasks.values { task.cancel() }
         tasks = [:]
-        shownDuringRefresh = nil
+        shownDuringRefresh = shown
         listIdentity += 1
         perform(pager.start(now: now()))
         onChange?()
-    }
-
-    /// Starts over but keeps showing what is shown until the new first page arrives.
-    public func refresh() {
-        let shown = activities
-        start()
-        if !shown.isEmpty { shownDuringRefresh = shown }
     }
 
     public func viewportChanged(cursor: Int, screenHeight: Int) {
@@ -72,7 +76,7 @@ public final class ActivityFeed {
         tasks[request] = nil
         guard request.generation == pager.generation else { return }
         perform(pager.receive(request, result))
-        if shownDuringRefresh != nil, pager.phase != .loading(firstPage: true) {
+        if shownDuringRefresh != nil, !pager.activities.isEmpty || pager.phase == .atEnd {
             shownDuringRefresh = nil
             listIdentity += 1
         }

@@ -95,8 +95,13 @@ public struct ActivityPager: Sendable {
         guard case .failed = phase else { return [] }
         arrived[nextToDeliver] = nil
         requested.remove(nextToDeliver)
+        // The user asked: the failed window goes out again whatever the cursor's distance.
+        let failed = window(nextToDeliver)
+        requested.insert(failed.index)
+        inFlight.insert(failed.index)
+        requestCount += 1
         phase = .loading(firstPage: activities.isEmpty)
-        return pump()
+        return [PageRequest(generation: generation, window: failed)] + pump()
     }
 
     /// An answer arrived. Answers of an older generation, or for windows past the end, are dropped.

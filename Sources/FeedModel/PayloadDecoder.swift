@@ -7,9 +7,10 @@ public struct MalformedPayload: Error, Equatable, Sendable, CustomStringConverti
     /// What was wrong, with the path to the bad value, e.g. "savingsGoals[2].currentBalance: expected a number".
     public let reason: String
 
+    /// Both parts may quote the server (a bad value, a key name): cleaned here, once.
     public init(resource: String, reason: String) {
-        self.resource = resource
-        self.reason = reason
+        self.resource = TextSanitizer.clean(resource)
+        self.reason = TextSanitizer.clean(reason)
     }
 
     public var description: String { "\(resource): malformed JSON (\(reason))" }

@@ -1,5 +1,6 @@
 /// One row with left, centre and right segments. The right segment wins space first (key hints
-/// and errors), then the left; the centre is shown only where it fits between them.
+/// and errors), then the left; the centre is centred where it fits between them, and cut with
+/// `…` where it does not (a long error must still be seen).
 public struct StatusBar: Sendable {
     public var left: [Span]
     public var center: [Span]
@@ -28,7 +29,11 @@ public struct StatusBar: Sendable {
         let ideal = row.x + (row.width - centerWidth) / 2
         let lowest = leftEnd + (leftEnd > row.x ? 1 : 0)
         let highest = rightX - (rightWidth > 0 ? 1 : 0) - centerWidth
-        guard lowest <= highest else { return }
+        guard lowest <= highest else {
+            let room = rightX - (rightWidth > 0 ? 1 : 0) - lowest
+            if room >= 4 { buffer.write(based(center), x: lowest, y: row.y, maxWidth: room) }
+            return
+        }
         buffer.write(based(center), x: min(max(ideal, lowest), highest), y: row.y, maxWidth: centerWidth)
     }
 }

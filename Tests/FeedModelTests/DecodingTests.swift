@@ -110,3 +110,17 @@ import Testing
         #expect(AchievementsLoader.skippedNote(file) == "achievements: skipped 1 bad entry (achievements[0].progress: missing)")
     }
 }
+
+@Suite struct MalformedPayloadTests {
+    @Test func whatTheServerSentIsCleanedInTheMessage() {
+        do {
+            _ = try PayloadDecoder().decode(ActivityPage.self, from: Data(#"{"oldest":"\u001b[2J\u001b]0;x\u0007bad","activities":[]}"#.utf8),
+                                            resource: "GET /activities")
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.description.contains("not a timestamp"))
+            #expect(!error.description.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+            #expect(!error.description.contains("[2J"))
+        }
+    }
+}

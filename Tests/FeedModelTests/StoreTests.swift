@@ -140,3 +140,56 @@ func waitUntil(_ subscribe: (@escaping @MainActor () -> Void) -> Void, _ conditi
         #expect(store.goal(id: 2)?.balance.minorUnits == 5_158)
     }
 }
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct ActivityRefreshTests {
+    @Test func aRefreshKeepsWhatIsShownUntilTheNewFirstPageEvenIfItFails() async {
+        let api = ScriptedAPI()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let failing = Mutex(false)
+        api.update { state in
+            state.activities = { from, to in
+                if failing.withLock({ $0 }) {
+                    return .failure(APIError(kind: .cannotConnect, request: "GET /activities", message: "GET /activities: cannot connect to x"))
+                }
+                return .success(ActivityPage(oldest: from, activities: [
+                    Activity(message: MarkupText(parsing: "kept"), amount: .zero(.usd), userId: 1, timestamp: to.addingTimeInterval(-60)),
+                ]))
+            }
+        }
+        let feed = ActivityFeed(api: api, now: { now })
+        feed.start()
+        await waitUntil({ feed.onChange = $0 }, { feed.phase == .atEnd })
+        let identity = feed.listIdentity
+        failing.withLock { $0 = true }
+        var seenDuringRefresh: [Int] = []
+        feed.onChange = { seenDuringRefresh.append(feed.activities.count) }
+        feed.refresh()
+        #expect(feed.activities.count == 1)  // shown at once, before any answer
+        await waitUntil({ callback in feed.onChange = { seenDuringRefresh.append(feed.activities.count); callback() } },
+                        { if case .failed = feed.phase { return true } else { return false } })
+        #expect(feed.activities.map(\.message.plainText) == ["kept"])
+        #expect(!seenDuringRefresh.contains(0))
+        #expect(feed.listIdentity > identity)
+        failing.withLock { $0 = false }
+        feed.retry()
+        await waitUntil({ feed.onChange = $0 }, { feed.phase == .atEnd })
+        #expect(feed.activities.count == 1)
+    }
+
+    @Test func retryAsksAgainEvenFarFromTheEnd() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        var pager = ActivityPager()
+        let first = pager.start(now: now)
+        let many = (0..<100).map { Activity(message: MarkupText(parsing: "a"), amount: .zero(.usd), userId: 1,
+                                            timestamp: now.addingTimeInterval(-Double($0 + 1) * 600)) }
+        _ = pager.receive(first[0], .success(ActivityPage(oldest: now.addingTimeInterval(-400 * 86_400), activities: many)))
+        let second = pager.viewportChanged(cursor: 95, screenHeight: 30)
+        #expect(second.map(\.window.index) == [1])
+        _ = pager.receive(second[0], .failure(APIError(kind: .http(status: 500), request: "GET /activities", message: "HTTP 500")))
+        // Back at the top, far from the end, the user presses r.
+        #expect(pager.viewportChanged(cursor: 0, screenHeight: 30).isEmpty)
+        #expect(pager.retry().map(\.window.index) == [1])
+        #expect(pager.phase == .loading(firstPage: false))
+    }
+}

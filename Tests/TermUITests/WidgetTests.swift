@@ -64,6 +64,12 @@ import Testing
         var tiny = CellBuffer(width: 10, height: 1)
         StatusBar(left: [Span("Demo data source")], right: [Span("? help")]).draw(into: &tiny, rect: tiny.area)
         #expect(tiny.lines == ["De… ? help"])
+
+        // A centre too long for its room is cut with … rather than left out.
+        var error = CellBuffer(width: 40, height: 1)
+        StatusBar(left: [Span("demo")], center: [Span("✗ GET /savingsgoals: malformed JSON (savingsGoals[2].currentBalance)")],
+                  right: [Span("? help")]).draw(into: &error, rect: error.area)
+        #expect(error.lines == ["demo ✗ GET /savingsgoals: malfor… ? help"])
     }
 
     @Test func spinnerWaitsForTheDelay() {
