@@ -46,7 +46,8 @@ public final class CachingSavingsAPI: SavingsAPI {
             if let cached = await fallback() { return cached }
             throw error
         } catch let error as APIError {
-            connectivity.reachedServer()
+            // A cancelled request says nothing about the server.
+            if error.kind != .cancelled { connectivity.reachedServer() }
             throw error
         }
     }

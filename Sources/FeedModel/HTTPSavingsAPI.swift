@@ -23,6 +23,10 @@ public struct HTTPSavingsAPI: SavingsAPI {
         guard let host = url.host, !host.isEmpty else {
             throw InvalidBaseURL(message: "no host in URL \(shown)")
         }
+        // Paths are appended to the base: a query or fragment would end up in the middle.
+        guard url.query == nil, url.fragment == nil else {
+            throw InvalidBaseURL(message: "a base URL takes no query or fragment: \(shown)")
+        }
         return url
     }
 

@@ -39,8 +39,15 @@ struct ActivityScreen {
         let height = max(1, state.list.visibleRows)
         // In activities: the cursor's activity, or (past the last row) the last one loaded.
         let cursor = rows.activityIndex(atOrAfter: min(state.list.selected, rows.count - 1)) ?? feed.activities.count
-        // With a filter, rows are sparser than activities: ask as if the cursor were at the end.
-        let effective = state.filter.isEmpty && state.list.selected < rows.count ? cursor : feed.activities.count
+        let effective: Int
+        if state.filter.isEmpty {
+            effective = state.list.selected < rows.count ? cursor : feed.activities.count
+        } else {
+            // With a filter, rows are sparser than activities: ask for more only while fewer than
+            // a screen of matching rows lie below the cursor, not for the whole history at once.
+            let rowsBelow = rows.count - state.list.selected
+            effective = rowsBelow <= height ? feed.activities.count : max(0, feed.activities.count - height - 1)
+        }
         feed.viewportChanged(cursor: effective, screenHeight: height)
     }
 

@@ -44,6 +44,12 @@ enum AppAction: Hashable, Sendable {
         map.bind([.left, .char("[")], to: .previousWeek, help: "previous week", section: roundUps)
         map.bind([.right, .char("]")], to: .nextWeek, help: "next week (up to this week)", section: roundUps)
         map.bind([.char("s")], to: .save, help: "save the week's round-ups into a goal (after a failure: retry)", section: roundUps)
+        let dialogs = "In dialogs, forms and the filter line"
+        map.describe([.left, .right, .tab], help: "in a person's card: the previous or next person", section: dialogs)
+        map.describe([.enter, .char("y")], help: "in a confirmation: yes", section: dialogs)
+        map.describe([.escape, .char("n")], help: "in a confirmation or form: no, close it", section: dialogs)
+        map.describe([.tab, .backTab], help: "in the new-goal form: next or previous field", section: dialogs)
+        map.describe([.ctrl("u")], help: "in the filter line: clear it", section: dialogs)
         return map
     }()
 }

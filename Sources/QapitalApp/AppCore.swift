@@ -125,7 +125,7 @@ public final class AppCore {
         }
         roundUps.onChange = { [weak self] in self?.dataChanged() }
         goalCreator.onChange = { [weak self] in self?.goalCreatorChanged() }
-        users.onChange = { [weak self] _ in self?.dataChanged() }
+        users.onChange = { [weak self] _ in self?.userArrived() }
         goals.onChange = { [weak self] in self?.dataChanged() }
         feed.onChange = { [weak self] in self?.dataChanged() }
         images?.onChange = { [weak self] _ in self?.dataChanged() }
@@ -184,6 +184,12 @@ public final class AppCore {
     /// Whether ticks are needed now (a spinner turns or an error waits to expire).
     public var wantsTicks: Bool { !isIdle || statusError != nil || statusNotice != nil || connectivity?.isOffline == true }
 
+    /// A name arrived: a filter that matches names must look at the rows again.
+    private func userArrived() {
+        if !activity.filter.isEmpty { activity.rows.reset() }
+        dataChanged()
+    }
+
     private func dataChanged() {
         collectFailures()
         if tab == .activity || activityStarted {
@@ -199,6 +205,7 @@ public final class AppCore {
         if let message = goals.status.failureMessage { current.insert(message) }
         for state in goals.feeds.values { if let message = state.status.failureMessage { current.insert(message) } }
         if case .failed(let message) = feed.phase { current.insert(message) }
+        if let message = roundUps.status.failureMessage { current.insert(message) }
         if let message = roundUps.status.failureMessage { current.insert(message) }
         if let message = roundUps.transfer?.failureMessage { current.insert(message) }
         if let newest = current.subtracting(reportedFailures).sorted().first {

@@ -65,7 +65,8 @@ struct RoundUpsScreen {
 
         // Footer, from the bottom up: the transfer line, other currencies, the total.
         var footer: [[Span]] = []
-        let summary = store.status == .loaded ? store.summary : nil
+        // The week's summary stays while it is loaded again (the store clears it on a week change).
+        let summary = store.summary
         if let summary, !summary.lines.isEmpty {
             var total = [Span("Round-ups: ", .bold), Span(summary.saveable.formatted, DisplayFormat.moneyStyle.adding(.bold)),
                          Span(" from " + paymentsPhrase(summary.saveableCount), muted)]

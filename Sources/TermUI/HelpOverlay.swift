@@ -2,15 +2,20 @@
 public enum HelpOverlay {
     /// Sections with a bold heading, then one line per binding: keys in a column, then help.
     public static func lines<Action>(for keyMap: KeyMap<Action>) -> [[Span]] {
-        let keyColumn = keyMap.bindings.map { TextWidth.of($0.keyLabel) }.max() ?? 0
+        let entries: [(section: String, keys: String, help: String)] =
+            keyMap.sections.flatMap { section in section.bindings.map { (section.name, $0.keyLabel, $0.help) } }
+            + keyMap.descriptions.map { ($0.section, $0.keyLabel, $0.help) }
+        let keyColumn = entries.map { TextWidth.of($0.keys) }.max() ?? 0
         var lines: [[Span]] = []
-        for (i, section) in keyMap.sections.enumerated() {
+        var sections: [String] = []
+        for entry in entries where !sections.contains(entry.section) { sections.append(entry.section) }
+        for (i, section) in sections.enumerated() {
             if i > 0 { lines.append([]) }
-            lines.append([Span(section.name, .bold)])
-            for binding in section.bindings {
+            lines.append([Span(section, .bold)])
+            for entry in entries where entry.section == section {
                 lines.append([
-                    Span("  " + TextWidth.pad(binding.keyLabel, to: keyColumn), Style(fg: .role(.accent))),
-                    Span("  " + binding.help),
+                    Span("  " + TextWidth.pad(entry.keys, to: keyColumn), Style(fg: .role(.accent))),
+                    Span("  " + entry.help),
                 ])
             }
         }

@@ -145,11 +145,13 @@ import TermUI
     @Test func helpListsEveryKeyOfTheKeyMap() async {
         let app = AppHarness(width: 100, height: 40)
         _ = await app.start()
-        let lines = await app.press(.char("?"))
-        let text = lines.joined(separator: "\n")
-        for binding in AppAction.keyMap.bindings {
-            #expect(text.contains(binding.help), "help is missing \(binding.help)")
-            #expect(text.contains(binding.keyLabel), "help is missing \(binding.keyLabel)")
+        // The help may be taller than the screen: scroll it through and read every line.
+        var text = (await app.press(.char("?"))).joined(separator: "\n")
+        for _ in 0..<80 { text += (await app.press(.char("j"))).joined(separator: "\n") }
+        for (label, help) in AppAction.keyMap.bindings.map({ ($0.keyLabel, $0.help) })
+            + AppAction.keyMap.descriptions.map({ ($0.keyLabel, $0.help) }) {
+            #expect(text.contains(help), "help is missing \(help)")
+            #expect(text.contains(label), "help is missing \(label)")
         }
         let closed = await app.press(.escape)
         #expect(!closed.joined().contains("this help"))
@@ -249,9 +251,10 @@ func freeLoopbackPort() throws -> UInt16 {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/keys.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
-        for binding in AppAction.keyMap.bindings {
-            let keys = binding.keys.map { "`\($0.displayName)`" }.joined(separator: " ")
-            #expect(text.contains("| \(keys) | \(binding.help) |"), "docs/keys.md lacks \(keys) | \(binding.help)")
+        let entries = AppAction.keyMap.bindings.map { ($0.keys, $0.help) } + AppAction.keyMap.descriptions.map { ($0.keys, $0.help) }
+        for (keys, help) in entries {
+            let label = keys.map { "`\($0.displayName)`" }.joined(separator: " ")
+            #expect(text.contains("| \(label) | \(help) |"), "docs/keys.md lacks \(label) | \(help)")
         }
     }
 }
@@ -292,6 +295,19 @@ func freeLoopbackPort() throws -> UInt16 {
         _ = await app.press(.char("N"), .char("N"))
         #expect(app.core.goalList.list.selected == rows.count - 1)  // wrapped to the last match
         #expect(app.core.newGoalForm == nil)
+    }
+
+    @Test func aFilterLoadsOnlyEnoughHistoryToFillTheScreen() async {
+        let app = AppHarness()
+        _ = await app.start()
+        _ = await app.press(.char("2"), .char("/"))
+        _ = await app.type("guilty")
+        #expect(app.core.feed.phase != .atEnd)
+        #expect(app.core.feed.pager.requestCount < 10)
+        // Going to the end of the matches asks for more, as scrolling does.
+        let before = app.core.feed.pager.requestCount
+        _ = await app.press(.enter, .char("G"))
+        #expect(app.core.feed.pager.requestCount > before)
     }
 
     @Test func theRoundUpsFilterMatchesCounterparties() async {

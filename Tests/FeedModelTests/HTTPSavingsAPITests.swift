@@ -20,6 +20,8 @@ import Testing
         ("http://", "no host in URL http://"),
         ("not a url", "not a URL: not a url"),
         ("http://\u{1b}[2J", "not a URL: http://"),
+        ("http://127.0.0.1:8080/api?x=1", "a base URL takes no query or fragment: http://127.0.0.1:8080/api?x=1"),
+        ("http://127.0.0.1:8080/#top", "a base URL takes no query or fragment: http://127.0.0.1:8080/#top"),
     ])
     func baseURLValidation(text: String, problem: String?) {
         do {
