@@ -64,9 +64,6 @@ public struct ActivityPager: Sendable {
         return ActivityWindow(index: index, from: to.addingTimeInterval(-ActivityPager.windowLength), to: to)
     }
 
-    /// Windows requested and not yet answered.
-    public var windowsInFlight: Set<Int> { inFlight }
-
     /// Starts over from `now`: a new generation whose old answers will be dropped.
     public mutating func start(now: Date) -> [PageRequest] {
         generation += 1

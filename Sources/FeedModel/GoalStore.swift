@@ -53,13 +53,14 @@ public final class GoalStore {
         let api = self.api
         let cache = goals.isEmpty ? self.cache : nil
         Task { [weak self] in
-            // Stale while revalidate: what the cache has is drawn at once, then replaced.
-            if let cache, let goals = await cache.goals() {
-                let rules = await cache.rules()?.value ?? []
-                self?.showCached(goals, rules: rules, generation: generation)
-            }
+            // The requests go out first; while they are on their way, what the cache has is
+            // drawn (stale while revalidate) and then replaced.
             async let goals = api.goals()
             async let rules = api.rules()
+            if let cache, let cachedGoals = await cache.goals() {
+                let cachedRules = await cache.rules()?.value ?? []
+                self?.showCached(cachedGoals, rules: cachedRules, generation: generation)
+            }
             let result: Result<([Goal], [SavingsRule]), Error>
             do {
                 result = .success(try await (goals, rules))
@@ -110,12 +111,13 @@ public final class GoalStore {
         let api = self.api
         let cache = feed(for: goalId).entries.isEmpty ? self.cache : nil
         Task { [weak self] in
+            async let items = api.feed(goalId: goalId)
             if let cache, let cached = await cache.feed(goalId: goalId) {
                 self?.showCachedFeed(goalId: goalId, cached.value, generation: generation)
             }
             let result: Result<[FeedItem], Error>
             do {
-                result = .success(try await api.feed(goalId: goalId))
+                result = .success(try await items)
             } catch {
                 result = .failure(error)
             }

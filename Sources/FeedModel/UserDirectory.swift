@@ -62,11 +62,6 @@ public final class UserDirectory {
         return known
     }
 
-    /// Forgets everything (a refresh).
-    public func reset() {
-        entries = [:]
-    }
-
     var pendingCount: Int {
         entries.values.reduce(0) { count, entry in
             if case .pending = entry { return count + 1 }
@@ -74,7 +69,8 @@ public final class UserDirectory {
         }
     }
 
-    func forgetFailures() {
+    /// Forgets failed look-ups so the next `lookup` asks again at once (an explicit refresh).
+    public func retryFailed() {
         entries = entries.filter { _, entry in
             if case .done(.failed, _) = entry { return false }
             return true
@@ -98,7 +94,6 @@ public final class UserDirectory {
         Task { [weak self] in
             let result = await task.value
             guard let self else { return }
-            // A reset while this was in flight leaves no pending entry: keep the answer anyway.
             self.entries[id] = .done(result, at: self.now())
             self.onChange?(id)
         }
@@ -108,9 +103,4 @@ public final class UserDirectory {
 extension UserDirectory {
     /// Lookups still in flight.
     public var isBusy: Bool { pendingCount > 0 }
-
-    /// Forgets failed look-ups so the next `lookup` asks again at once (an explicit refresh).
-    public func retryFailed() {
-        forgetFailures()
-    }
 }

@@ -246,7 +246,6 @@ public final class AppCore {
         switch AppAction.keyMap.action(for: key) {
         case .moveDown, .scrollDown: helpScroll = min((helpScroll ?? 0) + 1, HelpOverlay.lines(for: AppAction.keyMap).count - 1)
         case .moveUp, .scrollUp: helpScroll = max(0, (helpScroll ?? 0) - 1)
-        case .quit where key == .char("q"): helpScroll = nil
         default: helpScroll = nil
         }
     }

@@ -33,8 +33,6 @@ final class DisplayFormat {
         self.calendar = calendar
     }
 
-    var currentDate: Date { now() }
-
     /// Whole days since 1970 in the display time zone: a cheap key for grouping by day.
     nonisolated static func dayNumber(_ date: Date, in timeZone: TimeZone) -> Int {
         let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))

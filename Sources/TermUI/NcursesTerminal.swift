@@ -109,7 +109,7 @@ public final class NcursesTerminal: Terminal {
         exit(status)
     }
 
-    /// Forgets what is on screen, so the next `present` repaints everything (Ctrl-L).
+    /// Forgets what is on screen, so the next `present` repaints everything.
     public func invalidate() {
         shown = nil
         if isStarted { clearok(qt_stdscr(), true) }

@@ -31,7 +31,7 @@ public struct TextInput: Hashable, Sendable {
             characters.insert(c, at: cursor)
             cursor += 1
             return .edited
-        case .backspace, .ctrl("h"):
+        case .backspace:
             guard cursor > 0 else { return .moved }
             characters.remove(at: cursor - 1)
             cursor -= 1
