@@ -63,12 +63,7 @@ struct GoalListScreen {
 
     /// A coloured block with the goal's initials (or reverse video without colour).
     static func monogramSpan(_ name: String, width: Int, colors: Bool) -> Span {
-        let letters = DisplayFormat.monogram(name)
-        let text = TextWidth.pad(String(repeating: " ", count: max(0, (width - TextWidth.of(letters)) / 2)) + letters, to: width)
-        if colors {
-            return Span(text, Style(fg: .indexed(231), bg: DisplayFormat.monogramColor(name), attributes: .bold))
-        }
-        return Span(text, Style(attributes: [.reverse, .bold]))
+        Pictures.monogramSpan(initials: DisplayFormat.monogram(name), name: name, width: width, colors: colors)
     }
 
     @MainActor

@@ -34,13 +34,7 @@ struct UserPopup {
         let lookup = users.lookup(id)
         let name = users.displayName(for: id)
         var lines: [[Span]] = []
-        let monogram: Span
-        if colors {
-            monogram = Span("  " + TextWidth.pad(initials(lookup, id: id), to: 4) + "  ",
-                            Style(fg: .indexed(231), bg: DisplayFormat.monogramColor(name), attributes: .bold))
-        } else {
-            monogram = Span("  " + TextWidth.pad(initials(lookup, id: id), to: 4) + "  ", Style(attributes: [.reverse, .bold]))
-        }
+        let monogram = Pictures.monogramSpan(initials: users.initials(for: id), name: name, width: 8, colors: colors)
         lines.append([monogram, Span("  "), Span(name, Style(attributes: .bold))])
         lines.append([monogram, Span("  "), Span("User #\(id)", Style(fg: .role(.muted)))])
         switch lookup {
@@ -67,8 +61,4 @@ struct UserPopup {
         }
     }
 
-    private func initials(_ lookup: UserLookup, id: Int) -> String {
-        if case .found(let user) = lookup { return user.initials }
-        return "#\(id)"
-    }
 }
