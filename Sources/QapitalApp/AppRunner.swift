@@ -26,16 +26,24 @@ public final class AppRunner {
         let (events, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         terminal.startEventSources { continuation.yield(.terminal($0)) }
         core.onChange = { continuation.yield(.dataChanged) }
-        let ticker = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-                continuation.yield(.tick)
+        // Ticks (spinner, errors that expire, reconnecting) only while the core wants them:
+        // an idle app does not wake up.
+        var ticker: Task<Void, Never>?
+        func tickWhileWanted() {
+            guard ticker == nil, core.wantsTicks else { return }
+            ticker = Task { [core] in
+                while !Task.isCancelled && core.wantsTicks {
+                    try? await Task.sleep(for: .milliseconds(100))
+                    continuation.yield(.tick)
+                }
+                ticker = nil
             }
         }
-        defer { ticker.cancel() }
+        defer { ticker?.cancel() }
 
         core.start()
         draw()
+        tickWhileWanted()
         for await event in events {
             switch event {
             case .terminal(let terminalEvent):
@@ -48,6 +56,7 @@ public final class AppRunner {
             }
             if core.shouldQuit { break }
             draw()
+            tickWhileWanted()
         }
     }
 
