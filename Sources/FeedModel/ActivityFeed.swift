@@ -28,6 +28,28 @@ public final class ActivityFeed {
     /// Starts over (also the refresh): the old generation's answers are dropped and its requests cancelled.
     public func start() {
         start(keeping: nil)
+        showCachedFirstPage()
+    }
+
+    /// With an offline cache behind the API, what it has of the newest two weeks is shown at
+    /// once, until the server's first page replaces it (stale while revalidate).
+    private func showCachedFirstPage() {
+        guard let cache = (api as? CachingSavingsAPI)?.cache else { return }
+        let generation = pager.generation
+        let window = pager.window(0)
+        Task { [weak self] in
+            guard let cached = await cache.activities(from: window.from, to: window.to, allowPartial: true),
+                  !cached.value.activities.isEmpty else { return }
+            self?.showWhileLoading(cached.value.activities, generation: generation)
+        }
+    }
+
+    private func showWhileLoading(_ activities: [Activity], generation: Int) {
+        guard generation == pager.generation, pager.activities.isEmpty, shownDuringRefresh == nil,
+              pager.phase == .loading(firstPage: true) else { return }
+        shownDuringRefresh = activities
+        listIdentity += 1
+        onChange?()
     }
 
     /// Starts over but keeps showing what is shown until the new first page arrives (or, if

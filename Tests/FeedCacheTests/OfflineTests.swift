@@ -176,3 +176,28 @@ func waitUntil(_ store: GoalStore, _ condition: @MainActor () -> Bool) async {
         #expect(try await offline.imageData(at: imageURL) == bytes)
     }
 }
+
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct CachedActivityTests {
+    @Test func theNewestTwoWeeksAreDrawnFromTheCacheBeforeTheServerAnswers() async throws {
+        let directory = temporaryDirectory()
+        let first = CachingSavingsAPI(remote: CountingAPI(now: now), cache: try openCache(directory), now: { now })
+        let window = (from: now.addingTimeInterval(-ActivityPager.windowLength), to: now)
+        let seen = try await first.activities(from: window.from, to: window.to).activities
+        #expect(!seen.isEmpty)
+
+        let remote = CountingAPI(now: now)
+        remote.closeGate()
+        let api = CachingSavingsAPI(remote: remote, cache: try openCache(directory), now: { now })
+        let feed = ActivityFeed(api: api, now: { now })
+        let (changes, continuation) = AsyncStream<Void>.makeStream()
+        feed.onChange = { continuation.yield() }
+        feed.start()
+        for await _ in changes where !feed.activities.isEmpty { break }
+        #expect(feed.activities == seen)
+        #expect(feed.phase == .loading(firstPage: true))  // the server has not answered
+        remote.openGate()
+        for await _ in changes where feed.phase != .loading(firstPage: true) { break }
+        #expect(feed.activities.prefix(seen.count) == seen[...])
+    }
+}
