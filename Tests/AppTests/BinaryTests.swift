@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -95,5 +96,39 @@ import Glibc
         let appHelp = try runPiped(["run", "--help"])
         #expect(appHelp.stdout.contains("--api-url"))
         #expect(appHelp.stdout.contains("--no-color"))
+    }
+}
+
+/// `qapital-tui serve` as a process: it says where it listens, answers, and stops cleanly.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct ServeProcessTests {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func serveAnswersAndStopsCleanlyOnASignal(signal: Int32) async throws {
+        let process = Process()
+        process.executableURL = PseudoTerminal.binary
+        process.arguments = ["serve", "--port", "0"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // The first line names the address; read until it has come (bounded by the time limit).
+        var text = ""
+        while !text.contains("\n") {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let line = try #require(text.split(separator: "\n").first)
+        let address = try #require(line.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") })
+        let api = HTTPSavingsAPI(baseURL: URL(string: String(address))!, timeout: 5)
+        #expect(try await api.goals().count == 12)  // the deleted one included: the app drops it, not the API
+
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let rest = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(rest.contains("stopped"))
     }
 }
