@@ -47,6 +47,8 @@ struct BulkActivityAPI: SavingsAPI {
     func feed(goalId: Int) async throws -> [FeedItem] { try await demo.feed(goalId: goalId) }
     func rules() async throws -> [SavingsRule] { try await demo.rules() }
     func user(id: Int) async throws -> User { try await demo.user(id: id) }
+    /// The demo's avatars, so the measured frames draw pictures as the app does.
+    func imageData(at url: URL) async throws -> Data { try await demo.imageData(at: url) }
     func transactions(from: Date, to: Date) async throws -> [Transaction] { try await demo.transactions(from: from, to: to) }
     func createGoal(name: String, target: Money?) async throws -> Goal { try await demo.createGoal(name: name, target: target) }
     func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal {
