@@ -89,6 +89,8 @@ public final class AppCore {
     private(set) var statusError: (message: String, at: Date)?
     private var reportedFailures: Set<String> = []
     private var busySince: Date?
+    /// TermUI's spinner: its delay and frames; the time comes from the app's own clock.
+    private let spinner = Spinner(startedAt: .now)
     private let now: @Sendable () -> Date
     private let api: any SavingsAPI
     /// Set when the API has an offline cache behind it.
@@ -484,6 +486,7 @@ public final class AppCore {
                          x: 0, y: 0, maxWidth: area.width)
             return
         }
+        let spinnerFrame = self.spinnerFrame()
         TabBar(titles: Tab.allCases.map(\.title), selected: tab.rawValue).draw(into: &buffer, rect: area.top(1))
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 2)
         switch tab {
@@ -498,7 +501,7 @@ public final class AppCore {
             }
         case .activity:
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
-            ActivityScreen.render(state: &activity, feed: feed, users: users, format: format, spinnerFrame: spinnerFrame(),
+            ActivityScreen.render(state: &activity, feed: feed, users: users, format: format, spinnerFrame: spinnerFrame,
                                   images: images, into: &buffer, area: body)
         case .roundUps:
             RoundUpsScreen.render(state: &roundUpsScreen, store: roundUps, goals: goals, format: format, into: &buffer, area: body)
@@ -511,13 +514,14 @@ public final class AppCore {
         if let form = newGoalForm {
             form.draw(phase: goalCreator.phase, currency: configuration.currency, into: &buffer, area: body)
         }
-        drawStatusBar(into: &buffer, rect: area.bottom(1))
+        drawStatusBar(into: &buffer, rect: area.bottom(1), spinnerFrame: spinnerFrame)
         if let scroll = helpScroll {
             HelpOverlay.draw(AppAction.keyMap, into: &buffer, in: body, title: "Keys", scroll: scroll)
         }
     }
 
     /// The spinner shows only after a second of waiting, so quick answers never flicker.
+    /// Worked out once a frame: the feed's loading row and the status bar show the same one.
     private func spinnerFrame() -> String? {
         if isIdle {
             busySince = nil
@@ -525,10 +529,7 @@ public final class AppCore {
         }
         let since = busySince ?? now()
         busySince = since
-        let elapsed = now().timeIntervalSince(since)
-        guard elapsed >= 1 else { return nil }
-        let frames = Spinner.brailleFrames
-        return frames[Int(elapsed * 10) % frames.count]
+        return spinner.frame(elapsed: .seconds(now().timeIntervalSince(since)))
     }
 
     /// A one-line note in the status bar that goes away by itself (e.g. about the cache).
@@ -547,14 +548,14 @@ public final class AppCore {
         }
     }
 
-    private func drawStatusBar(into buffer: inout CellBuffer, rect: Rect) {
+    private func drawStatusBar(into buffer: inout CellBuffer, rect: Rect, spinnerFrame: String?) {
         var left = [Span(" " + configuration.sourceName + " ")]
         if connectivity?.isOffline == true {
             left.append(Span("offline — showing cached data ", Style(fg: .role(.warning), attributes: .bold)))
         } else if let cachedAt = goals.cachedAt {
             left.append(Span("cached \(AppCore.age(since: cachedAt, now: now())) ", Style(fg: .role(.muted))))
         }
-        if let frame = spinnerFrame() { left.append(Span(frame + " ")) }
+        if let frame = spinnerFrame { left.append(Span(frame + " ")) }
         var center: [Span] = []
         if let error = statusError {
             center = [Span("✗ " + error.message, Style(fg: .role(.error), attributes: [.bold, .reverse]))]
