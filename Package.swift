@@ -17,36 +17,48 @@ let package = Package(
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         // libpng and libjpeg (Debian: libpng-dev, libjpeg-dev), with C shims that keep their longjmps in C.
         .systemLibrary(name: "CImageCodecs", path: "Sources/CImageCodecs"),
+        // The domain, decoding helpers, the `SavingsAPI` and `OfflineCache` seams, the pager and the stores.
         .target(name: "FeedModel"),
         .target(name: "TermUI", dependencies: ["CNcurses"]),
+        // HTTP plumbing every HTTP source shares: base URL, bearer token, timeouts, encoding, errors, pictures.
+        .target(name: "HTTPTransport", dependencies: ["FeedModel"]),
+        // The Qapital API of docs/api.md over HTTP.
+        .target(name: "QapitalClient", dependencies: ["FeedModel", "HTTPTransport"]),
+        // The built-in demo: dataset, in-process backend and API, generated pictures.
+        .target(name: "DemoData", dependencies: ["FeedModel", "HTTPTransport"]),
+        // `serve`: the demo backend over real HTTP.
+        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", .product(name: "FlyingFox", package: "FlyingFox"),
+                                                   .product(name: "FlyingSocks", package: "FlyingFox")]),
         // The offline cache: SQLite through GRDB, behind FeedModel's `OfflineCache` protocol.
         .target(name: "FeedCache", dependencies: ["FeedModel", .product(name: "GRDB", package: "GRDB.swift")]),
         // Pictures in the terminal: decoding, scaling, half-block cells, the image store.
         .target(name: "TermImage", dependencies: ["CImageCodecs", "TermUI"]),
-        // The app without its command line: state, screens, the event loop and the demo server.
+        // The app without its command line: state, screens and the event loop.
         .target(
             name: "QapitalApp",
-            dependencies: ["FeedModel", "TermUI", "TermImage", .product(name: "FlyingFox", package: "FlyingFox"),
-                           .product(name: "FlyingSocks", package: "FlyingFox")],
+            dependencies: ["FeedModel", "TermUI", "TermImage"],
             resources: [.copy("Resources/achievements.json")]
         ),
         .executableTarget(
             name: "qapital-tui",
             dependencies: [
-                "FeedModel", "TermUI", "QapitalApp", "FeedCache",
+                "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "DemoData", "DemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "qapital-bench", dependencies: ["CNcurses", "FeedModel", "TermUI", "QapitalApp"]),
+        .executableTarget(name: "qapital-bench",
+                          dependencies: ["CNcurses", "FeedModel", "TermUI", "QapitalApp", "DemoData", "DemoServer", "QapitalClient"]),
         .testTarget(
             name: "FeedModelTests",
-            dependencies: ["FeedModel"],
+            dependencies: ["FeedModel", "HTTPTransport", "QapitalClient", "DemoData"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
-        .testTarget(name: "FeedCacheTests", dependencies: ["FeedCache", "FeedModel", "QapitalApp", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel"]),
-        .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses"]),
+        .testTarget(name: "FeedCacheTests", dependencies: ["FeedCache", "FeedModel", "QapitalApp", "QapitalClient", "DemoData",
+                                                           "DemoServer", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData"]),
+        .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
+                                                     "DemoData", "DemoServer", "QapitalClient", "HTTPTransport"]),
     ],
     swiftLanguageModes: [.v6]
 )

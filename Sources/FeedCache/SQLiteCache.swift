@@ -185,13 +185,13 @@ public final class SQLiteCache: OfflineCache {
         await store(user, kind: "user", key: String(user.id), at: date)
     }
 
-    public func feed(goalId: Int) async -> Cached<[FeedItem]>? {
-        guard let feed = await load(GoalFeed.self, kind: "feed", key: String(goalId)) else { return nil }
+    public func feed(goalId: GoalID) async -> Cached<[FeedItem]>? {
+        guard let feed = await load(GoalFeed.self, kind: "feed", key: goalId.rawValue) else { return nil }
         return Cached(feed.value.feed, fetchedAt: feed.fetchedAt)
     }
 
-    public func saveFeed(_ items: [FeedItem], goalId: Int, at date: Date) async {
-        await store(GoalFeed(feed: items), kind: "feed", key: String(goalId), at: date)
+    public func saveFeed(_ items: [FeedItem], goalId: GoalID, at date: Date) async {
+        await store(GoalFeed(feed: items), kind: "feed", key: goalId.rawValue, at: date)
     }
 
     // MARK: - Picture bytes

@@ -62,7 +62,7 @@ public final class CachingSavingsAPI: SavingsAPI {
                         fallback: { await cache.rules()?.value })
     }
 
-    public func feed(goalId: Int) async throws -> [FeedItem] {
+    public func feed(goalId: GoalID) async throws -> [FeedItem] {
         try await fetch({ try await remote.feed(goalId: goalId) }, save: { await cache.saveFeed($0, goalId: goalId, at: $1) },
                         fallback: { await cache.feed(goalId: goalId)?.value })
     }
@@ -109,7 +109,7 @@ public final class CachingSavingsAPI: SavingsAPI {
         try await remote.createGoal(name: name, target: target)
     }
 
-    public func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal {
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
         try await remote.transfer(goalId: goalId, transferId: transferId, amount: amount)
     }
 }

@@ -23,7 +23,7 @@ public struct Goal: Identifiable, Hashable, Sendable {
         }
     }
 
-    public var id: Int
+    public var id: GoalID
     public var name: String
     public var ownerId: Int
     public var imageURL: URL?
@@ -32,7 +32,7 @@ public struct Goal: Identifiable, Hashable, Sendable {
     public var status: Status
     public var connectedUserIds: [Int]
 
-    public init(id: Int, name: String, ownerId: Int, imageURL: URL? = nil, target: Money?, balance: Money,
+    public init(id: GoalID, name: String, ownerId: Int, imageURL: URL? = nil, target: Money?, balance: Money,
                 status: Status = .active, connectedUserIds: [Int] = []) {
         self.id = id
         self.name = TextSanitizer.clean(name)
@@ -62,7 +62,7 @@ extension Goal: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let currency = decoder.accountCurrency
         self.init(
-            id: try container.decode(Int.self, forKey: .id),
+            id: try container.decode(GoalID.self, forKey: .id),
             name: try container.cleanString(.name),
             ownerId: try container.decodeIfPresent(Int.self, forKey: .userId) ?? 0,
             imageURL: container.urlIfPresent(.goalImageURL),

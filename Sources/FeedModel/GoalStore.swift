@@ -18,13 +18,13 @@ public final class GoalStore {
     public private(set) var goals: [Goal] = []
     public private(set) var rulesById: [Int: SavingsRule] = [:]
     public private(set) var status: LoadStatus = .idle
-    public private(set) var feeds: [Int: GoalFeedState] = [:]
+    public private(set) var feeds: [GoalID: GoalFeedState] = [:]
     public var onChange: (@MainActor () -> Void)?
 
     private let api: any SavingsAPI
     private let users: UserDirectory?
     private var generation = 0
-    private var feedGenerations: [Int: Int] = [:]
+    private var feedGenerations: [GoalID: Int] = [:]
     private var pending = 0
 
     /// When the goals shown came from the offline cache (before the server answered), when
@@ -40,9 +40,9 @@ public final class GoalStore {
 
     public var isBusy: Bool { pending > 0 }
 
-    public func goal(id: Int) -> Goal? { goals.first { $0.id == id } }
+    public func goal(id: GoalID) -> Goal? { goals.first { $0.id == id } }
 
-    public func feed(for goalId: Int) -> GoalFeedState { feeds[goalId] ?? GoalFeedState() }
+    public func feed(for goalId: GoalID) -> GoalFeedState { feeds[goalId] ?? GoalFeedState() }
 
     /// Fetches goals and rules together; what is shown stays until the new answer arrives.
     public func load() {
@@ -103,7 +103,7 @@ public final class GoalStore {
     }
 
     /// Fetches one goal's feed (again); entries shown stay until the answer arrives.
-    public func loadFeed(goalId: Int) {
+    public func loadFeed(goalId: GoalID) {
         let generation = (feedGenerations[goalId] ?? 0) + 1
         feedGenerations[goalId] = generation
         feeds[goalId, default: GoalFeedState()].status = .loading
@@ -126,7 +126,7 @@ public final class GoalStore {
         onChange?()
     }
 
-    private func showCachedFeed(goalId: Int, _ items: [FeedItem], generation: Int) {
+    private func showCachedFeed(goalId: GoalID, _ items: [FeedItem], generation: Int) {
         guard feedGenerations[goalId] == generation, feed(for: goalId).entries.isEmpty else { return }
         feeds[goalId]?.entries = entries(items)
         onChange?()
@@ -137,7 +137,7 @@ public final class GoalStore {
             .map { FeedEntry(item: $0, rule: $0.savingsRuleId.flatMap { rulesById[$0] }) }
     }
 
-    private func finishFeed(goalId: Int, _ result: Result<[FeedItem], Error>, generation: Int) {
+    private func finishFeed(goalId: GoalID, _ result: Result<[FeedItem], Error>, generation: Int) {
         pending -= 1
         guard feedGenerations[goalId] == generation else { return }
         switch result {

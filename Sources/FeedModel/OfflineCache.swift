@@ -20,8 +20,8 @@ public protocol OfflineCache: Sendable {
     func saveRules(_ rules: [SavingsRule], at date: Date) async
     func user(id: Int) async -> Cached<User>?
     func saveUser(_ user: User, at date: Date) async
-    func feed(goalId: Int) async -> Cached<[FeedItem]>?
-    func saveFeed(_ items: [FeedItem], goalId: Int, at date: Date) async
+    func feed(goalId: GoalID) async -> Cached<[FeedItem]>?
+    func saveFeed(_ items: [FeedItem], goalId: GoalID, at date: Date) async
     /// The activities of `[from, to)`: nil unless that whole span was fetched before, or, with
     /// `allowPartial`, whatever part of it was. `fetchedAt` is the oldest fetch it relies on.
     func activities(from: Date, to: Date, allowPartial: Bool) async -> Cached<ActivityPage>?

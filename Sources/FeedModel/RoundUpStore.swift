@@ -20,7 +20,7 @@ public final class RoundUpStore {
 
         public let id: UUID
         public let week: Week
-        public let goalId: Int
+        public let goalId: GoalID
         public let goalName: String
         public let amount: Money
         public internal(set) var phase: Phase
@@ -74,7 +74,7 @@ public final class RoundUpStore {
 
     private struct GivenUpKey: Hashable {
         let week: Week
-        let goalId: Int
+        let goalId: GoalID
         let amount: Money
     }
 

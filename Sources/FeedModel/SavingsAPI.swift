@@ -5,7 +5,7 @@ public protocol SavingsAPI: Sendable {
     /// What the status bar calls the source: "demo" or the server's host.
     var sourceName: String { get }
     func goals() async throws -> [Goal]
-    func feed(goalId: Int) async throws -> [FeedItem]
+    func feed(goalId: GoalID) async throws -> [FeedItem]
     func rules() async throws -> [SavingsRule]
     /// Throws `APIError` with kind `.notFound` for a user the server does not know.
     func user(id: Int) async throws -> User
@@ -13,9 +13,17 @@ public protocol SavingsAPI: Sendable {
     func transactions(from: Date, to: Date) async throws -> [Transaction]
     func createGoal(name: String, target: Money?) async throws -> Goal
     /// Moves `amount` into the goal. The same `transferId` twice moves money once.
-    func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal
-    /// The bytes of a goal image or avatar. By default fetched over HTTP(S) (`ImageFetch`).
+    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal
+    /// The bytes of a goal image or avatar (HTTP sources fetch them with HTTPTransport's `ImageFetch`).
     func imageData(at url: URL) async throws -> Data
+}
+
+extension SavingsAPI {
+    /// A source without pictures: every picture is "not found" (monograms are drawn instead).
+    public func imageData(at url: URL) async throws -> Data {
+        let label = "GET \(TextSanitizer.clean(url.absoluteString))"
+        throw APIError(kind: .notFound, request: label, message: "\(label): this source has no pictures")
+    }
 }
 
 /// A request that failed, with what a person needs to read: "GET /activities: HTTP 500".
@@ -36,11 +44,14 @@ public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
     /// "GET /activities"
     public let request: String
     public let message: String
+    /// The HTTP status behind the error, where there was one (a server tells 400 from 409 by it).
+    public let status: Int?
 
-    public init(kind: Kind, request: String, message: String) {
+    public init(kind: Kind, request: String, message: String, status: Int? = nil) {
         self.kind = kind
         self.request = request
         self.message = message
+        self.status = status
     }
 
     public var description: String { message }

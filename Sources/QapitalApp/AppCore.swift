@@ -46,15 +46,18 @@ public final class AppCore {
         public var errorLifetime: TimeInterval = 6
         /// Goal images and avatars (off with `--no-images`; never without colours).
         public var images: Bool = true
+        /// The URL schemes whose pictures are fetched (the demo adds its own in-process one).
+        public var pictureSchemes: Set<String> = ["http", "https"]
 
         public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, currency: Currency = .usd,
-                    errorLifetime: TimeInterval = 6, images: Bool = true) {
+                    errorLifetime: TimeInterval = 6, images: Bool = true, pictureSchemes: Set<String> = ["http", "https"]) {
             self.sourceName = sourceName
             self.colors = colors
             self.timeZone = timeZone
             self.currency = currency
             self.errorLifetime = errorLifetime
             self.images = images
+            self.pictureSchemes = pictureSchemes
         }
     }
 
@@ -121,7 +124,7 @@ public final class AppCore {
         self.goalCreator = GoalCreator(api: api, goals: goals)
         if configuration.images && configuration.colors {
             // The demo's own pictures come from the API in process; everything else over HTTP(S).
-            self.images = ImageStore(schemes: ["http", "https", DemoImages.scheme]) { url in try await api.imageData(at: url) }
+            self.images = ImageStore(schemes: configuration.pictureSchemes) { url in try await api.imageData(at: url) }
         } else {
             self.images = nil
         }

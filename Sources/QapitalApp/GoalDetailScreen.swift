@@ -6,7 +6,7 @@ import TermUI
 @MainActor
 struct GoalDetailScreen {
     struct State {
-        let goalId: Int
+        let goalId: GoalID
         var list = ListState()
         var filter = ""
     }

@@ -10,7 +10,7 @@ struct RoundUpsScreen {
     enum Overlay: Hashable {
         /// Choosing the goal: the selection among the active goals.
         case picker(ListState)
-        case confirm(goalId: Int)
+        case confirm(goalId: GoalID)
     }
 
     struct State {

@@ -1,3 +1,4 @@
+import DemoData
 import CNcurses
 import FeedModel
 import Foundation
@@ -44,14 +45,14 @@ struct BulkActivityAPI: SavingsAPI {
     }
 
     func goals() async throws -> [Goal] { try await demo.goals() }
-    func feed(goalId: Int) async throws -> [FeedItem] { try await demo.feed(goalId: goalId) }
+    func feed(goalId: GoalID) async throws -> [FeedItem] { try await demo.feed(goalId: goalId) }
     func rules() async throws -> [SavingsRule] { try await demo.rules() }
     func user(id: Int) async throws -> User { try await demo.user(id: id) }
     /// The demo's avatars, so the measured frames draw pictures as the app does.
     func imageData(at url: URL) async throws -> Data { try await demo.imageData(at: url) }
     func transactions(from: Date, to: Date) async throws -> [Transaction] { try await demo.transactions(from: from, to: to) }
     func createGoal(name: String, target: Money?) async throws -> Goal { try await demo.createGoal(name: name, target: target) }
-    func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal {
+    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
         try await demo.transfer(goalId: goalId, transferId: transferId, amount: amount)
     }
 }
@@ -74,7 +75,8 @@ enum FrameBenchmark {
         malloc_trim(0)
         let before = ResidentMemory.bytes()
         let api = BulkActivityAPI(demo: DemoSavingsAPI(backend: DemoBackend(now: now)), count: count, now: now)
-        let core = AppCore(api: api, configuration: .init(sourceName: "bench", colors: true, timeZone: TimeZone(identifier: "UTC")!),
+        let core = AppCore(api: api, configuration: .init(sourceName: "bench", colors: true, timeZone: TimeZone(identifier: "UTC")!,
+                                                          pictureSchemes: ["http", "https", DemoImages.scheme]),
                            now: { now })
         core.start()
         core.handle(.key(.char("2")))

@@ -1,3 +1,6 @@
+import QapitalClient
+import DemoServer
+import DemoData
 import FeedModel
 import Foundation
 import QapitalApp
@@ -17,7 +20,7 @@ enum PagerWalkBenchmark {
         let backend = DemoBackend(now: now, options: .init(emptyRecentDays: k * 14))
         let server = try DemoHTTPServer(backend: backend, port: 0, options: .init(latency: latency))
         try await server.start()
-        let api = HTTPSavingsAPI(baseURL: await server.baseURL)
+        let api = QapitalHTTPAPI(baseURL: await server.baseURL)
         // One request first, so the connection is up before the clock starts.
         _ = try? await api.rules()
         let feed = ActivityFeed(api: api, maxInFlight: maxInFlight, now: { now })

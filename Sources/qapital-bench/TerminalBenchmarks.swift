@@ -1,3 +1,4 @@
+import DemoData
 import FeedModel
 import Foundation
 import QapitalApp

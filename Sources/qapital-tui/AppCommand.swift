@@ -1,6 +1,9 @@
+import QapitalClient
+import DemoData
 import ArgumentParser
 import FeedCache
 import FeedModel
+import HTTPTransport
 import QapitalApp
 import Foundation
 import TermUI
@@ -51,6 +54,8 @@ struct AppCommand: AsyncParsableCommand {
         var achievements: AchievementsFile
         /// Pictures are shown with colours only (NO_COLOR: monograms without colour).
         var images: Bool = true
+        /// The URL schemes pictures come from (the demo's are made in process).
+        var pictureSchemes: Set<String> = ["http", "https"]
     }
 
     /// The achievements file named on the command line, or the one bundled with the app.
@@ -71,29 +76,37 @@ struct AppCommand: AsyncParsableCommand {
         }
         let url = apiURL ?? environment["QAPITAL_API_URL"].flatMap { $0.isEmpty ? nil : $0 }
         let api: any SavingsAPI
+        var pictureSchemes: Set<String> = ["http", "https"]
         if let url {
             let base: URL
             do {
-                base = try HTTPSavingsAPI.validate(baseURL: url)
+                base = try HTTPTransport.validate(baseURL: url)
             } catch {
                 throw ValidationError("--api-url: \(error.message)")
             }
-            api = HTTPSavingsAPI(baseURL: base, token: token ?? environment["QAPITAL_TOKEN"], accountCurrency: accountCurrency)
+            api = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency)
         } else {
             api = DemoSavingsAPI(backend: DemoBackend(options: .init(currency: accountCurrency)))
+            pictureSchemes.insert(DemoImages.scheme)
         }
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors = !(noColor || noColorEnvironment)
         return Settings(api: api, colors: colors, currency: accountCurrency,
-                        achievements: try AppCommand.loadAchievements(path: achievements), images: colors && !noImages)
+                        achievements: try AppCommand.loadAchievements(path: achievements), images: colors && !noImages,
+                        pictureSchemes: pictureSchemes)
+    }
+
+    /// `--token`, else `$QAPITAL_TOKEN`.
+    func resolvedToken(_ environment: [String: String]) -> String? {
+        token ?? environment["QAPITAL_TOKEN"]
     }
 
     /// Puts the offline cache behind an HTTP API (the demo keeps none). Returns the API to use
     /// and a note when the cache could not be used as it was.
     func withOfflineCache(_ api: any SavingsAPI, environment: [String: String]) -> (api: any SavingsAPI, note: String?) {
-        guard !noCache, let http = api as? HTTPSavingsAPI else { return (api, nil) }
+        guard !noCache, let http = api as? QapitalHTTPAPI else { return (api, nil) }
         let directory = cacheDirectory.map { URL(fileURLWithPath: $0) } ?? SQLiteCache.defaultDirectory(environment: environment)
-        let opened = SQLiteCache.open(directory: directory, baseURL: http.baseURL, token: http.token,
+        let opened = SQLiteCache.open(directory: directory, baseURL: http.baseURL, token: resolvedToken(environment),
                                       accountCurrency: http.decoder.accountCurrency)
         guard let cache = opened.cache else { return (api, opened.note) }
         return (CachingSavingsAPI(remote: http, cache: cache), opened.note)
@@ -109,7 +122,8 @@ struct AppCommand: AsyncParsableCommand {
         let cached = withOfflineCache(settings.api, environment: environment)
         settings.api = cached.api
         let core = AppCore(api: settings.api, configuration: .init(sourceName: settings.api.sourceName, colors: settings.colors,
-                                                                  currency: settings.currency, images: settings.images),
+                                                                  currency: settings.currency, images: settings.images,
+                                                                  pictureSchemes: settings.pictureSchemes),
                            achievements: settings.achievements)
         if let note = cached.note { core.showNotice(note) }
         let terminal = NcursesTerminal(theme: settings.colors ? .standard : .noColor)

@@ -1,3 +1,5 @@
+import DemoServer
+import DemoData
 import ArgumentParser
 import FeedModel
 import QapitalApp

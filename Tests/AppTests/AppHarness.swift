@@ -1,3 +1,4 @@
+@testable import DemoData
 import FeedModel
 import Foundation
 import Synchronization
@@ -16,7 +17,7 @@ final class AppHarness {
     init(api: any SavingsAPI = DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), width: Int = 100, height: Int = 30,
          colors: Bool = false, images: Bool = true, now: Date = fixedNow) {
         core = AppCore(api: api, configuration: .init(sourceName: api.sourceName, colors: colors, timeZone: TimeZone(identifier: "UTC")!,
-                                                      images: images),
+                                                      images: images, pictureSchemes: ["http", "https", DemoImages.scheme]),
                        now: { now })
         terminal = TestTerminal(width: width, height: height)
         buffer = CellBuffer(width: width, height: height)
@@ -91,7 +92,7 @@ final class FlakyActivitiesAPI: SavingsAPI {
 
     var sourceName: String { "flaky" }
     func goals() async throws -> [Goal] { try await base.goals() }
-    func feed(goalId: Int) async throws -> [FeedItem] { try await base.feed(goalId: goalId) }
+    func feed(goalId: GoalID) async throws -> [FeedItem] { try await base.feed(goalId: goalId) }
     func rules() async throws -> [SavingsRule] { try await base.rules() }
     func user(id: Int) async throws -> User { try await base.user(id: id) }
     func activities(from: Date, to: Date) async throws -> ActivityPage {
@@ -102,7 +103,7 @@ final class FlakyActivitiesAPI: SavingsAPI {
     }
     func transactions(from: Date, to: Date) async throws -> [Transaction] { try await base.transactions(from: from, to: to) }
     func createGoal(name: String, target: Money?) async throws -> Goal { try await base.createGoal(name: name, target: target) }
-    func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal {
+    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
         try await base.transfer(goalId: goalId, transferId: transferId, amount: amount)
     }
 }

@@ -1,3 +1,5 @@
+@testable import QapitalClient
+@testable import DemoData
 import FeedModel
 import Foundation
 import Testing
@@ -176,7 +178,7 @@ import TermUI
 
     @Test func anUnreachableServerOpensTheAppAndSaysSo() async throws {
         let port = try freeLoopbackPort()
-        let api = HTTPSavingsAPI(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)
+        let api = QapitalHTTPAPI(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)
         let app = AppHarness(api: api)
         let lines = await app.start()
         #expect(lines.contains { $0.contains("✗ GET /savingsgoals: cannot connect to 127.0.0.1:\(port) — press r to retry") })

@@ -1,3 +1,4 @@
+@testable import QapitalClient
 import FeedModel
 import Foundation
 import Testing
@@ -122,7 +123,7 @@ import Glibc
         }
         let line = try #require(text.split(separator: "\n").first)
         let address = try #require(line.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") })
-        let api = HTTPSavingsAPI(baseURL: URL(string: String(address))!, timeout: 5)
+        let api = QapitalHTTPAPI(baseURL: URL(string: String(address))!, timeout: 5)
         #expect(try await api.goals().count == 12)  // the deleted one included: the app drops it, not the API
 
         kill(process.processIdentifier, signal)

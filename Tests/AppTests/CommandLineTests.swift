@@ -1,3 +1,5 @@
+@testable import DemoServer
+@testable import DemoData
 import ArgumentParser
 import FeedModel
 import Testing

@@ -1,3 +1,4 @@
+@testable import DemoServer
 import FeedModel
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+@testable import DemoData
 import FeedModel
 import Foundation
 import Testing

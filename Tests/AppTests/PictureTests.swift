@@ -1,3 +1,4 @@
+@testable import DemoData
 import ArgumentParser
 import FeedModel
 import Foundation
@@ -100,7 +101,7 @@ import TermUI
         let goal = try #require(try await api.goals().first)
         let url = try #require(goal.imageURL)
         #expect(url.scheme == "demo")
-        #expect(try await api.imageData(at: url) == DemoImages.goalPNG(id: goal.id))
+        #expect(try await api.imageData(at: url) == DemoImages.goalPNG(id: goal.id.number ?? 0))
         await #expect(throws: APIError.self) { try await api.imageData(at: URL(string: "ftp://example.com/a.png")!) }
     }
 }

@@ -1,3 +1,6 @@
+@testable import QapitalClient
+@testable import DemoData
+@testable import DemoServer
 import FeedModel
 import FlyingFox
 import Foundation
@@ -27,7 +30,7 @@ final class RoundUpsAppAPI: SavingsAPI {
 
     var sourceName: String { "test" }
     func goals() async throws -> [Goal] { try await inner.goals() }
-    func feed(goalId: Int) async throws -> [FeedItem] { try await inner.feed(goalId: goalId) }
+    func feed(goalId: GoalID) async throws -> [FeedItem] { try await inner.feed(goalId: goalId) }
     func rules() async throws -> [SavingsRule] { try await inner.rules() }
     func user(id: Int) async throws -> User { try await inner.user(id: id) }
     func activities(from: Date, to: Date) async throws -> ActivityPage { try await inner.activities(from: from, to: to) }
@@ -47,7 +50,7 @@ final class RoundUpsAppAPI: SavingsAPI {
         ]
     }
 
-    func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal {
+    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
         let fail = state.withLock { state in
             state.transferIds.append(transferId)
             defer { state.faultsAfterApplying = max(0, state.faultsAfterApplying - 1) }
@@ -284,7 +287,7 @@ final class RoundUpsAppAPI: SavingsAPI {
     }
 
     @MainActor
-    static func saveTwice(api: HTTPSavingsAPI, handler: LosingFirstAnswer) async throws {
+    static func saveTwice(api: QapitalHTTPAPI, handler: LosingFirstAnswer) async throws {
         do {
             let goals = GoalStore(api: api)
             goals.load()

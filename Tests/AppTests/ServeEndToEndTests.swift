@@ -1,3 +1,6 @@
+@testable import QapitalClient
+@testable import DemoData
+@testable import DemoServer
 import FeedModel
 import Foundation
 #if canImport(FoundationNetworking)
@@ -17,7 +20,7 @@ import Testing
     }
 
     /// Walks `/activities` two weeks at a time from `start` back past `oldest`, as the app does.
-    static func walk(_ api: HTTPSavingsAPI, from start: Date) async throws -> (windows: [SeenWindow], activities: [Activity], oldest: Date?) {
+    static func walk(_ api: QapitalHTTPAPI, from start: Date) async throws -> (windows: [SeenWindow], activities: [Activity], oldest: Date?) {
         var windows: [SeenWindow] = []
         var activities: [Activity] = []
         var to = start

@@ -1,3 +1,6 @@
+@testable import QapitalClient
+@testable import DemoServer
+@testable import DemoData
 import FeedModel
 import FlyingFox
 import Foundation
@@ -94,7 +97,7 @@ import Testing
         let port = await server.port
         await server.stop()
 
-        let api = HTTPSavingsAPI(baseURL: url, timeout: 5)
+        let api = QapitalHTTPAPI(baseURL: url, timeout: 5)
         let error = await ServeFaultTests.apiError { _ = try await api.goals() }
         #expect(error?.kind == .cannotConnect)
         #expect(error?.message == "GET /savingsgoals: cannot connect to 127.0.0.1:\(port)")

@@ -1,12 +1,14 @@
+@testable import DemoData
 import FeedModel
 import Foundation
 import Testing
 @testable import QapitalApp
+@testable import DemoServer
 
 /// `POST /savingsgoals/:id/transfers` over HTTP: idempotent by `transferId`, also when the same
 /// transfer arrives many times at once.
 @Suite struct ServeTransferTests {
-    static let goalId = 4  // "Graduation": $0 saved
+    static let goalId: GoalID = 4  // "Graduation": $0 saved
 
     @Test func theSameTransferSentTwiceMovesMoneyOnce() async throws {
         let backend = DemoBackend(now: fixedNow)
@@ -81,7 +83,7 @@ import Testing
 
     @Test func transfersToUnknownOrDeletedGoalsAreNotFound() async throws {
         try await withDemoServer { _, api in
-            for goalId in [11, 999] {  // 11 is deleted
+            for goalId: GoalID in [11, 999] {  // 11 is deleted
                 do {
                     _ = try await api.transfer(goalId: goalId, transferId: UUID(), amount: Money(minorUnits: 100, currency: .usd))
                     Issue.record("expected a 404 for goal \(goalId)")

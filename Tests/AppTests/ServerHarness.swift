@@ -1,3 +1,6 @@
+@testable import QapitalClient
+@testable import DemoServer
+@testable import DemoData
 import FeedModel
 import FlyingFox
 import Foundation
@@ -13,22 +16,22 @@ let fixedNow = Date(timeIntervalSince1970: 1_795_000_000)
 func withDemoServer(backend: DemoBackend = DemoBackend(now: fixedNow),
                     options: DemoHTTPServer.Options = .init(),
                     clientTimeout: TimeInterval = 10,
-                    _ body: (DemoHTTPServer, HTTPSavingsAPI) async throws -> Void) async throws {
+                    _ body: (DemoHTTPServer, QapitalHTTPAPI) async throws -> Void) async throws {
     let server = try DemoHTTPServer(backend: backend, options: options)
     try await withStarted(server, clientTimeout: clientTimeout, body)
 }
 
 /// Runs `body` against any handler served on 127.0.0.1 and a free port.
 func withServer(handler: some HTTPHandler, options: DemoHTTPServer.Options = .init(),
-                _ body: (DemoHTTPServer, HTTPSavingsAPI) async throws -> Void) async throws {
+                _ body: (DemoHTTPServer, QapitalHTTPAPI) async throws -> Void) async throws {
     let server = try DemoHTTPServer(handler: handler, options: options)
     try await withStarted(server, clientTimeout: 10, body)
 }
 
 private func withStarted(_ server: DemoHTTPServer, clientTimeout: TimeInterval,
-                         _ body: (DemoHTTPServer, HTTPSavingsAPI) async throws -> Void) async throws {
+                         _ body: (DemoHTTPServer, QapitalHTTPAPI) async throws -> Void) async throws {
     try await server.start()
-    let api = HTTPSavingsAPI(baseURL: await server.baseURL, timeout: clientTimeout)
+    let api = QapitalHTTPAPI(baseURL: await server.baseURL, timeout: clientTimeout)
     do {
         try await body(server, api)
     } catch {

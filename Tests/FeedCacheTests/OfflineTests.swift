@@ -1,3 +1,6 @@
+@testable import QapitalClient
+@testable import DemoServer
+@testable import DemoData
 import FeedModel
 import Foundation
 import QapitalApp
@@ -42,7 +45,7 @@ final class CountingAPI: SavingsAPI {
     }
 
     func goals() async throws -> [Goal] { try await enter("goals"); return try await base.goals() }
-    func feed(goalId: Int) async throws -> [FeedItem] { try await enter("feed"); return try await base.feed(goalId: goalId) }
+    func feed(goalId: GoalID) async throws -> [FeedItem] { try await enter("feed"); return try await base.feed(goalId: goalId) }
     func rules() async throws -> [SavingsRule] { try await enter("rules"); return try await base.rules() }
     func user(id: Int) async throws -> User { try await enter("user"); return try await base.user(id: id) }
     func activities(from: Date, to: Date) async throws -> ActivityPage {
@@ -51,7 +54,7 @@ final class CountingAPI: SavingsAPI {
     }
     func transactions(from: Date, to: Date) async throws -> [Transaction] { try await base.transactions(from: from, to: to) }
     func createGoal(name: String, target: Money?) async throws -> Goal { try await base.createGoal(name: name, target: target) }
-    func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal {
+    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
         try await base.transfer(goalId: goalId, transferId: transferId, amount: amount)
     }
 }
@@ -145,14 +148,14 @@ func waitUntil(_ store: GoalStore, _ condition: @MainActor () -> Bool) async {
         let server = try DemoHTTPServer(backend: DemoBackend(now: now))
         try await server.start()
         let url = await server.baseURL
-        let online = CachingSavingsAPI(remote: HTTPSavingsAPI(baseURL: url, timeout: 5), cache: try openCache(directory), now: { now })
+        let online = CachingSavingsAPI(remote: QapitalHTTPAPI(baseURL: url, timeout: 5), cache: try openCache(directory), now: { now })
         let goals = try await online.goals()
         let feed = try await online.feed(goalId: 1)
         let window = (from: now.addingTimeInterval(-ActivityPager.windowLength), to: now)
         let activities = try await online.activities(from: window.from, to: window.to)
         await server.stop()
 
-        let offline = CachingSavingsAPI(remote: HTTPSavingsAPI(baseURL: url, timeout: 5), cache: try openCache(directory), now: { now })
+        let offline = CachingSavingsAPI(remote: QapitalHTTPAPI(baseURL: url, timeout: 5), cache: try openCache(directory), now: { now })
         #expect(try await offline.goals() == goals)
         #expect(try await offline.feed(goalId: 1).map(\.amount) == feed.map(\.amount))
         #expect(try await offline.activities(from: window.from, to: window.to).activities == activities.activities)
@@ -166,13 +169,13 @@ func waitUntil(_ store: GoalStore, _ condition: @MainActor () -> Bool) async {
         let server = try DemoHTTPServer(backend: DemoBackend(now: now))
         try await server.start()
         let url = await server.baseURL
-        let api = CachingSavingsAPI(remote: HTTPSavingsAPI(baseURL: url, timeout: 5), cache: try openCache(directory), now: { now })
+        let api = CachingSavingsAPI(remote: QapitalHTTPAPI(baseURL: url, timeout: 5), cache: try openCache(directory), now: { now })
         let goal = try #require(try await api.goals().first { $0.imageURL != nil })
         let imageURL = try #require(goal.imageURL)
         let bytes = try await api.imageData(at: imageURL)
         #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))  // a PNG
         await server.stop()
-        let offline = CachingSavingsAPI(remote: HTTPSavingsAPI(baseURL: url, timeout: 5), cache: try openCache(directory), now: { now })
+        let offline = CachingSavingsAPI(remote: QapitalHTTPAPI(baseURL: url, timeout: 5), cache: try openCache(directory), now: { now })
         #expect(try await offline.imageData(at: imageURL) == bytes)
     }
 }

@@ -1,3 +1,4 @@
+@testable import DemoData
 import Foundation
 import Synchronization
 import Testing
@@ -177,7 +178,7 @@ final class RoundUpTestAPI: SavingsAPI {
     }
 
     func goals() async throws -> [Goal] { try await inner.goals() }
-    func feed(goalId: Int) async throws -> [FeedItem] { try await inner.feed(goalId: goalId) }
+    func feed(goalId: GoalID) async throws -> [FeedItem] { try await inner.feed(goalId: goalId) }
     func rules() async throws -> [SavingsRule] { try await inner.rules() }
     func user(id: Int) async throws -> User { try await inner.user(id: id) }
     func activities(from: Date, to: Date) async throws -> ActivityPage { try await inner.activities(from: from, to: to) }
@@ -204,7 +205,7 @@ final class RoundUpTestAPI: SavingsAPI {
         return try await inner.createGoal(name: name, target: target)
     }
 
-    func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal {
+    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
         let fault = state.withLock { state in
             state.transferIds.append(transferId)
             return state.transferFaults.isEmpty ? .none : state.transferFaults.removeFirst()

@@ -15,7 +15,7 @@ final class ScriptedAPI: SavingsAPI {
             .success(ActivityPage(oldest: Date(timeIntervalSince1970: 0), activities: []))
         }
         var goals: Result<[Goal], APIError> = .success([])
-        var feeds: [Int: Result<[FeedItem], APIError>] = [:]
+        var feeds: [GoalID: Result<[FeedItem], APIError>] = [:]
         var rules: [SavingsRule] = []
     }
 
@@ -53,7 +53,7 @@ final class ScriptedAPI: SavingsAPI {
         return try state.withLock { $0.goals }.get()
     }
 
-    func feed(goalId: Int) async throws -> [FeedItem] {
+    func feed(goalId: GoalID) async throws -> [FeedItem] {
         await passGate()
         return try (state.withLock { $0.feeds[goalId] } ?? .success([])).get()
     }
@@ -85,7 +85,7 @@ final class ScriptedAPI: SavingsAPI {
         throw APIError(kind: .rejected, request: "POST /savingsgoals", message: "not scripted")
     }
 
-    func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal {
+    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
         throw APIError(kind: .rejected, request: "POST", message: "not scripted")
     }
 }

@@ -1,3 +1,4 @@
+@testable import DemoData
 import Foundation
 import Testing
 import Synchronization

@@ -1,3 +1,4 @@
+@testable import DemoData
 import CImageCodecs
 import FeedModel
 import Foundation

@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// The built-in demo data: deterministic for a given "now", spread over about 18 months before it.
@@ -25,7 +26,7 @@ public struct DemoDataset: Sendable {
     public var rules: [SavingsRule]
     public var goals: [Goal]
     /// Each goal's feed, newest first.
-    public var feeds: [Int: [FeedItem]]
+    public var feeds: [GoalID: [FeedItem]]
     /// The whole account's activity, newest first.
     public var activities: [Activity]
     /// Card transactions, newest first.
@@ -80,7 +81,7 @@ public struct DemoDataset: Sendable {
         func who(_ userId: Int) -> String { userId == 1 ? "You" : names[userId] ?? User.placeholderName(for: userId) }
 
         // Goal feeds: savings that add up to each goal's balance, newest first.
-        var feeds: [Int: [FeedItem]] = [:]
+        var feeds: [GoalID: [FeedItem]] = [:]
         var goals: [Goal] = []
         for plan in plans {
             var items: [FeedItem] = []
@@ -116,9 +117,9 @@ public struct DemoDataset: Sendable {
                     message: MarkupText(parsing: message), amount: money(cents), userId: userId, savingsRuleId: ruleId))
                 secondsBack += Int(random.next() % (3 * 86_400)) + 3_600
             }
-            feeds[plan.id] = items
+            feeds[GoalID(plan.id)] = items
             // Every goal has a picture but "A New Crib" (7), which shows its monogram.
-            goals.append(Goal(id: plan.id, name: plan.name, ownerId: 1, imageURL: plan.id == 7 ? nil : DemoImages.goalURL(id: plan.id), target: plan.target.map(money),
+            goals.append(Goal(id: GoalID(plan.id), name: plan.name, ownerId: 1, imageURL: plan.id == 7 ? nil : DemoImages.goalURL(id: plan.id), target: plan.target.map(money),
                               balance: money(plan.balance), status: plan.status, connectedUserIds: plan.shared))
         }
         self.goals = goals

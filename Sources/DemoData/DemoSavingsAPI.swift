@@ -1,4 +1,6 @@
+import FeedModel
 import Foundation
+import HTTPTransport
 
 /// The app's default source: the demo backend in process, with optional simulated latency.
 public struct DemoSavingsAPI: SavingsAPI {
@@ -21,7 +23,7 @@ public struct DemoSavingsAPI: SavingsAPI {
         return await backend.goals()
     }
 
-    public func feed(goalId: Int) async throws -> [FeedItem] {
+    public func feed(goalId: GoalID) async throws -> [FeedItem] {
         try await pause()
         return try await backend.feed(goalId: goalId)
     }
@@ -51,7 +53,7 @@ public struct DemoSavingsAPI: SavingsAPI {
         return try await backend.createGoal(name: name, target: target)
     }
 
-    public func transfer(goalId: Int, transferId: UUID, amount: Money) async throws -> Goal {
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
         try await pause()
         return try await backend.transfer(goalId: goalId, transferId: transferId, amount: amount)
     }

@@ -1,3 +1,4 @@
+import DemoData
 import FeedModel
 import FlyingFox
 import Foundation
@@ -7,7 +8,7 @@ import Foundation
 /// ```swift
 /// let server = try DemoHTTPServer(backend: DemoBackend(), port: 0)
 /// try await server.start()                 // returns once the socket listens
-/// let api = HTTPSavingsAPI(baseURL: await server.baseURL)
+/// let api = QapitalHTTPAPI(baseURL: await server.baseURL)
 /// await server.stop()                      // at once, in-flight requests cancelled
 /// ```
 /// Every request is counted, optionally delayed (`latency`) or failed (`failEvery`), recorded

@@ -1,3 +1,4 @@
+import DemoData
 import FeedModel
 import FlyingFox
 import Foundation
@@ -44,11 +45,11 @@ struct DemoAPIHandler: HTTPHandler {
             return try DemoAPIHandler.json(try await createGoal(request.bodyData), status: .created)
         case 3 where segments[0] == "savingsgoals" && segments[2] == "feed":
             try DemoAPIHandler.allow(["GET"], method)
-            let goalId = try DemoAPIHandler.id(segments[1], of: "goal")
+            let goalId = GoalID(try DemoAPIHandler.id(segments[1], of: "goal"))
             return try DemoAPIHandler.json(GoalFeed(feed: try await backend.feed(goalId: goalId)))
         case 3 where segments[0] == "savingsgoals" && segments[2] == "transfers":
             try DemoAPIHandler.allow(["POST"], method)
-            let goalId = try DemoAPIHandler.id(segments[1], of: "goal")
+            let goalId = GoalID(try DemoAPIHandler.id(segments[1], of: "goal"))
             return try DemoAPIHandler.json(DemoAPIHandler.served(try await transfer(goalId: goalId, body: request.bodyData), base: base))
         case 1 where segments[0] == "savingsrules":
             try DemoAPIHandler.allow(["GET"], method)
@@ -116,7 +117,7 @@ struct DemoAPIHandler: HTTPHandler {
         return try await backend.createGoal(name: fields.name, target: target)
     }
 
-    private func transfer(goalId: Int, body: Data) async throws -> Goal {
+    private func transfer(goalId: GoalID, body: Data) async throws -> Goal {
         let fields = try DemoAPIHandler.decode(TransferBody.self, from: body)
         guard let transferId = UUID(uuidString: fields.transferId) else {
             throw Failure.badRequest("transferId: not a UUID: \"\(TextSanitizer.clean(String(fields.transferId.prefix(40))))\"")
@@ -218,26 +219,22 @@ struct DemoAPIHandler: HTTPHandler {
         return HTTPResponse(statusCode: status, headers: [.contentType: "application/json; charset=utf-8"], body: body)
     }
 
-    /// The backend's errors read like "POST /savingsgoals: HTTP 400: a name is required"; the
-    /// status and the part after it become the response.
+    /// The backend's errors carry their status; the body says what came after "HTTP nnn: "
+    /// ("POST /savingsgoals: HTTP 400: a name is required" answers 400 "a name is required").
     static func response(for error: APIError) -> HTTPResponse {
-        var status: HTTPStatusCode = switch error.kind {
-        case .notFound: .notFound
-        case .rejected: .badRequest
+        let code = error.status ?? (error.kind == .notFound ? 404 : 500)
+        let status: HTTPStatusCode = switch code {
+        case 400: .badRequest
+        case 404: .notFound
+        case 409: .conflict
         default: .internalServerError
         }
         var message = error.message
-        if let range = message.range(of: #"HTTP [0-9]{3}: "#, options: .regularExpression) {
-            switch Int(message[range].dropFirst(5).prefix(3)) {
-            case 400: status = .badRequest
-            case 404: status = .notFound
-            case 409: status = .conflict
-            default: break
-            }
-            message = String(message[range.upperBound...])
-        } else if message.hasSuffix(" (HTTP 404)") {
-            message = String(message.dropLast(" (HTTP 404)".count))
+        for prefix in ["\(error.request): HTTP \(code): ", "\(error.request): "] where message.hasPrefix(prefix) {
+            message = String(message.dropFirst(prefix.count))
+            break
         }
+        if message.hasSuffix(" (HTTP 404)") { message = String(message.dropLast(" (HTTP 404)".count)) }
         return DemoAPIHandler.error(status, message)
     }
 }

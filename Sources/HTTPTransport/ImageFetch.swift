@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -35,13 +36,5 @@ public enum ImageFetch {
             }
         }
         return data
-    }
-}
-
-extension SavingsAPI {
-    /// Picture bytes for a goal image or avatar URL: over HTTP(S) unless the API knows better
-    /// (the demo answers its own `demo:` URLs without a network).
-    public func imageData(at url: URL) async throws -> Data {
-        try await ImageFetch.data(at: url)
     }
 }

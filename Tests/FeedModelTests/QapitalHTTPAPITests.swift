@@ -1,10 +1,12 @@
+@testable import QapitalClient
+import HTTPTransport
 import Foundation
 import Testing
 @testable import FeedModel
 
-@Suite struct HTTPSavingsAPITests {
+@Suite struct QapitalHTTPAPITests {
     @Test func queryValuesArePercentEncodedStrictly() throws {
-        let api = HTTPSavingsAPI(baseURL: URL(string: "http://127.0.0.1:8080/api/")!)
+        let api = QapitalHTTPAPI(baseURL: URL(string: "http://127.0.0.1:8080/api/")!)
         let url = api.url(for: "/activities", query: [
             URLQueryItem(name: "from", value: "2016-10-04T00:00:00+00:00"),
             URLQueryItem(name: "to", value: "2016-10-18T00:00:00+00:00"),
@@ -25,7 +27,7 @@ import Testing
     ])
     func baseURLValidation(text: String, problem: String?) {
         do {
-            _ = try HTTPSavingsAPI.validate(baseURL: text)
+            _ = try HTTPTransport.validate(baseURL: text)
             #expect(problem == nil)
         } catch {
             #expect(error.message == problem)
@@ -33,7 +35,7 @@ import Testing
     }
 
     @Test func sourceNameIsHostAndPort() {
-        #expect(HTTPSavingsAPI(baseURL: URL(string: "http://127.0.0.1:8080")!).sourceName == "127.0.0.1:8080")
-        #expect(HTTPSavingsAPI(baseURL: URL(string: "https://api.example.com")!).sourceName == "api.example.com")
+        #expect(QapitalHTTPAPI(baseURL: URL(string: "http://127.0.0.1:8080")!).sourceName == "127.0.0.1:8080")
+        #expect(QapitalHTTPAPI(baseURL: URL(string: "https://api.example.com")!).sourceName == "api.example.com")
     }
 }

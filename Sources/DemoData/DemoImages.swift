@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// The demo's pictures, drawn in code and deterministic per id: a goal is a two-hue gradient

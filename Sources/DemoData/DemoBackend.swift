@@ -1,3 +1,4 @@
+import FeedModel
 import Foundation
 
 /// The demo dataset as a live backend: answers every endpoint and applies the same rules that
@@ -15,7 +16,7 @@ public actor DemoBackend {
         set { built = newValue }
     }
     private var built: DemoDataset?
-    private var appliedTransfers: [UUID: (goalId: Int, amount: Money)] = [:]
+    private var appliedTransfers: [UUID: (goalId: GoalID, amount: Money)] = [:]
     private let now: Date
     private let options: DemoDataset.Options
 
@@ -34,10 +35,10 @@ public actor DemoBackend {
 
     public func goals() -> [Goal] { dataset.goals }
 
-    public func feed(goalId: Int) throws(APIError) -> [FeedItem] {
+    public func feed(goalId: GoalID) throws(APIError) -> [FeedItem] {
         let label = "GET /savingsgoals/\(goalId)/feed"
         guard dataset.goals.contains(where: { $0.id == goalId }) else {
-            throw APIError(kind: .notFound, request: label, message: "\(label): not found (HTTP 404)")
+            throw APIError(kind: .notFound, request: label, message: "\(label): not found (HTTP 404)", status: 404)
         }
         return dataset.feeds[goalId] ?? []
     }
@@ -47,7 +48,7 @@ public actor DemoBackend {
     public func user(id: Int) throws(APIError) -> User {
         guard let user = dataset.users.first(where: { $0.id == id }) else {
             let label = "GET /users/\(id)"
-            throw APIError(kind: .notFound, request: label, message: "\(label): not found (HTTP 404)")
+            throw APIError(kind: .notFound, request: label, message: "\(label): not found (HTTP 404)", status: 404)
         }
         return user
     }
@@ -55,7 +56,7 @@ public actor DemoBackend {
     /// Activities with `from ≤ timestamp < to`, newest first, and the oldest day there is.
     public func activities(from: Date, to: Date) throws(APIError) -> ActivityPage {
         guard from <= to else {
-            throw APIError(kind: .rejected, request: "GET /activities", message: "GET /activities: HTTP 400: from is after to")
+            throw DemoBackend.rejected("GET /activities", status: 400, "from is after to")
         }
         let all = dataset.activities
         // Newest first: find the slice by binary search, so a page costs the same at any depth.
@@ -79,32 +80,32 @@ public actor DemoBackend {
 
     public func createGoal(name: String, target: Money?) throws(APIError) -> Goal {
         if let problem = DemoBackend.validateNewGoal(name: name, target: target) {
-            throw APIError(kind: .rejected, request: "POST /savingsgoals", message: "POST /savingsgoals: HTTP 400: \(problem)")
+            throw DemoBackend.rejected("POST /savingsgoals", status: 400, problem)
         }
-        let goal = Goal(id: (dataset.goals.map(\.id).max() ?? 0) + 1, name: name.trimmingCharacters(in: .whitespacesAndNewlines), ownerId: 1,
+        let goal = Goal(id: GoalID((dataset.goals.compactMap(\.id.number).max() ?? 0) + 1), name: name.trimmingCharacters(in: .whitespacesAndNewlines), ownerId: 1,
                         target: target, balance: .zero(dataset.currency))
         dataset.goals.append(goal)
         dataset.feeds[goal.id] = []
         return goal
     }
 
-    public func transfer(goalId: Int, transferId: UUID, amount: Money) throws(APIError) -> Goal {
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) throws(APIError) -> Goal {
         let label = "POST /savingsgoals/\(goalId)/transfers"
         guard let index = dataset.goals.firstIndex(where: { $0.id == goalId }), dataset.goals[index].status == .active else {
-            throw APIError(kind: .notFound, request: label, message: "\(label): not found (HTTP 404)")
+            throw APIError(kind: .notFound, request: label, message: "\(label): not found (HTTP 404)", status: 404)
         }
         if let earlier = appliedTransfers[transferId] {
             guard earlier.goalId == goalId, earlier.amount == amount else {
-                throw APIError(kind: .rejected, request: label, message: "\(label): HTTP 409: transfer id already used for another transfer")
+                throw DemoBackend.rejected(label, status: 409, "transfer id already used for another transfer")
             }
             return dataset.goals[index]
         }
         guard amount.currency == dataset.currency, amount.minorUnits > 0 else {
-            throw APIError(kind: .rejected, request: label, message: "\(label): HTTP 400: the amount must be more than zero")
+            throw DemoBackend.rejected(label, status: 400, "the amount must be more than zero")
         }
         let (sum, overflow) = dataset.goals[index].balance.minorUnits.addingReportingOverflow(amount.minorUnits)
         guard !overflow else {
-            throw APIError(kind: .rejected, request: label, message: "\(label): HTTP 400: the balance would be out of range")
+            throw DemoBackend.rejected(label, status: 400, "the balance would be out of range")
         }
         appliedTransfers[transferId] = (goalId, amount)
         dataset.goals[index].balance.minorUnits = sum
@@ -124,5 +125,11 @@ public actor DemoBackend {
             if predicate(array[middle]) { high = middle } else { low = middle + 1 }
         }
         return low
+    }
+
+    /// A refused request: "POST /savingsgoals: HTTP 400: a name is required", with its status,
+    /// so `serve` answers with that status and the part after it.
+    static func rejected(_ label: String, status: Int, _ reason: String) -> APIError {
+        APIError(kind: .rejected, request: label, message: "\(label): HTTP \(status): \(reason)", status: status)
     }
 }

@@ -1,0 +1,158 @@
+import FeedModel
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The HTTP plumbing every HTTP source shares: one base URL, one bearer token, timeouts,
+/// strict percent-encoding, and failures turned into one-line `APIError`s.
+///
+/// A source builds paths and decodes bodies; everything between is here, once.
+public struct HTTPTransport: Sendable {
+    public let baseURL: URL
+    /// Sent as `Authorization: Bearer …` to `baseURL`'s origin only. Never logged or shown.
+    let token: String?
+    public let timeout: TimeInterval
+    /// Reads the server's own error text out of an error body (each API has its envelope).
+    private let serverMessage: @Sendable (Data) -> String?
+    private let session: URLSession
+
+    public init(baseURL: URL, token: String?, timeout: TimeInterval = 10,
+                serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField) {
+        self.baseURL = baseURL
+        self.token = token.flatMap { $0.isEmpty ? nil : $0 }
+        self.timeout = timeout
+        self.serverMessage = serverMessage
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpMaximumConnectionsPerHost = 8
+        self.session = URLSession(configuration: configuration)
+    }
+
+    /// Whether a token is set (the token itself stays inside).
+    public var hasToken: Bool { token != nil }
+
+    /// Checks a user-given base URL: http or https with a host. Throws a message when unusable.
+    public static func validate(baseURL text: String) throws(InvalidBaseURL) -> URL {
+        let shown = TextSanitizer.clean(text)
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+            throw InvalidBaseURL(message: "not a URL: \(shown)")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw InvalidBaseURL(message: "unsupported URL scheme \"\(TextSanitizer.clean(scheme))\" in \(shown) (use http or https)")
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw InvalidBaseURL(message: "no host in URL \(shown)")
+        }
+        // Paths are appended to the base: a query or fragment would end up in the middle.
+        guard url.query == nil, url.fragment == nil else {
+            throw InvalidBaseURL(message: "a base URL takes no query or fragment: \(shown)")
+        }
+        return url
+    }
+
+    public struct InvalidBaseURL: Error, Equatable, CustomStringConvertible {
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// `host:port`, what the status bar and messages call the server.
+    public var hostAndPort: String {
+        guard let host = baseURL.host else { return baseURL.absoluteString }
+        return baseURL.port.map { "\(host):\($0)" } ?? host
+    }
+
+    /// Builds the request URL; query values are percent-encoded strictly, so `+` becomes `%2B`
+    /// (URLComponents leaves `+` alone, and servers read a bare `+` as a space).
+    public func url(for path: String, query: [URLQueryItem] = []) -> URL {
+        var text = baseURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        text += path
+        if !query.isEmpty {
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+            text += "?" + query.map { item in
+                let value = item.value?.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+                return "\(item.name)=\(value)"
+            }.joined(separator: "&")
+        }
+        return URL(string: text)!
+    }
+
+    /// Sends one request and returns the body of a 2xx answer; anything else throws an
+    /// `APIError` whose message starts with `label` ("GET /activities: HTTP 500").
+    public func send(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
+                     label: String? = nil) async throws(APIError) -> Data {
+        let label = label ?? "\(method) \(path)"
+        var request = URLRequest(url: url(for: path, query: query), timeoutInterval: timeout)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw transportError(error, label: label)
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
+        if (200..<300).contains(status) { return data }
+        throw HTTPTransport.statusError(status, label: label, serverMessage: serverMessage(data))
+    }
+
+    /// The error for a non-2xx status: 401/403 refuse the token, 404 is not found, 400/409/422
+    /// refuse the request (with the server's words), anything else is the bare status.
+    public static func statusError(_ status: Int, label: String, serverMessage: String?) -> APIError {
+        let said = serverMessage.map { ": " + TextSanitizer.clean(String($0.prefix(200))) } ?? ""
+        switch status {
+        case 401, 403:
+            return APIError(kind: .unauthorized, request: label, message: "\(label): the token was refused (HTTP \(status))",
+                            status: status)
+        case 404:
+            return APIError(kind: .notFound, request: label, message: "\(label): not found (HTTP 404)", status: status)
+        case 400, 409, 422:
+            return APIError(kind: .rejected, request: label, message: "\(label): HTTP \(status)\(said)", status: status)
+        default:
+            return APIError(kind: .http(status: status), request: label, message: "\(label): HTTP \(status)", status: status)
+        }
+    }
+
+    /// The `error` text of a JSON error body (`{"error": "…"}`), if the server sent one.
+    public static let errorField: @Sendable (Data) -> String? = { data in
+        struct Body: Decodable { let error: String }
+        return (try? JSONDecoder().decode(Body.self, from: data))?.error
+    }
+
+    /// "10", "0.3": a short timeout must not read as "within 0 s".
+    private func seconds(_ interval: TimeInterval) -> String {
+        interval == interval.rounded() ? String(Int(interval)) : String(format: "%.1f", interval)
+    }
+
+    private func transportError(_ error: Error, label: String) -> APIError {
+        let hostPort = hostAndPort
+        if let urlError = error as? URLError {
+            switch urlError.code {
+            case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .networkConnectionLost, .notConnectedToInternet:
+                return APIError(kind: .cannotConnect, request: label, message: "\(label): cannot connect to \(hostPort)")
+            case .timedOut:
+                return APIError(kind: .timedOut, request: label,
+                                message: "\(label): no answer from \(hostPort) within \(seconds(timeout)) s")
+            case .cancelled:
+                return APIError(kind: .cancelled, request: label, message: "\(label): cancelled")
+            default:
+                return APIError(kind: .transport, request: label, message: "\(label): \(urlError.localizedDescription)")
+            }
+        }
+        if error is CancellationError {
+            return APIError(kind: .cancelled, request: label, message: "\(label): cancelled")
+        }
+        return APIError(kind: .transport, request: label, message: "\(label): \(error.localizedDescription)")
+    }
+}

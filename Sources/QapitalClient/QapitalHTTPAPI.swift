@@ -1,0 +1,88 @@
+import FeedModel
+import Foundation
+import HTTPTransport
+
+/// The Qapital API of docs/api.md over HTTP(S).
+public struct QapitalHTTPAPI: SavingsAPI {
+    public let transport: HTTPTransport
+    public let decoder: PayloadDecoder
+
+    public init(baseURL: URL, token: String? = nil, timeout: TimeInterval = 10, accountCurrency: Currency = .usd) {
+        self.transport = HTTPTransport(baseURL: baseURL, token: token, timeout: timeout)
+        self.decoder = PayloadDecoder(accountCurrency: accountCurrency)
+    }
+
+    public var baseURL: URL { transport.baseURL }
+    public var sourceName: String { transport.hostAndPort }
+
+    public func goals() async throws -> [Goal] {
+        try await get("/savingsgoals", as: GoalList.self).savingsGoals
+    }
+
+    public func feed(goalId: GoalID) async throws -> [FeedItem] {
+        try await get("/savingsgoals/\(goalId.pathComponent)/feed", as: GoalFeed.self).feed
+    }
+
+    public func rules() async throws -> [SavingsRule] {
+        try await get("/savingsrules", as: RuleList.self).savingsRules
+    }
+
+    public func user(id: Int) async throws -> User {
+        try await get("/users/\(id)", as: UserResponse.self).user
+    }
+
+    public func activities(from: Date, to: Date) async throws -> ActivityPage {
+        try await get("/activities", query: window(from, to), as: ActivityPage.self)
+    }
+
+    public func transactions(from: Date, to: Date) async throws -> [Transaction] {
+        try await get("/transactions", query: window(from, to), as: TransactionList.self).transactions
+    }
+
+    public func createGoal(name: String, target: Money?) async throws -> Goal {
+        var body = #"{"name":"# + jsonString(name)
+        body += #","targetAmount":"# + (target?.jsonNumberString ?? "null") + "}"
+        return try await send("POST", "/savingsgoals", body: Data(body.utf8), as: Goal.self)
+    }
+
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
+        let body = #"{"transferId":"\#(transferId.uuidString)","amount":\#(amount.jsonNumberString)}"#
+        return try await send("POST", "/savingsgoals/\(goalId.pathComponent)/transfers", body: Data(body.utf8), as: Goal.self)
+    }
+
+    public func imageData(at url: URL) async throws -> Data {
+        try await ImageFetch.data(at: url)
+    }
+
+    // MARK: - Plumbing
+
+    private func window(_ from: Date, _ to: Date) -> [URLQueryItem] {
+        [URLQueryItem(name: "from", value: Timestamp.queryString(from)),
+         URLQueryItem(name: "to", value: Timestamp.queryString(to))]
+    }
+
+    private func jsonString(_ text: String) -> String {
+        let data = (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The request URL (for tests: `+` goes out as `%2B`).
+    func url(for path: String, query: [URLQueryItem] = []) -> URL {
+        transport.url(for: path, query: query)
+    }
+
+    private func get<T: Decodable>(_ path: String, query: [URLQueryItem] = [], as type: T.Type) async throws -> T {
+        try await send("GET", path, query: query, body: nil, as: type)
+    }
+
+    private func send<T: Decodable>(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data?,
+                                    as type: T.Type) async throws -> T {
+        let label = "\(method) \(path)"
+        let data = try await transport.send(method, path, query: query, body: body, label: label)
+        do {
+            return try decoder.decode(type, from: data, resource: label)
+        } catch {
+            throw APIError(kind: .malformed, request: label, message: error.description)
+        }
+    }
+}
