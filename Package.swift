@@ -46,19 +46,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the tests and the bench share: the one fake API, the wait helper, the pseudo-terminal driver.
+        .target(name: "TestSupport", dependencies: ["FeedModel", "CNcurses"]),
         .executableTarget(name: "qapital-bench",
-                          dependencies: ["CNcurses", "FeedModel", "TermUI", "QapitalApp", "DemoData", "DemoServer", "QapitalClient"]),
+                          dependencies: ["CNcurses", "FeedModel", "TermUI", "QapitalApp", "DemoData", "DemoServer", "QapitalClient",
+                                         "TestSupport"]),
         .testTarget(
             name: "FeedModelTests",
-            dependencies: ["FeedModel", "HTTPTransport", "QapitalClient", "DemoData"],
+            dependencies: ["FeedModel", "HTTPTransport", "QapitalClient", "DemoData", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
         .testTarget(name: "FeedCacheTests", dependencies: ["FeedCache", "FeedModel", "QapitalApp", "QapitalClient", "DemoData",
-                                                           "DemoServer", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData"]),
+                                                           "DemoServer", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
-                                                     "DemoData", "DemoServer", "QapitalClient", "HTTPTransport"]),
+                                                     "DemoData", "DemoServer", "QapitalClient", "HTTPTransport", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

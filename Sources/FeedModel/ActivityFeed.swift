@@ -1,17 +1,22 @@
 import Foundation
 
 /// Runs an `ActivityPager` against an API: performs its requests in tasks and feeds the answers
-/// back on the main actor, where the app's event loop lives. `onChange` tells the app to redraw.
+/// back on the main actor, where the app's event loop lives; each change is posted as `.activityPage`.
 @MainActor
 public final class ActivityFeed {
     public private(set) var pager: ActivityPager
-    public var onChange: (@MainActor () -> Void)?
+    private let events: EventSink<StoreEvent>
+    private let cache: (any OfflineCache)?
     private let api: any SavingsAPI
     private let now: @Sendable () -> Date
     private var tasks: [PageRequest: Task<Void, Never>] = [:]
 
-    public init(api: any SavingsAPI, maxInFlight: Int = 8, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// `cache`: the offline cache behind `api`, if there is one (its newest page is shown while the server is asked).
+    public init(api: any SavingsAPI, cache: (any OfflineCache)? = nil, maxInFlight: Int = 8,
+                now: @escaping @Sendable () -> Date = { Date() }, events: EventSink<StoreEvent> = .ignored) {
         self.api = api
+        self.cache = cache
+        self.events = events
         self.now = now
         self.pager = ActivityPager(maxInFlight: maxInFlight)
     }
@@ -34,7 +39,7 @@ public final class ActivityFeed {
     /// With an offline cache behind the API, what it has of the newest two weeks is shown at
     /// once, until the server's first page replaces it (stale while revalidate).
     private func showCachedFirstPage() {
-        guard let cache = (api as? CachingSavingsAPI)?.cache else { return }
+        guard let cache else { return }
         let generation = pager.generation
         let window = pager.window(0)
         Task { [weak self] in
@@ -49,7 +54,7 @@ public final class ActivityFeed {
               pager.phase == .loading(firstPage: true) else { return }
         shownDuringRefresh = activities
         listIdentity += 1
-        onChange?()
+        events.send(.activityPage)
     }
 
     /// Starts over but keeps showing what is shown until the new first page arrives (or, if
@@ -65,7 +70,7 @@ public final class ActivityFeed {
         shownDuringRefresh = shown
         listIdentity += 1
         perform(pager.start(now: now()))
-        onChange?()
+        events.send(.activityPage)
     }
 
     public func viewportChanged(cursor: Int, screenHeight: Int) {
@@ -74,7 +79,7 @@ public final class ActivityFeed {
 
     public func retry() {
         perform(pager.retry())
-        onChange?()
+        events.send(.activityPage)
     }
 
     private func perform(_ requests: [PageRequest]) {
@@ -102,6 +107,6 @@ public final class ActivityFeed {
             shownDuringRefresh = nil
             listIdentity += 1
         }
-        onChange?()
+        events.send(.activityPage)
     }
 }

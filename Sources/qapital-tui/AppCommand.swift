@@ -49,6 +49,8 @@ struct AppCommand: AsyncParsableCommand {
     /// Everything the app needs, checked before the terminal is touched.
     struct Settings {
         var api: any SavingsAPI
+        /// The HTTP client behind `api`, when the source is a server (the offline cache goes in front of it).
+        var http: QapitalHTTPAPI?
         var colors: Bool
         var currency: Currency = .usd
         var achievements: AchievementsFile
@@ -76,6 +78,7 @@ struct AppCommand: AsyncParsableCommand {
         }
         let url = apiURL ?? environment["QAPITAL_API_URL"].flatMap { $0.isEmpty ? nil : $0 }
         let api: any SavingsAPI
+        var http: QapitalHTTPAPI?
         var pictureSchemes: Set<String> = ["http", "https"]
         if let url {
             let base: URL
@@ -84,14 +87,16 @@ struct AppCommand: AsyncParsableCommand {
             } catch {
                 throw ValidationError("--api-url: \(error.message)")
             }
-            api = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency)
+            let client = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency)
+            http = client
+            api = client
         } else {
             api = DemoSavingsAPI(backend: DemoBackend(options: .init(currency: accountCurrency)))
             pictureSchemes.insert(DemoImages.scheme)
         }
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors = !(noColor || noColorEnvironment)
-        return Settings(api: api, colors: colors, currency: accountCurrency,
+        return Settings(api: api, http: http, colors: colors, currency: accountCurrency,
                         achievements: try AppCommand.loadAchievements(path: achievements), images: colors && !noImages,
                         pictureSchemes: pictureSchemes)
     }
@@ -101,15 +106,19 @@ struct AppCommand: AsyncParsableCommand {
         token ?? environment["QAPITAL_TOKEN"]
     }
 
-    /// Puts the offline cache behind an HTTP API (the demo keeps none). Returns the API to use
-    /// and a note when the cache could not be used as it was.
-    func withOfflineCache(_ api: any SavingsAPI, environment: [String: String]) -> (api: any SavingsAPI, note: String?) {
-        guard !noCache, let http = api as? QapitalHTTPAPI else { return (api, nil) }
+    /// Puts the offline cache behind the HTTP client (the demo keeps none). Returns the API to
+    /// use, what the cache adds (given to the app, never found by downcasting), and a note when
+    /// the cache could not be used as it was.
+    func withOfflineCache(_ settings: Settings, environment: [String: String])
+        -> (api: any SavingsAPI, capabilities: AppCore.Capabilities, note: String?) {
+        guard !noCache, let http = settings.http else { return (settings.api, AppCore.Capabilities(), nil) }
         let directory = cacheDirectory.map { URL(fileURLWithPath: $0) } ?? SQLiteCache.defaultDirectory(environment: environment)
         let opened = SQLiteCache.open(directory: directory, baseURL: http.baseURL, token: resolvedToken(environment),
                                       accountCurrency: http.decoder.accountCurrency)
-        guard let cache = opened.cache else { return (api, opened.note) }
-        return (CachingSavingsAPI(remote: http, cache: cache), opened.note)
+        guard let cache = opened.cache else { return (settings.api, AppCore.Capabilities(), opened.note) }
+        let caching = CachingSavingsAPI(remote: http, cache: cache)
+        let capabilities = AppCore.Capabilities(cache: cache, connectivity: caching.connectivity, refreshCache: { caching.refresh() })
+        return (caching, capabilities, opened.note)
     }
 
     @MainActor
@@ -119,12 +128,12 @@ struct AppCommand: AsyncParsableCommand {
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
-        let cached = withOfflineCache(settings.api, environment: environment)
+        let cached = withOfflineCache(settings, environment: environment)
         settings.api = cached.api
         let core = AppCore(api: settings.api, configuration: .init(sourceName: settings.api.sourceName, colors: settings.colors,
                                                                   currency: settings.currency, images: settings.images,
                                                                   pictureSchemes: settings.pictureSchemes),
-                           achievements: settings.achievements)
+                           capabilities: cached.capabilities, achievements: settings.achievements)
         if let note = cached.note { core.showNotice(note) }
         let terminal = NcursesTerminal(theme: settings.colors ? .standard : .noColor)
         terminal.start(colors: settings.colors)
