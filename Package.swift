@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "HTTPTransport", dependencies: ["FeedModel"]),
         // The Qapital API of docs/api.md over HTTP.
         .target(name: "QapitalClient", dependencies: ["FeedModel", "HTTPTransport"]),
+        // Starling Bank's public API (v2) over HTTP: docs/starling.md.
+        .target(name: "StarlingClient", dependencies: ["FeedModel", "HTTPTransport"]),
         // The built-in demo: dataset, in-process backend and API, generated pictures.
         .target(name: "DemoData", dependencies: ["FeedModel", "HTTPTransport"]),
         // `serve`: the demo backend over real HTTP.
@@ -53,6 +55,8 @@ let package = Package(
             dependencies: ["FeedModel", "HTTPTransport", "QapitalClient", "DemoData"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "StarlingClientTests", dependencies: ["StarlingClient", "FeedModel", "HTTPTransport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
         .testTarget(name: "FeedCacheTests", dependencies: ["FeedCache", "FeedModel", "QapitalApp", "QapitalClient", "DemoData",
                                                            "DemoServer", .product(name: "GRDB", package: "GRDB.swift")]),
