@@ -44,7 +44,8 @@ let package = Package(
         .executableTarget(
             name: "qapital-tui",
             dependencies: [
-                "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "DemoData", "DemoServer",
+                "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "StarlingClient", "DemoData",
+                "DemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

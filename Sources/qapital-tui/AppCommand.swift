@@ -1,4 +1,5 @@
 import QapitalClient
+import StarlingClient
 import DemoData
 import ArgumentParser
 import FeedCache
@@ -17,19 +18,27 @@ struct AppCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run the app (the default).",
         discussion: """
-        Without --api-url (or QAPITAL_API_URL) the app runs on its built-in demo data.
+        Without --source or --api-url (or QAPITAL_SOURCE, QAPITAL_API_URL) the app runs on its
+        built-in demo data. --source starling reads a Starling Bank account (docs/starling.md): the
+        token comes from --token, STARLING_TOKEN or QAPITAL_TOKEN, in that order.
         NO_COLOR in the environment turns colours off, like --no-color.
         """
     )
 
-    @Option(name: .customLong("api-url"), help: ArgumentHelp("The server to use (default: $QAPITAL_API_URL, else the demo data).", valueName: "url"))
+    @Option(help: ArgumentHelp("Where the data comes from: starling or qapital (default: $QAPITAL_SOURCE; qapital with an --api-url, else the demo).", valueName: "source"))
+    var source: String?
+
+    @Option(name: .customLong("api-url"), help: ArgumentHelp("The server to use (default: $QAPITAL_API_URL; for starling, its API).", valueName: "url"))
     var apiURL: String?
 
-    @Option(help: ArgumentHelp("Sent as 'Authorization: Bearer …' (default: $QAPITAL_TOKEN).", valueName: "token"))
+    @Flag(help: "With --source starling: Starling's sandbox (api-sandbox.starlingbank.com).")
+    var sandbox = false
+
+    @Option(help: ArgumentHelp("Sent as 'Authorization: Bearer …' (default: $STARLING_TOKEN for starling, else $QAPITAL_TOKEN).", valueName: "token"))
     var token: String?
 
-    @Option(help: ArgumentHelp("The account's currency, an ISO code (default: USD).", valueName: "code"))
-    var currency: String = "USD"
+    @Option(help: ArgumentHelp("The account's currency, an ISO code (default: USD; starling uses the account's own).", valueName: "code"))
+    var currency: String?
 
     @Option(help: ArgumentHelp("An achievements file in seed 004's format (default: the bundled one).", valueName: "path"))
     var achievements: String?
@@ -46,9 +55,19 @@ struct AppCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-images"), help: "Show monograms instead of goal images and avatars.")
     var noImages = false
 
+    /// Where the data comes from.
+    enum Source: Equatable {
+        case demo
+        case qapital(URL)
+        /// Starling's API at this base URL: connected (the token checked) when the app starts.
+        case starling(URL)
+    }
+
     /// Everything the app needs, checked before the terminal is touched.
     struct Settings {
-        var api: any SavingsAPI
+        var source: Source
+        /// The API to use; nil for Starling until the token is checked.
+        var api: (any SavingsAPI)?
         var colors: Bool
         var currency: Currency = .usd
         var achievements: AchievementsFile
@@ -70,46 +89,99 @@ struct AppCommand: AsyncParsableCommand {
         }
     }
 
-    func settings(environment: [String: String]) throws -> Settings {
-        guard let accountCurrency = Currency.from(code: currency) else {
-            throw ValidationError("--currency wants a three-letter ISO code such as USD, not \"\(TextSanitizer.clean(currency))\"")
-        }
+    /// Which source the flags and environment choose, with its base URL.
+    func chosenSource(environment: [String: String]) throws -> Source {
+        let named = (source ?? environment["QAPITAL_SOURCE"].flatMap { $0.isEmpty ? nil : $0 })?.lowercased()
         let url = apiURL ?? environment["QAPITAL_API_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        let api: any SavingsAPI
-        var pictureSchemes: Set<String> = ["http", "https"]
-        if let url {
-            let base: URL
+        func base(_ text: String) throws -> URL {
             do {
-                base = try HTTPTransport.validate(baseURL: url)
+                return try HTTPTransport.validate(baseURL: text)
             } catch {
                 throw ValidationError("--api-url: \(error.message)")
             }
-            api = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency)
-        } else {
+        }
+        switch named {
+        case "starling":
+            if let url { return .starling(try base(url)) }
+            return .starling(sandbox ? StarlingAPI.sandboxURL : StarlingAPI.productionURL)
+        case "qapital", nil:
+            if sandbox { throw ValidationError("--sandbox goes with --source starling") }
+            if let url { return .qapital(try base(url)) }
+            if named == "qapital" { throw ValidationError("--source qapital needs --api-url (or QAPITAL_API_URL)") }
+            return .demo
+        case let other?:
+            throw ValidationError("--source wants starling or qapital, not \"\(TextSanitizer.clean(String(other.prefix(40))))\"")
+        }
+    }
+
+    func settings(environment: [String: String]) throws -> Settings {
+        let code = currency ?? "USD"
+        guard let accountCurrency = Currency.from(code: code) else {
+            throw ValidationError("--currency wants a three-letter ISO code such as USD, not \"\(TextSanitizer.clean(code))\"")
+        }
+        let source = try chosenSource(environment: environment)
+        let api: (any SavingsAPI)?
+        var pictureSchemes: Set<String> = ["http", "https"]
+        switch source {
+        case .demo:
             api = DemoSavingsAPI(backend: DemoBackend(options: .init(currency: accountCurrency)))
             pictureSchemes.insert(DemoImages.scheme)
+        case .qapital(let base):
+            api = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency)
+        case .starling:
+            if currency != nil { throw ValidationError("--currency does not apply to starling: the account says its own") }
+            // Goal photos come through the API, as `starling-photo:` pictures; no other pictures are fetched.
+            api = nil
+            pictureSchemes = [StarlingAPI.photoScheme]
         }
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors = !(noColor || noColorEnvironment)
-        return Settings(api: api, colors: colors, currency: accountCurrency,
+        return Settings(source: source, api: api, colors: colors, currency: accountCurrency,
                         achievements: try AppCommand.loadAchievements(path: achievements), images: colors && !noImages,
                         pictureSchemes: pictureSchemes)
     }
 
-    /// `--token`, else `$QAPITAL_TOKEN`.
-    func resolvedToken(_ environment: [String: String]) -> String? {
-        token ?? environment["QAPITAL_TOKEN"]
+    /// `--token`, else `$STARLING_TOKEN` (for starling), else `$QAPITAL_TOKEN`; empty counts as none.
+    func resolvedToken(_ environment: [String: String], starling: Bool = false) -> String? {
+        let candidates = [token, starling ? environment["STARLING_TOKEN"] : nil, environment["QAPITAL_TOKEN"]]
+        return candidates.compactMap { $0 }.first { !$0.isEmpty }
     }
 
     /// Puts the offline cache behind an HTTP API (the demo keeps none). Returns the API to use
-    /// and a note when the cache could not be used as it was.
+    /// and a note when the cache could not be used as it was. One file per base URL and account:
+    /// Qapital's is told apart by its token, Starling's by its account uid (never the token).
     func withOfflineCache(_ api: any SavingsAPI, environment: [String: String]) -> (api: any SavingsAPI, note: String?) {
-        guard !noCache, let http = api as? QapitalHTTPAPI else { return (api, nil) }
+        guard !noCache else { return (api, nil) }
         let directory = cacheDirectory.map { URL(fileURLWithPath: $0) } ?? SQLiteCache.defaultDirectory(environment: environment)
-        let opened = SQLiteCache.open(directory: directory, baseURL: http.baseURL, token: resolvedToken(environment),
+        let opened: SQLiteCache.OpenResult
+        if let http = api as? QapitalHTTPAPI {
+            opened = SQLiteCache.open(directory: directory, baseURL: http.baseURL, token: resolvedToken(environment),
                                       accountCurrency: http.decoder.accountCurrency)
+        } else if let starling = api as? StarlingAPI {
+            opened = SQLiteCache.open(directory: directory, baseURL: starling.baseURL, token: starling.primary.accountUid,
+                                      accountCurrency: starling.accountCurrency)
+        } else {
+            return (api, nil)
+        }
         guard let cache = opened.cache else { return (api, opened.note) }
-        return (CachingSavingsAPI(remote: http, cache: cache), opened.note)
+        return (CachingSavingsAPI(remote: api, cache: cache), opened.note)
+    }
+
+    /// Checks the token with Starling and picks the account; a refusal or a server that cannot
+    /// be reached is one line (the token itself never in it).
+    static func connectStarling(baseURL: URL, token: String?) async throws -> (api: StarlingAPI, account: Account?) {
+        guard let token else {
+            throw ValidationError("Starling needs a token: --token, $STARLING_TOKEN or $QAPITAL_TOKEN (docs/starling.md says how to make one)")
+        }
+        let api: StarlingAPI
+        do {
+            api = try await StarlingAPI.connect(baseURL: baseURL, token: token)
+        } catch {
+            throw ValidationError(error.message)
+        }
+        // The header: holder, numbers, balance. Without it the app still works.
+        let account = try? await api.account()
+        return (api, account)
     }
 
     @MainActor
@@ -119,9 +191,16 @@ struct AppCommand: AsyncParsableCommand {
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
-        let cached = withOfflineCache(settings.api, environment: environment)
-        settings.api = cached.api
-        let core = AppCore(api: settings.api, configuration: .init(sourceName: settings.api.sourceName, colors: settings.colors,
+        var sourceName = settings.api?.sourceName ?? ""
+        if case .starling(let base) = settings.source {
+            let connected = try await AppCommand.connectStarling(baseURL: base, token: resolvedToken(environment, starling: true))
+            settings.api = connected.api
+            settings.currency = connected.api.accountCurrency
+            sourceName = connected.account?.summary ?? connected.api.sourceName
+        }
+        guard let api = settings.api else { return }
+        let cached = withOfflineCache(api, environment: environment)
+        let core = AppCore(api: cached.api, configuration: .init(sourceName: sourceName, colors: settings.colors,
                                                                   currency: settings.currency, images: settings.images,
                                                                   pictureSchemes: settings.pictureSchemes),
                            achievements: settings.achievements)
