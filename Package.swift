@@ -29,7 +29,7 @@ let package = Package(
         // The built-in demo: dataset, in-process backend and API, generated pictures.
         .target(name: "DemoData", dependencies: ["FeedModel", "HTTPTransport"]),
         // `serve`: the demo backend over real HTTP.
-        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", .product(name: "FlyingFox", package: "FlyingFox"),
+        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", "StarlingClient", .product(name: "FlyingFox", package: "FlyingFox"),
                                                    .product(name: "FlyingSocks", package: "FlyingFox")]),
         // The offline cache: SQLite through GRDB, behind FeedModel's `OfflineCache` protocol.
         .target(name: "FeedCache", dependencies: ["FeedModel", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -63,7 +63,8 @@ let package = Package(
                                                            "DemoServer", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData"]),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
-                                                     "DemoData", "DemoServer", "QapitalClient", "HTTPTransport"]),
+                                                     "DemoData", "DemoServer", "QapitalClient", "HTTPTransport",
+                                                     "StarlingClient", "FeedCache"]),
     ],
     swiftLanguageModes: [.v6]
 )
