@@ -193,7 +193,10 @@ struct AppCommand: AsyncParsableCommand {
         }
         var sourceName = settings.api?.sourceName ?? ""
         if case .starling(let base) = settings.source {
-            let connected = try await AppCommand.connectStarling(baseURL: base, token: resolvedToken(environment, starling: true))
+            // The flags and environment first, then a token the user chose to remember for this origin.
+            let token = resolvedToken(environment, starling: true)
+                ?? RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment)).token(for: base)
+            let connected = try await AppCommand.connectStarling(baseURL: base, token: token)
             settings.api = connected.api
             settings.currency = connected.api.accountCurrency
             sourceName = connected.account?.summary ?? connected.api.sourceName
