@@ -167,21 +167,68 @@ struct AppCommand: AsyncParsableCommand {
         return (CachingSavingsAPI(remote: api, cache: cache), opened.note)
     }
 
-    /// Checks the token with Starling and picks the account; a refusal or a server that cannot
-    /// be reached is one line (the token itself never in it).
-    static func connectStarling(baseURL: URL, token: String?) async throws -> (api: StarlingAPI, account: Account?) {
-        guard let token else {
-            throw ValidationError("Starling needs a token: --token, $STARLING_TOKEN or $QAPITAL_TOKEN (docs/starling.md says how to make one)")
-        }
+    /// A Starling account, checked and ready: the API and, for the header, the account.
+    struct StarlingConnection: Sendable {
         let api: StarlingAPI
-        do {
-            api = try await StarlingAPI.connect(baseURL: baseURL, token: token)
-        } catch {
-            throw ValidationError(error.message)
-        }
+        let account: Account?
+    }
+
+    /// Checks the token with Starling and picks the account; a refusal or a server that cannot
+    /// be reached is an `APIError` in one line (the token itself never in it).
+    static func connectStarling(baseURL: URL, token: String) async throws(APIError) -> StarlingConnection {
+        let api = try await StarlingAPI.connect(baseURL: baseURL, token: token)
         // The header: holder, numbers, balance. Without it the app still works.
         let account = try? await api.account()
-        return (api, account)
+        return StarlingConnection(api: api, account: account)
+    }
+
+    /// The token from the flags, the environment or the remembered file; when there is none or
+    /// Starling refuses it, the sign-in screen asks for one. Nil when the user left instead.
+    @MainActor
+    func signInToStarling(baseURL: URL, environment: [String: String], colors: Bool) async throws -> StarlingConnection? {
+        let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
+        let given = resolvedToken(environment, starling: true)
+        var refusal: String?
+        if let token = given ?? remembered.token(for: baseURL) {
+            do {
+                return try await AppCommand.connectStarling(baseURL: baseURL, token: token)
+            } catch where error.kind == .unauthorized {
+                refusal = error.message
+                // A remembered token that is refused now is dropped.
+                if given == nil { try? remembered.forget(baseURL) }
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
+        let terminal = NcursesTerminal(theme: colors ? .standard : .noColor)
+        terminal.start(colors: colors)
+        let origin = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
+        let runner = SignInRunner<StarlingConnection>(form: SignInForm(origin: origin, refusal: refusal), terminal: terminal) { token in
+            do {
+                return .success(try await AppCommand.connectStarling(baseURL: baseURL, token: token))
+            } catch let error as APIError {
+                return .failure(SignInRefusal(error.message))
+            } catch {
+                return .failure(SignInRefusal("the token could not be checked"))
+            }
+        }
+        let outcome = await runner.run()
+        terminal.stop()
+        switch outcome {
+        case .quit(let signal?):
+            throw ExitCode(128 + signal)
+        case .quit(nil):
+            return nil
+        case .signedIn(let connection, let token, let remember):
+            if remember {
+                do {
+                    try remembered.remember(token, for: baseURL)
+                } catch {
+                    FileHandle.standardError.write(Data("qapital-tui: the token was not remembered: \(error.message)\n".utf8))
+                }
+            }
+            return connection
+        }
     }
 
     @MainActor
@@ -193,10 +240,9 @@ struct AppCommand: AsyncParsableCommand {
         }
         var sourceName = settings.api?.sourceName ?? ""
         if case .starling(let base) = settings.source {
-            // The flags and environment first, then a token the user chose to remember for this origin.
-            let token = resolvedToken(environment, starling: true)
-                ?? RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment)).token(for: base)
-            let connected = try await AppCommand.connectStarling(baseURL: base, token: token)
+            guard let connected = try await signInToStarling(baseURL: base, environment: environment, colors: settings.colors) else {
+                return
+            }
             settings.api = connected.api
             settings.currency = connected.api.accountCurrency
             sourceName = connected.account?.summary ?? connected.api.sourceName
