@@ -55,8 +55,14 @@ public struct StarlingAPI: SavingsAPI {
     /// the first. A refused token throws an `APIError` of kind `.unauthorized`.
     public static func connect(baseURL: URL, token: String?, timeout: TimeInterval = 10,
                                now: @escaping @Sendable () -> Date = { Date() }) async throws(APIError) -> StarlingAPI {
-        let transport = transport(baseURL: baseURL, token: token, timeout: timeout)
         let label = "GET /api/v2/accounts"
+        // A token is printable ASCII: anything else (a pasted line break, a space) would make a
+        // broken header; refused here, without quoting it.
+        if let token, !token.isEmpty, !token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) {
+            throw APIError(kind: .unauthorized, request: label,
+                           message: "\(label): not sent: the token has spaces or characters a token cannot have")
+        }
+        let transport = transport(baseURL: baseURL, token: token, timeout: timeout)
         let list = try await fetch(transport, "/api/v2/accounts", label: label, as: Starling.AccountList.self,
                                    decoder: PayloadDecoder())
         let accounts = list.accounts ?? []

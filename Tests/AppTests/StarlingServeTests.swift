@@ -131,6 +131,14 @@ func withStarlingServer(backend: DemoBackend = DemoBackend(now: fixedNow, option
                 }
             }
             #expect(await server.receivedRequests().map(\.status) == [401, 401])
+            do {
+                _ = try await StarlingAPI.connect(baseURL: url, token: "abc\r\nX-Evil: 1")
+                Issue.record("sent a token with a line break")
+            } catch let error as APIError {
+                #expect(error.kind == .unauthorized)
+                #expect(error.message == "GET /api/v2/accounts: not sent: the token has spaces or characters a token cannot have")
+            }
+            #expect(await server.receivedRequests().count == 2)
         }
     }
 
