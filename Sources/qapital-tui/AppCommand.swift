@@ -151,8 +151,7 @@ struct AppCommand: AsyncParsableCommand {
     /// and a note when the cache could not be used as it was. One file per base URL and account:
     /// Qapital's is told apart by its token, Starling's by its account uid (never the token).
     func withOfflineCache(_ api: any SavingsAPI, environment: [String: String]) -> (api: any SavingsAPI, note: String?) {
-        guard !noCache else { return (api, nil) }
-        let directory = cacheDirectory.map { URL(fileURLWithPath: $0) } ?? SQLiteCache.defaultDirectory(environment: environment)
+        guard let directory = cacheDirectoryURL(environment: environment) else { return (api, nil) }
         let opened: SQLiteCache.OpenResult
         if let http = api as? QapitalHTTPAPI {
             opened = SQLiteCache.open(directory: directory, baseURL: http.baseURL, token: resolvedToken(environment),
@@ -171,6 +170,18 @@ struct AppCommand: AsyncParsableCommand {
     struct StarlingConnection: Sendable {
         let api: StarlingAPI
         let account: Account?
+        /// Started from the account kept by the last run: Starling could not be reached.
+        var offline = false
+        var lastHeader: String?
+
+        /// What the status bar shows: holder, numbers, balance; else the server.
+        var header: String { account?.summary ?? lastHeader ?? api.sourceName }
+    }
+
+    /// Where the offline cache lives (nil with `--no-cache`).
+    func cacheDirectoryURL(environment: [String: String]) -> URL? {
+        guard !noCache else { return nil }
+        return cacheDirectory.map { URL(fileURLWithPath: $0) } ?? SQLiteCache.defaultDirectory(environment: environment)
     }
 
     /// Checks the token with Starling and picks the account; a refusal or a server that cannot
@@ -180,6 +191,16 @@ struct AppCommand: AsyncParsableCommand {
         // The header: holder, numbers, balance. Without it the app still works.
         let account = try? await api.account()
         return StarlingConnection(api: api, account: account)
+    }
+
+    /// The account the last run opened on `baseURL`, for starting while Starling cannot be
+    /// reached (the token cannot be checked then; requests will check it once it can).
+    func offlineConnection(baseURL: URL, token: String, environment: [String: String]) -> StarlingConnection? {
+        guard let directory = cacheDirectoryURL(environment: environment),
+              let record = LastStarlingAccount(cacheDirectory: directory, baseURL: baseURL).load(),
+              let api = try? StarlingAPI(transport: StarlingAPI.transport(baseURL: baseURL, token: token), account: record.account)
+        else { return nil }
+        return StarlingConnection(api: api, account: nil, offline: true, lastHeader: record.header)
     }
 
     /// The token from the flags, the environment or the remembered file; when there is none or
@@ -197,6 +218,10 @@ struct AppCommand: AsyncParsableCommand {
                 // A remembered token that is refused now is dropped.
                 if given == nil { try? remembered.forget(baseURL) }
             } catch {
+                // Unreachable: the account of the last run, and its cache, if there are both.
+                if error.isConnectivity, let offline = offlineConnection(baseURL: baseURL, token: token, environment: environment) {
+                    return offline
+                }
                 throw ValidationError(error.message)
             }
         }
@@ -245,7 +270,11 @@ struct AppCommand: AsyncParsableCommand {
             }
             settings.api = connected.api
             settings.currency = connected.api.accountCurrency
-            sourceName = connected.account?.summary ?? connected.api.sourceName
+            sourceName = connected.header
+            if !connected.offline, let directory = cacheDirectoryURL(environment: environment) {
+                LastStarlingAccount(cacheDirectory: directory, baseURL: base)
+                    .save(.init(account: connected.api.primary, header: connected.header))
+            }
         }
         guard let api = settings.api else { return }
         let cached = withOfflineCache(api, environment: environment)

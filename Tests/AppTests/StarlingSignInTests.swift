@@ -66,4 +66,34 @@ import Glibc
             }
         }
     }
+
+    /// The second start, with Starling unreachable: the last account's cache, marked offline.
+    @Test func startsOfflineOnTheLastAccountsCache() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("offline-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+                           "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+                           "STARLING_TOKEN": Self.good, "QAPITAL_TOKEN": "", "QAPITAL_SOURCE": "starling"]
+        var served: URL?
+        try await withStarlingServer { _, url in
+            served = url
+            let terminal = try PseudoTerminal(arguments: ["--api-url", url.absoluteString], environment: environment)
+            #expect(terminal.read(until: { $0.contains("Balloons") && $0.contains("Mikael · 60-83-71 12345678") }))
+            terminal.send("q")
+            #expect(terminal.waitForExit() == 0)
+        }
+        let url = try #require(served)
+        let terminal = try PseudoTerminal(arguments: ["--api-url", url.absoluteString], environment: environment)
+        #expect(terminal.read(until: { $0.contains("Balloons") && $0.contains("offline") && $0.contains("Mikael · 60-83-71") }))
+        terminal.send("q")
+        #expect(terminal.waitForExit() == 0)
+        // Nothing kept beside the cache holds the token.
+        let directory = home.appendingPathComponent("cache/qapital-tui")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(names.contains { $0.hasPrefix("starling-account-") })
+        for name in names {
+            let data = try Data(contentsOf: directory.appendingPathComponent(name))
+            #expect(data.range(of: Data(Self.good.utf8)) == nil, "the token is in \(name)")
+        }
+    }
 }
