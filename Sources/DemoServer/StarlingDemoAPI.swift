@@ -4,7 +4,7 @@ import Foundation
 import StarlingClient
 
 /// `serve --api starling`: the demo dataset in Starling Bank's shapes and paths (docs/starling.md),
-/// as plain logic: request parts in, status and JSON out, so any HTTP stack can carry it.
+/// a `ServeHandler`: `DemoHTTPServer(handler: StarlingDemoAPI(backend: …))`.
 ///
 /// - Every request needs `Authorization: Bearer <token>` with the fixed test token (401 otherwise).
 /// - Feed windows need both timestamps, once each, as `2026-11-08T00:00:00.000Z` (400 otherwise).
@@ -12,34 +12,7 @@ import StarlingClient
 /// - The demo's goals get UIDs (`5a7e0000-0000-4000-8000-00000000000N` for goal N); its card
 ///   transactions are the account's feed (the newest two days pending, a few declined or
 ///   reversed, the foreign ones paid in euros); its goal feeds are the goals' own feeds.
-public actor StarlingDemoAPI {
-    /// A request as any HTTP stack can give it.
-    public struct Request: Sendable {
-        public var method: String
-        /// The path without the query, still percent-encoded.
-        public var path: String
-        /// The query as received (percent-encoded), without the `?`.
-        public var rawQuery: String
-        /// The `Authorization` header, if any.
-        public var authorization: String?
-        public var body: Data
-
-        public init(method: String, path: String, rawQuery: String = "", authorization: String? = nil, body: Data = Data()) {
-            self.method = method
-            self.path = path
-            self.rawQuery = rawQuery
-            self.authorization = authorization
-            self.body = body
-        }
-    }
-
-    /// An answer: always JSON.
-    public struct Response: Sendable {
-        public var status: Int
-        public var body: Data
-        public let contentType = "application/json; charset=utf-8"
-    }
-
+public actor StarlingDemoAPI: ServeHandler {
     /// The token `serve --api starling` prints and requires.
     public static let testToken = "starling-demo-token-7Qx2"
     public static let accountUid = "6a1d0b5e-0000-4000-8000-5a4c1e000001"
@@ -77,19 +50,20 @@ public actor StarlingDemoAPI {
         }
     }
 
-    public func answer(_ request: Request) async -> Response {
+    public func handle(_ request: ServeRequest) async -> ServeResponse {
+        func json(_ body: Data, _ status: Int) -> ServeResponse { .data(body, contentType: ServeResponse.jsonType, status: status) }
         do {
-            try authorize(request.authorization)
-            return Response(status: 200, body: try await route(request))
+            try authorize(request.headers["Authorization"])
+            return json(try await route(request), 200)
         } catch let failure as Failure {
-            return Response(status: failure.status, body: failure.body)
+            return json(failure.body, failure.status)
         } catch let error as APIError {
             let status = error.status ?? (error.kind == .notFound ? 404 : 500)
             var message = error.message
             if let range = message.range(of: ": HTTP \(status): ") { message = String(message[range.upperBound...]) }
-            return Response(status: status, body: StarlingDemoAPI.encode(Starling.ErrorBody(messages: [message])))
+            return json(StarlingDemoAPI.encode(Starling.ErrorBody(messages: [message])), status)
         } catch {
-            return Response(status: 500, body: StarlingDemoAPI.encode(Starling.ErrorBody(messages: ["internal error"])))
+            return json(StarlingDemoAPI.encode(Starling.ErrorBody(messages: ["internal error"])), 500)
         }
     }
 
@@ -105,7 +79,7 @@ public actor StarlingDemoAPI {
 
     // MARK: - Routing
 
-    private func route(_ request: Request) async throws -> Data {
+    private func route(_ request: ServeRequest) async throws -> Data {
         let segments = request.path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
         guard segments.count >= 3, segments[0] == "api", segments[1] == "v2" else { throw notFound(request.path) }
         let rest = Array(segments.dropFirst(2))

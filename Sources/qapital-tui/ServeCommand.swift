@@ -63,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
         let backend = DemoBackend(now: Date(), options: options)
         let serverOptions = DemoHTTPServer.Options(latency: .milliseconds(latencyMs), failEvery: failEvery, logRequests: true)
         let server = starling
-            ? try DemoHTTPServer(starling: StarlingDemoAPI(backend: backend), host: host, port: UInt16(port), options: serverOptions)
+            ? try DemoHTTPServer(handler: StarlingDemoAPI(backend: backend), host: host, port: UInt16(port), options: serverOptions)
             : try DemoHTTPServer(backend: backend, host: host, port: UInt16(port), options: serverOptions)
 
         // Before the server starts, so that Ctrl-C at any moment stops it cleanly.

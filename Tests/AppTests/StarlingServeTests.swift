@@ -3,7 +3,6 @@
 @testable import StarlingClient
 import FeedCache
 import FeedModel
-import FlyingFox
 import Foundation
 import HTTPTransport
 import Testing
@@ -14,12 +13,12 @@ import FoundationNetworking
 
 /// Runs `body` against `serve --api starling` on 127.0.0.1 and a free port, and always stops it.
 func withStarlingServer(backend: DemoBackend = DemoBackend(now: fixedNow, options: .init(currency: .gbp)),
-                        handler: (any HTTPHandler)? = nil,
+                        handler: (any ServeHandler)? = nil,
                         _ body: (DemoHTTPServer, URL) async throws -> Void) async throws {
     let server = if let handler {
         try DemoHTTPServer(handler: handler)
     } else {
-        try DemoHTTPServer(starling: StarlingDemoAPI(backend: backend))
+        try DemoHTTPServer(handler: StarlingDemoAPI(backend: backend))
     }
     try await server.start()
     do {
@@ -193,16 +192,16 @@ func withStarlingServer(backend: DemoBackend = DemoBackend(now: fixedNow, option
 
 /// `s` over HTTP: an add-money whose answer is lost, retried with the same transferUid, moves money once.
 @Suite(.timeLimit(.minutes(1))) struct StarlingSaveRetryTests {
-    actor LosingFirstAnswer: HTTPHandler {
-        let inner: StarlingHTTPHandler
+    actor LosingFirstAnswer: ServeHandler {
+        let inner: StarlingDemoAPI
         var addMoneyPaths: [String] = []
-        init(backend: DemoBackend) { inner = StarlingHTTPHandler(api: StarlingDemoAPI(backend: backend)) }
+        init(backend: DemoBackend) { inner = StarlingDemoAPI(backend: backend) }
 
-        func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-            guard request.path.contains("/add-money/") else { return try await inner.handleRequest(request) }
+        func handle(_ request: ServeRequest) async -> ServeResponse {
+            guard request.path.contains("/add-money/") else { return await inner.handle(request) }
             addMoneyPaths.append(request.path)
-            let response = try await inner.handleRequest(request)
-            if addMoneyPaths.count == 1 { return DemoAPIHandler.error(.internalServerError, "lost on the way") }
+            let response = await inner.handle(request)
+            if addMoneyPaths.count == 1 { return .error(500, "lost on the way") }
             return response
         }
     }
@@ -279,5 +278,36 @@ func withStarlingServer(backend: DemoBackend = DemoBackend(now: fixedNow, option
         // Another account on the same server is another file.
         let url = URL(string: "http://127.0.0.1:1")!
         #expect(SQLiteCache.fileName(for: url, token: "account-a") != SQLiteCache.fileName(for: url, token: "account-b"))
+    }
+}
+
+/// The handler on the seam itself, without a socket.
+@Suite struct StarlingDemoAPIHandlerTests {
+    let api = StarlingDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp)))
+    static let auth: ServeHeaders = ["authorization": "Bearer \(StarlingDemoAPI.testToken)"]
+
+    @Test func theTokenIsRequired() async throws {
+        let refused = await api.handle(ServeRequest(method: "GET", target: "/api/v2/accounts"))
+        #expect(refused.status == 401)
+        #expect(Starling.serverMessage(refused.body) == "invalid_token: No access token, or not the one this server printed at start")
+        let wrong = await api.handle(ServeRequest(method: "GET", target: "/api/v2/accounts", headers: ["Authorization": "Bearer x"]))
+        #expect(wrong.status == 401)
+        let good = await api.handle(ServeRequest(method: "GET", target: "/api/v2/accounts", headers: Self.auth))
+        #expect(good.status == 200 && good.headers["content-type"] == ServeResponse.jsonType)
+    }
+
+    @Test func unknownPathsMethodsAndAccounts() async {
+        let cases: [(String, String, Int)] = [
+            ("GET", "/api/v2/nope", 404),
+            ("DELETE", "/api/v2/accounts", 405),
+            ("GET", "/api/v2/accounts/someone-else/balance", 403),
+            ("GET", "/api/v2/account/\(StarlingDemoAPI.accountUid)/savings-goals/not-a-goal/photo", 404),
+            ("PUT", "/api/v2/account/\(StarlingDemoAPI.accountUid)/savings-goals/\(StarlingDemoAPI.goalUid(1))/add-money/not-a-uuid", 400),
+        ]
+        for (method, target, status) in cases {
+            let answer = await api.handle(ServeRequest(method: method, target: target, headers: Self.auth, body: Data("{}".utf8)))
+            #expect(answer.status == status, "\(method) \(target)")
+            #expect(Starling.serverMessage(answer.body) != nil)
+        }
     }
 }
