@@ -101,6 +101,11 @@ public final class CachingSavingsAPI: SavingsAPI {
         return data
     }
 
+    /// The account and its balance always come from the server.
+    public func account() async throws -> Account? {
+        try await remote.account()
+    }
+
     public func transactions(from: Date, to: Date) async throws -> [Transaction] {
         try await remote.transactions(from: from, to: to)
     }

@@ -16,9 +16,15 @@ public protocol SavingsAPI: Sendable {
     func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal
     /// The bytes of a goal image or avatar (HTTP sources fetch them with HTTPTransport's `ImageFetch`).
     func imageData(at url: URL) async throws -> Data
+    /// The bank account behind the source, with its holder, numbers and balance; nil for a
+    /// source that has none (the demo and the Qapital API).
+    func account() async throws -> Account?
 }
 
 extension SavingsAPI {
+    /// A source without an account of its own.
+    public func account() async throws -> Account? { nil }
+
     /// A source without pictures: every picture is "not found" (monograms are drawn instead).
     public func imageData(at url: URL) async throws -> Data {
         let label = "GET \(TextSanitizer.clean(url.absoluteString))"

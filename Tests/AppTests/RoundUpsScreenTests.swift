@@ -2,7 +2,6 @@
 @testable import DemoData
 @testable import DemoServer
 import FeedModel
-import FlyingFox
 import Foundation
 import Synchronization
 import Testing
@@ -233,19 +232,16 @@ enum RoundUpsApp {
 @Suite(.timeLimit(.minutes(1))) struct RoundUpsOverHTTPTests {
     /// Passes everything to the demo handler, but answers the first transfer with a 500 after
     /// applying it, and records each transfer body.
-    actor LosingFirstAnswer: HTTPHandler {
+    actor LosingFirstAnswer: ServeHandler {
         let inner: DemoAPIHandler
         var transferBodies: [String] = []
         init(backend: DemoBackend) { inner = DemoAPIHandler(backend: backend) }
 
-        func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-            guard request.path.hasSuffix("/transfers") else { return try await inner.handleRequest(request) }
-            let body = try await request.bodyData
-            transferBodies.append(String(decoding: body, as: UTF8.self))
-            var replay = request
-            replay.bodySequence = HTTPBodySequence(data: body)
-            let response = try await inner.handleRequest(replay)
-            if transferBodies.count == 1 { return DemoAPIHandler.error(.internalServerError, "lost on the way") }
+        func handle(_ request: ServeRequest) async -> ServeResponse {
+            guard request.path.hasSuffix("/transfers") else { return await inner.handle(request) }
+            transferBodies.append(String(decoding: request.body, as: UTF8.self))
+            let response = await inner.handle(request)
+            if transferBodies.count == 1 { return .error(500, "lost on the way") }
             return response
         }
     }

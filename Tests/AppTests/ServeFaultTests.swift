@@ -2,7 +2,6 @@
 @testable import DemoServer
 @testable import DemoData
 import FeedModel
-import FlyingFox
 import Foundation
 import Testing
 @testable import QapitalApp
