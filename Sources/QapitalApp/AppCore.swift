@@ -146,6 +146,9 @@ public final class AppCore {
         !goals.isBusy && !feed.isBusy && !users.isBusy && !roundUps.isBusy && !goalCreator.isBusy && !(images?.isBusy ?? false)
     }
 
+    /// Events posted and not handled yet.
+    public var pendingEvents: Int { queue.pending }
+
     /// Nothing in flight and every posted event handled.
     public var isSettled: Bool { isIdle && queue.pending == 0 }
 
