@@ -28,47 +28,6 @@ public final class AppCore {
         case tick
     }
 
-    public struct Configuration {
-        public var sourceName: String
-        public var colors: Bool
-        public var timeZone: TimeZone = .current
-        /// The account's currency: goals are in it, and only round-ups in it can be saved.
-        public var currency: Currency = .usd
-        /// How long an error stays in the status bar.
-        public var errorLifetime: TimeInterval = 6
-        /// Goal images and avatars (off with `--no-images`; never without colours).
-        public var images: Bool = true
-        /// The URL schemes whose pictures are fetched (the demo adds its own in-process one).
-        public var pictureSchemes: Set<String> = ["http", "https"]
-
-        public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, currency: Currency = .usd,
-                    errorLifetime: TimeInterval = 6, images: Bool = true, pictureSchemes: Set<String> = ["http", "https"]) {
-            self.sourceName = sourceName
-            self.colors = colors
-            self.timeZone = timeZone
-            self.currency = currency
-            self.errorLifetime = errorLifetime
-            self.images = images
-            self.pictureSchemes = pictureSchemes
-        }
-    }
-
-    /// What the data source can do besides the `SavingsAPI`, handed in by the command that built it.
-    public struct Capabilities: Sendable {
-        /// The offline cache behind the API: shown first while the server is asked.
-        public var cache: (any OfflineCache)?
-        /// Whether the server is reachable (the status bar says offline; the app retries).
-        public var connectivity: Connectivity?
-        /// `r` on the activity feed: fetch again what the cache would answer.
-        public var refreshCache: (@Sendable () -> Void)?
-
-        public init(cache: (any OfflineCache)? = nil, connectivity: Connectivity? = nil, refreshCache: (@Sendable () -> Void)? = nil) {
-            self.cache = cache
-            self.connectivity = connectivity
-            self.refreshCache = refreshCache
-        }
-    }
-
     /// Smallest size that gets the full layout.
     static let minimumWidth = 20
     static let minimumHeight = 6
@@ -145,6 +104,9 @@ public final class AppCore {
     public var isIdle: Bool {
         !goals.isBusy && !feed.isBusy && !users.isBusy && !roundUps.isBusy && !goalCreator.isBusy && !(images?.isBusy ?? false)
     }
+
+    /// Events posted and not handled yet.
+    public var pendingEvents: Int { queue.pending }
 
     /// Nothing in flight and every posted event handled.
     public var isSettled: Bool { isIdle && queue.pending == 0 }
@@ -286,27 +248,5 @@ public final class AppCore {
             shown.merge(overlay.shown(data))
         }
         return shown
-    }
-}
-
-/// The one stream of events and how many are posted but not yet handled.
-@MainActor
-final class EventQueue {
-    let stream: AsyncStream<AppCore.Event>
-    private let continuation: AsyncStream<AppCore.Event>.Continuation
-    var pending = 0
-
-    init() {
-        (stream, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
-    }
-
-    func post(_ event: AppCore.Event) {
-        pending += 1
-        continuation.yield(event)
-    }
-
-    /// Where the stores post: into the same stream.
-    nonisolated var sink: EventSink<AppCore.Event> {
-        EventSink { [weak self] event in self?.post(event) }
     }
 }
