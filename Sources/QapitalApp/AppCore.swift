@@ -38,6 +38,8 @@ public final class AppCore {
     let users: UserDirectory
     let roundUps: RoundUpStore
     let goalCreator: GoalCreator
+    /// The bank account behind the source, for the status bar (nil for sources without one).
+    let account: AccountStore
     /// Pictures, when shown at all (with colours and without `--no-images`).
     let images: ImageStore?
     private let connectivity: Connectivity?
@@ -68,6 +70,7 @@ public final class AppCore {
         roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency,
                                 calendar: Week.calendar(in: configuration.timeZone), now: now, events: sink)
         goalCreator = GoalCreator(api: api, goals: goals, events: sink)
+        account = AccountStore(api: api, events: sink)
         if configuration.images && configuration.colors {
             // The demo's own pictures come from the API in process; everything else over HTTP(S).
             images = ImageStore(schemes: configuration.pictureSchemes, arrived: { queue.post(.picture($0)) }) { url in
@@ -96,13 +99,15 @@ public final class AppCore {
     /// page before anyone switches to it).
     public func start() {
         for stack in stacks { stack[0].start(data) }
+        account.load()
         screen.appear(data)
         if let note = AchievementsLoader.skippedNote(data.achievements) { status.error = (note, status.now()) }
     }
 
     /// Nothing in flight: used to wait for the app to settle.
     public var isIdle: Bool {
-        !goals.isBusy && !feed.isBusy && !users.isBusy && !roundUps.isBusy && !goalCreator.isBusy && !(images?.isBusy ?? false)
+        !goals.isBusy && !feed.isBusy && !users.isBusy && !roundUps.isBusy && !goalCreator.isBusy && !account.isBusy
+            && !(images?.isBusy ?? false)
     }
 
     /// Events posted and not handled yet.
@@ -151,6 +156,15 @@ public final class AppCore {
 
     private func receive(_ event: StoreEvent) {
         status.collectFailures(goals: goals, feed: feed, roundUps: roundUps)
+        switch event {
+        case .account:
+            if let summary = account.account?.summary { status.sourceName = summary }
+        case .transfer:
+            // Money moved into a goal: the balance in the header changed.
+            if case .succeeded? = roundUps.transfer?.phase { account.load() }
+        default:
+            break
+        }
         for screen in stacks.joined() { screen.receive(event, data) }
         for overlay in overlays { apply(overlay.receive(event, data), from: overlay) }
     }

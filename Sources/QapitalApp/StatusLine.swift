@@ -6,7 +6,8 @@ import TermUI
 /// error (until it expires or goes away), the filter, a passing notice, the key hints.
 @MainActor
 struct StatusLine {
-    let sourceName: String
+    /// The source, or for a bank account its header (holder, numbers, balance), kept up to date.
+    var sourceName: String
     /// How long an error or notice stays.
     let lifetime: TimeInterval
     let now: @Sendable () -> Date

@@ -315,3 +315,31 @@ func withStarlingServer(backend: DemoBackend = DemoBackend(now: fixedNow, option
         }
     }
 }
+
+/// The whole app on `serve --api starling`: the account in the status bar, its balance after a save.
+@Suite(.timeLimit(.minutes(1))) struct StarlingAppTests {
+    @Test func theHeaderShowsTheAccountAndFollowsASave() async throws {
+        try await withStarlingServer { _, url in
+            let api = try await StarlingAPI.connect(baseURL: url, token: StarlingDemoAPI.testToken, now: { fixedNow })
+            try await Self.run(api)
+        }
+    }
+
+    @MainActor
+    static func run(_ api: StarlingAPI) async throws {
+        let app = AppHarness(api: api, width: 120, height: 30, timeZone: TimeZone(identifier: "Europe/London")!,
+                             currency: api.accountCurrency)
+        var lines = await app.start()
+        let before = try #require(lines.last)
+        #expect(before.contains("Mikael · 60-83-71 12345678 · £"), "\(before)")
+        let balance = try #require(app.core.account.account?.effectiveBalance)
+        lines = await app.press(.char("3"))
+        let amount = try #require(app.core.roundUps.summary?.saveable)
+        #expect(amount.minorUnits > 0)
+        lines = await app.press(.char("s"), .enter, .char("y"))
+        #expect(lines.contains { $0.contains("✓ Saved \(amount.formatted) into") }, "\(lines.joined(separator: "\n"))")
+        let after = balance - amount
+        #expect(app.core.account.account?.effectiveBalance == after)
+        #expect(lines.last?.contains("Mikael · 60-83-71 12345678 · \(after.formatted)") == true, "\(lines.last ?? "")")
+    }
+}
