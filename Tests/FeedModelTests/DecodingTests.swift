@@ -71,6 +71,17 @@ import Testing
         #expect(user.displayName == "Bob Smith")
     }
 
+    @Test func bidiControlsAreRemovedFromNamesMessagesAndCounterparties() throws {
+        let goal = try decode(Goal.self, #"{"id":1,"name":"Rent \u202e00.001$\u202c","currentBalance":1}"#)
+        #expect(goal.name == "Rent 00.001$")
+        let user = try decode(UserResponse.self, #"{"userId":2,"displayName":"\u2067Eve\u2069\u200b"}"#).user
+        #expect(user.displayName == "Eve")
+        let page = try decode(ActivityPage.self, #"{"oldest":"2026-01-01T00:00:00Z","activities":[{"message":"<strong>\u202dMe\u202c</strong> saved\u2066 $5\u2069","amount":5,"userId":1,"timestamp":"2026-02-01T00:00:00Z"}]}"#)
+        #expect(page.activities[0].message.plainText == "Me saved $5")
+        let list = try decode(TransactionList.self, #"{"transactions":[{"id":"t1","timestamp":"2026-11-20T10:00:00Z","amount":-4.35,"currency":"gbp","counterparty":"Tes\u200fco\u061c"}]}"#)
+        #expect(list.transactions[0].counterparty == "Tesco")
+    }
+
     @Test func roundTripThroughOurEncoder() throws {
         let goal = Goal(id: 3, name: "Bike", ownerId: 1, target: Money(minorUnits: 50_000, currency: .usd),
                         balance: Money(minorUnits: 12_345, currency: .usd), connectedUserIds: [2])
