@@ -47,7 +47,8 @@ public final class ActivityFeed {
     private func showWhileLoading(_ activities: [Activity], generation: Int) {
         guard generation == pager.generation, pager.activities.isEmpty, shownDuringRefresh == nil,
               pager.phase == .loading(firstPage: true) else { return }
-        shownDuringRefresh = activities
+        var seen: Set<Activity> = []
+        shownDuringRefresh = activities.filter { seen.insert($0).inserted }
         listIdentity += 1
         onChange?()
     }

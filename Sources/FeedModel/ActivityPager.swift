@@ -20,6 +20,10 @@ public struct PageRequest: Hashable, Sendable {
 /// windows in flight at once, and assembles results strictly in order. Beyond that it asks for
 /// the next window only when the cursor comes within one screen height of the last loaded row.
 /// It stops at the window that reaches `oldest`, learned from the responses.
+///
+/// An activity is shown once per generation: exact duplicates (same message, amount, user and
+/// time; the original server made new ids on every request, so content is the identity) are
+/// dropped within a window and across windows.
 public struct ActivityPager: Sendable {
     public enum Phase: Equatable, Sendable {
         /// Nothing asked for yet.
@@ -51,6 +55,7 @@ public struct ActivityPager: Sendable {
     private var requested: Set<Int> = []
     private var inFlight: Set<Int> = []
     private var arrived: [Int: Result<ActivityPage, APIError>] = [:]
+    private var seen: Set<Activity> = []
     private var lastDeliveredWasEmpty = false
     private var cursor = 0
     private var screenHeight = 0
@@ -75,6 +80,7 @@ public struct ActivityPager: Sendable {
         requested = []
         inFlight = []
         arrived = [:]
+        seen = []
         lastDeliveredWasEmpty = false
         phase = .loading(firstPage: true)
         return pump()
@@ -125,7 +131,7 @@ public struct ActivityPager: Sendable {
                     activity.timestamp >= window.from
                         && (activity.timestamp < window.to || (window.index == 0 && activity.timestamp == window.to))
                 }
-                activities.append(contentsOf: inside.sorted { $0.timestamp > $1.timestamp })
+                activities.append(contentsOf: inside.sorted { $0.timestamp > $1.timestamp }.filter { seen.insert($0).inserted })
                 lastDeliveredWasEmpty = inside.isEmpty
                 nextToDeliver += 1
                 if window.from <= page.oldest {

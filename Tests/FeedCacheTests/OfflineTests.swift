@@ -203,4 +203,26 @@ func waitUntil(_ store: GoalStore, _ condition: @MainActor () -> Bool) async {
         for await _ in changes where feed.phase != .loading(firstPage: true) { break }
         #expect(feed.activities.prefix(seen.count) == seen[...])
     }
+
+    @Test func duplicatesKeptInTheCacheAreDrawnOnce() async throws {
+        let directory = temporaryDirectory()
+        let cache = try openCache(directory)
+        let window = (from: now.addingTimeInterval(-ActivityPager.windowLength), to: now)
+        let one = Activity(message: MarkupText(parsing: "<strong>You</strong> saved"), amount: Money(minorUnits: 500, currency: .usd),
+                           userId: 1, timestamp: now.addingTimeInterval(-3600))
+        var two = one
+        two.timestamp = now.addingTimeInterval(-7200)
+        await cache.saveActivities(ActivityPage(oldest: window.from, activities: [one, one, two, one]),
+                                   from: window.from, to: window.to, at: now)
+
+        let remote = CountingAPI(now: now)
+        remote.closeGate()
+        let feed = ActivityFeed(api: CachingSavingsAPI(remote: remote, cache: cache, now: { now }), now: { now })
+        let (changes, continuation) = AsyncStream<Void>.makeStream()
+        feed.onChange = { continuation.yield() }
+        feed.start()
+        for await _ in changes where !feed.activities.isEmpty { break }
+        #expect(feed.activities == [one, two])
+        remote.openGate()
+    }
 }

@@ -196,6 +196,30 @@ import Testing
         #expect(pager.phase == .atEnd)
     }
 
+    @Test func exactDuplicatesAreShownOnceWithinAndAcrossWindows() {
+        var pager = ActivityPager(maxInFlight: 1)
+        let history = Self.history(days: [1, 2, 20])
+        let oldest = history.last!.timestamp
+        let first = pager.start(now: Self.now)
+        _ = pager.viewportChanged(cursor: 0, screenHeight: 30)
+        // The same activity four times in one answer, and another once more.
+        let repeated = [history[0], history[0], history[1], history[0], history[1], history[0]]
+        let second = pager.receive(first[0], .success(ActivityPage(oldest: oldest, activities: repeated)))
+        #expect(pager.activities == [history[0], history[1]])
+        // A sloppy server sends window 0's rows again with window 1's (outside it) and window 1's twice.
+        let page = ActivityPage(oldest: oldest, activities: [history[0], history[2], history[1], history[2]])
+        _ = pager.receive(second[0], .success(page))
+        #expect(pager.activities == [history[0], history[1], history[2]])
+        #expect(pager.phase == .atEnd)
+        // Same content but a different amount is a different activity.
+        var other = pager
+        let again = other.start(now: Self.now)
+        var changed = history[0]
+        changed.amount = Money(minorUnits: 101, currency: .usd)
+        _ = other.receive(again[0], .success(ActivityPage(oldest: oldest, activities: [history[0], changed])))
+        #expect(other.activities.count == 2)
+    }
+
     @Test func noActivityAtAllEndsAfterTheFirstWindow() {
         var pager = ActivityPager()
         let first = pager.start(now: Self.now)
