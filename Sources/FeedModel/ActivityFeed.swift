@@ -2,6 +2,8 @@ import Foundation
 
 /// Runs an `ActivityPager` against an API: performs its requests in tasks and feeds the answers
 /// back on the main actor, where the app's event loop lives. `onChange` tells the app to redraw.
+///
+/// Requests are paced (`RequestPacer`: 32 at once, then 20 a second), across refreshes too.
 @MainActor
 public final class ActivityFeed {
     public private(set) var pager: ActivityPager
@@ -9,11 +11,21 @@ public final class ActivityFeed {
     private let api: any SavingsAPI
     private let now: @Sendable () -> Date
     private var tasks: [PageRequest: Task<Void, Never>] = [:]
+    private var pacer: RequestPacer
+    private let uptime: @Sendable () -> TimeInterval
+    private let sleep: @Sendable (TimeInterval) async -> Void
 
-    public init(api: any SavingsAPI, maxInFlight: Int = 8, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// `uptime` and `sleep` are the pacer's monotonic clock and wait (tests pass their own).
+    public init(api: any SavingsAPI, maxInFlight: Int = 8, now: @escaping @Sendable () -> Date = { Date() },
+                pacer: RequestPacer = RequestPacer(),
+                uptime: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime },
+                sleep: @escaping @Sendable (TimeInterval) async -> Void = { try? await Task.sleep(for: .seconds($0)) }) {
         self.api = api
         self.now = now
         self.pager = ActivityPager(maxInFlight: maxInFlight)
+        self.pacer = pacer
+        self.uptime = uptime
+        self.sleep = sleep
     }
 
     /// What is shown: the pager's activities, or during a refresh, until its first page
@@ -78,15 +90,27 @@ public final class ActivityFeed {
         onChange?()
     }
 
+    /// After a year of empty windows (`.pausedAfterEmptyYear`): looks another year further back.
+    public func keepLooking() {
+        perform(pager.keepLooking())
+        onChange?()
+    }
+
     private func perform(_ requests: [PageRequest]) {
         for request in requests {
             let api = self.api
+            let sleep = self.sleep
+            let delay = pacer.reserve(now: uptime())
             tasks[request] = Task { [weak self] in
                 let result: Result<ActivityPage, APIError>
+                if delay > 0 { await sleep(delay) }
                 do {
+                    try Task.checkCancellation()
                     result = .success(try await api.activities(from: request.window.from, to: request.window.to))
                 } catch let error as APIError {
                     result = .failure(error)
+                } catch is CancellationError {
+                    result = .failure(APIError(kind: .cancelled, request: "GET /activities", message: "GET /activities: cancelled"))
                 } catch {
                     result = .failure(APIError(kind: .transport, request: "GET /activities", message: "GET /activities: \(error)"))
                 }
@@ -99,7 +123,7 @@ public final class ActivityFeed {
         tasks[request] = nil
         guard request.generation == pager.generation else { return }
         perform(pager.receive(request, result))
-        if shownDuringRefresh != nil, !pager.activities.isEmpty || pager.phase == .atEnd {
+        if shownDuringRefresh != nil, !pager.activities.isEmpty || pager.phase == .atEnd || pager.isPaused {
             shownDuringRefresh = nil
             listIdentity += 1
         }

@@ -132,6 +132,9 @@ struct ActivityScreen {
         case .failed(let message):
             text = "✗ \(message) — press r to retry"
             style = Style(fg: .role(.error), attributes: .bold)
+        case .pausedAfterEmptyYear(let before):
+            text = "— No activity in the year before \(format.shortDate(before)) — press m to look further back —"
+            style = Style(fg: .role(.muted))
         case .atEnd:
             if let oldest = feed.pager.oldest, !feed.activities.isEmpty {
                 text = "— Beginning of history (\(format.shortDate(oldest))) —"

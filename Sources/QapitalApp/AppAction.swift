@@ -11,6 +11,7 @@ enum AppAction: Hashable, Sendable {
     case people
     case previousWeek, nextWeek, save, newGoal
     case previousMatch
+    case lookFurtherBack
 
     static let keyMap: KeyMap<AppAction> = {
         var map = KeyMap<AppAction>()
@@ -40,6 +41,8 @@ enum AppAction: Hashable, Sendable {
         map.bind([.char("q")], to: .quit, help: "quit (in a goal: back)", section: actions)
         map.bind([.char("n")], to: .newGoal, help: "new goal (Goals, Round-ups); with a filter set: next match", section: actions)
         map.bind([.char("N")], to: .previousMatch, help: "with a filter set: previous match", section: actions)
+        map.bind([.char("m")], to: .lookFurtherBack, help: "Activity, after a year without any: look a year further back",
+                 section: actions)
         let roundUps = "Round-ups"
         map.bind([.left, .char("[")], to: .previousWeek, help: "previous week", section: roundUps)
         map.bind([.right, .char("]")], to: .nextWeek, help: "next week (up to this week)", section: roundUps)

@@ -345,6 +345,7 @@ public final class AppCore {
                 openNewGoalForm()
             }
         case .previousMatch: if !currentFilter.isEmpty { jumpToMatch(-1) }
+        case .lookFurtherBack: if tab == .activity { feed.keepLooking() }
         }
     }
 

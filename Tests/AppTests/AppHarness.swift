@@ -107,3 +107,26 @@ final class FlakyActivitiesAPI: SavingsAPI {
         try await base.transfer(goalId: goalId, transferId: transferId, amount: amount)
     }
 }
+
+/// The demo API whose activity history is empty back to the year 1 (an absurd `oldest`).
+final class EmptyHistoryAPI: SavingsAPI {
+    let base: DemoSavingsAPI
+    private let count = Mutex(0)
+    init(base: DemoSavingsAPI) { self.base = base }
+
+    var calls: Int { count.withLock { $0 } }
+    var sourceName: String { "empty" }
+    func goals() async throws -> [Goal] { try await base.goals() }
+    func feed(goalId: GoalID) async throws -> [FeedItem] { try await base.feed(goalId: goalId) }
+    func rules() async throws -> [SavingsRule] { try await base.rules() }
+    func user(id: Int) async throws -> User { try await base.user(id: id) }
+    func activities(from: Date, to: Date) async throws -> ActivityPage {
+        count.withLock { $0 += 1 }
+        return ActivityPage(oldest: Date(timeIntervalSince1970: -62_135_596_800), activities: [])
+    }
+    func transactions(from: Date, to: Date) async throws -> [Transaction] { try await base.transactions(from: from, to: to) }
+    func createGoal(name: String, target: Money?) async throws -> Goal { try await base.createGoal(name: name, target: target) }
+    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
+        try await base.transfer(goalId: goalId, transferId: transferId, amount: amount)
+    }
+}

@@ -220,6 +220,63 @@ import Testing
         #expect(other.activities.count == 2)
     }
 
+    /// Answers every request in flight at once with no activity and `oldest` in year 1, round after round.
+    static func walkEmpty(_ pager: inout ActivityPager, _ first: [PageRequest]) -> [PageRequest] {
+        let yearOne = Date(timeIntervalSince1970: -62_135_596_800)
+        var outstanding = first
+        var all = first
+        while !outstanding.isEmpty && all.count < 10_000 {
+            var next: [PageRequest] = []
+            for request in outstanding {
+                next += pager.receive(request, .success(ActivityPage(oldest: yearOne, activities: [])))
+            }
+            outstanding = next
+            all += next
+        }
+        return all
+    }
+
+    @Test func anAbsurdOldestPausesAfterAYearOfEmptyWindows() {
+        var pager = ActivityPager(maxInFlight: 8)
+        let requests = Self.walkEmpty(&pager, pager.start(now: Self.now))
+        // 27 windows (378 days), each once, none past them, and a pause that names where the year ends.
+        #expect(requests.map(\.window.index) .sorted() == Array(0..<27))
+        #expect(pager.phase == .pausedAfterEmptyYear(before: Self.now))
+        #expect(pager.isPaused)
+        #expect(pager.viewportChanged(cursor: 0, screenHeight: 30).isEmpty)
+        #expect(pager.retry().isEmpty)
+
+        // Keep looking: another 27 windows, then a pause a year further back.
+        let more = pager.keepLooking()
+        #expect(more.map(\.window.index) == Array(27..<35))
+        #expect(pager.phase == .loading(firstPage: true))
+        let walked = Self.walkEmpty(&pager, more)
+        #expect(walked.map(\.window.index).sorted() == Array(27..<54))
+        #expect(pager.phase == .pausedAfterEmptyYear(before: pager.window(27).to))
+        #expect(pager.requestCount == 54)
+    }
+
+    @Test func aYearOfEmptyWindowsCountsFromTheLastActivity() {
+        var pager = ActivityPager(maxInFlight: 8)
+        // Activity today, then 20 empty windows, activity at day 300, then nothing for good.
+        let history = Self.history(days: [0, 300])
+        let yearOne = Date(timeIntervalSince1970: -62_135_596_800)
+        let result = Self.walk(&pager, history: history, oldest: yearOne, firstRequests: pager.start(now: Self.now), untilEnd: true)
+        #expect(pager.activities.count == 2)
+        // Day 300 lies in window 21; the pause comes 27 empty windows after it.
+        #expect(result.requests.map(\.window.index).max() == 21 + 27)
+        #expect(pager.phase == .pausedAfterEmptyYear(before: pager.window(22).to))
+    }
+
+    @Test func aNearlyYearLongGapDoesNotPause() {
+        var pager = ActivityPager(maxInFlight: 8)
+        // 26 empty windows (364 days), then activity: walked through without stopping.
+        let history = Self.history(days: [365, 366])
+        let _ = Self.walk(&pager, history: history, oldest: history.last!.timestamp, firstRequests: pager.start(now: Self.now), untilEnd: true)
+        #expect(pager.phase == .atEnd)
+        #expect(pager.activities.count == 2)
+    }
+
     @Test func noActivityAtAllEndsAfterTheFirstWindow() {
         var pager = ActivityPager()
         let first = pager.start(now: Self.now)
