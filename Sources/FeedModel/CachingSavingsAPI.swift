@@ -26,6 +26,7 @@ public final class CachingSavingsAPI: SavingsAPI {
     }
 
     public var sourceName: String { remote.sourceName }
+    public var skippedRecords: SkippedRecords? { remote.skippedRecords }
 
     /// `r` on the activity feed: windows fetched before this moment are fetched again.
     public func refresh() {

@@ -16,9 +16,13 @@ public protocol SavingsAPI: Sendable {
     func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal
     /// The bytes of a goal image or avatar (HTTP sources fetch them with HTTPTransport's `ImageFetch`).
     func imageData(at url: URL) async throws -> Data
+    /// Notes about records its answers held but it could not read (for the status bar), if it keeps any.
+    var skippedRecords: SkippedRecords? { get }
 }
 
 extension SavingsAPI {
+    public var skippedRecords: SkippedRecords? { nil }
+
     /// A source without pictures: every picture is "not found" (monograms are drawn instead).
     public func imageData(at url: URL) async throws -> Data {
         let label = "GET \(TextSanitizer.clean(url.absoluteString))"

@@ -197,6 +197,10 @@ public final class AppCore {
 
     private func dataChanged() {
         collectFailures()
+        // Records an answer held but could not be read: named in the status bar, the rest shown.
+        if let note = api.skippedRecords?.drain().last {
+            statusError = (note, now())
+        }
         if tab == .activity || activityStarted {
             ActivityScreen.sync(state: &activity, feed: feed, users: users, timeZone: configuration.timeZone)
             ActivityScreen.reportViewport(state: activity, feed: feed)

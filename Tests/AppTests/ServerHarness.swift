@@ -62,3 +62,15 @@ func rawRequest(_ method: String, _ url: String, body: String? = nil) async thro
     let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     return (http?.statusCode ?? 0, json, http?.value(forHTTPHeaderField: "Content-Type"))
 }
+
+/// Fixed answers by path (the first prefix that matches), 404 for anything else.
+struct RoutedHandler: HTTPHandler {
+    var routes: [(prefix: String, body: String)]
+
+    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let route = routes.first(where: { request.path.hasPrefix($0.prefix) }) else {
+            return HTTPResponse(statusCode: .notFound, headers: [.contentType: "application/json"], body: Data(#"{"error":"no"}"#.utf8))
+        }
+        return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: Data(route.body.utf8))
+    }
+}
