@@ -127,6 +127,8 @@ public struct PayloadDecoder: Sendable {
         case is Decimal.Type, is Double.Type, is Int.Type: return "a number"
         case is String.Type: return "a string"
         case is Bool.Type: return "true or false"
+        case is [Any].Type: return "an array"
+        case is [String: Any].Type: return "an object"
         default: return String(describing: type)
         }
     }

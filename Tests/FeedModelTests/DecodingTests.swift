@@ -24,9 +24,9 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"savingsGoals":{"id":1}}"#, "GET /test: malformed JSON (savingsGoals: expected"),
+        (#"{"savingsGoals":{"id":1}}"#, "GET /test: malformed JSON (savingsGoals: expected an array"),
         (#"{"savingsGoals":"none"}"#, "GET /test: malformed JSON (savingsGoals: expected"),
-        (#"[1, 2]"#, "GET /test: malformed JSON (top level: expected"),
+        (#"[1, 2]"#, "GET /test: malformed JSON (top level: expected an object"),
         (#"{"savingsGoals":[{"id":1,"#, "GET /test: malformed JSON (top level:"),
     ])
     func malformedPayloadsNameTheResourceAndThePlace(json: String, prefix: String) {
