@@ -24,10 +24,12 @@ let package = Package(
         .target(name: "HTTPTransport", dependencies: ["FeedModel"]),
         // The Qapital API of docs/api.md over HTTP.
         .target(name: "QapitalClient", dependencies: ["FeedModel", "HTTPTransport"]),
+        // Starling Bank's public API (v2) over HTTP: docs/starling.md.
+        .target(name: "StarlingClient", dependencies: ["FeedModel", "HTTPTransport"]),
         // The built-in demo: dataset, in-process backend and API, generated pictures.
         .target(name: "DemoData", dependencies: ["FeedModel", "HTTPTransport"]),
         // `serve`: the demo backend over real HTTP.
-        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", .product(name: "FlyingFox", package: "FlyingFox"),
+        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", "StarlingClient", .product(name: "FlyingFox", package: "FlyingFox"),
                                                    .product(name: "FlyingSocks", package: "FlyingFox")]),
         // The offline cache: SQLite through GRDB, behind FeedModel's `OfflineCache` protocol.
         .target(name: "FeedCache", dependencies: ["FeedModel", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -42,23 +44,30 @@ let package = Package(
         .executableTarget(
             name: "qapital-tui",
             dependencies: [
-                "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "DemoData", "DemoServer",
+                "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "StarlingClient", "DemoData",
+                "DemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the tests and the bench share: the one fake API, the wait helper, the pseudo-terminal driver.
+        .target(name: "TestSupport", dependencies: ["FeedModel", "CNcurses"]),
         .executableTarget(name: "qapital-bench",
-                          dependencies: ["CNcurses", "FeedModel", "TermUI", "QapitalApp", "DemoData", "DemoServer", "QapitalClient"]),
+                          dependencies: ["CNcurses", "FeedModel", "TermUI", "QapitalApp", "DemoData", "DemoServer", "QapitalClient",
+                                         "TestSupport"]),
         .testTarget(
             name: "FeedModelTests",
-            dependencies: ["FeedModel", "HTTPTransport", "QapitalClient", "DemoData"],
+            dependencies: ["FeedModel", "HTTPTransport", "QapitalClient", "DemoData", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "StarlingClientTests", dependencies: ["StarlingClient", "FeedModel", "HTTPTransport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
         .testTarget(name: "FeedCacheTests", dependencies: ["FeedCache", "FeedModel", "QapitalApp", "QapitalClient", "DemoData",
-                                                           "DemoServer", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData"]),
+                                                           "DemoServer", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
-                                                     "DemoData", "DemoServer", "QapitalClient", "HTTPTransport"]),
+                                                     "DemoData", "DemoServer", "QapitalClient", "HTTPTransport", "TestSupport",
+                                                     "StarlingClient", "FeedCache"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,34 +1,39 @@
 import DemoData
 import FeedModel
-import FlyingFox
 import Foundation
 
 /// Answers every endpoint of docs/api.md from a `DemoBackend`, as JSON.
 ///
 /// Errors are JSON too: `{"error": "…"}` with 400 (bad query or body), 404 (unknown path, goal
 /// or user), 405 (known path, other method), 409 (a transfer id reused for another transfer).
-struct DemoAPIHandler: HTTPHandler {
+public struct DemoAPIHandler: ServeHandler {
     let backend: DemoBackend
 
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public init(backend: DemoBackend) {
+        self.backend = backend
+    }
+
+    public func handle(_ request: ServeRequest) async -> ServeResponse {
         do {
             return try await route(request)
         } catch let error as Failure {
-            return DemoAPIHandler.error(error.status, error.message)
+            return .error(error.status, error.message)
         } catch let error as APIError {
             return DemoAPIHandler.response(for: error)
+        } catch {
+            return .error(500, "\(error)")
         }
     }
 
     /// A request this handler refuses, with the status and the message the client reads.
     struct Failure: Error {
-        let status: HTTPStatusCode
+        let status: Int
         let message: String
 
-        static func badRequest(_ message: String) -> Failure { Failure(status: .badRequest, message: message) }
+        static func badRequest(_ message: String) -> Failure { Failure(status: 400, message: message) }
     }
 
-    private func route(_ request: HTTPRequest) async throws -> HTTPResponse {
+    private func route(_ request: ServeRequest) async throws -> ServeResponse {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         let method = request.method
         let base = DemoAPIHandler.imageBase(request)
@@ -36,46 +41,46 @@ struct DemoAPIHandler: HTTPHandler {
         case 3 where segments[0] == "images":
             try DemoAPIHandler.allow(["GET"], method)
             guard let png = DemoImages.png(atPath: "/" + segments.joined(separator: "/")) else {
-                throw Failure(status: .notFound, message: "no such image: \(TextSanitizer.clean(request.path))")
+                throw Failure(status: 404, message: "no such image: \(TextSanitizer.clean(request.path))")
             }
-            return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/png"], body: png)
+            return .data(png, contentType: "image/png")
         case 1 where segments[0] == "savingsgoals":
-            if method == .GET { return try DemoAPIHandler.json(GoalList(savingsGoals: await backend.goals().map { DemoAPIHandler.served($0, base: base) })) }
+            if method == "GET" { return ServeResponse.json(GoalList(savingsGoals: await backend.goals().map { DemoAPIHandler.served($0, base: base) })) }
             try DemoAPIHandler.allow(["GET", "POST"], method)
-            return try DemoAPIHandler.json(try await createGoal(request.bodyData), status: .created)
+            return ServeResponse.json(try await createGoal(request.body), status: 201)
         case 3 where segments[0] == "savingsgoals" && segments[2] == "feed":
             try DemoAPIHandler.allow(["GET"], method)
             let goalId = GoalID(try DemoAPIHandler.id(segments[1], of: "goal"))
-            return try DemoAPIHandler.json(GoalFeed(feed: try await backend.feed(goalId: goalId)))
+            return ServeResponse.json(GoalFeed(feed: try await backend.feed(goalId: goalId)))
         case 3 where segments[0] == "savingsgoals" && segments[2] == "transfers":
             try DemoAPIHandler.allow(["POST"], method)
             let goalId = GoalID(try DemoAPIHandler.id(segments[1], of: "goal"))
-            return try DemoAPIHandler.json(DemoAPIHandler.served(try await transfer(goalId: goalId, body: request.bodyData), base: base))
+            return ServeResponse.json(DemoAPIHandler.served(try await transfer(goalId: goalId, body: request.body), base: base))
         case 1 where segments[0] == "savingsrules":
             try DemoAPIHandler.allow(["GET"], method)
-            return try DemoAPIHandler.json(RuleList(savingsRules: await backend.rules()))
+            return ServeResponse.json(RuleList(savingsRules: await backend.rules()))
         case 2 where segments[0] == "users":
             try DemoAPIHandler.allow(["GET"], method)
             let userId = try DemoAPIHandler.id(segments[1], of: "user")
-            return try DemoAPIHandler.json(DemoAPIHandler.served(try await backend.user(id: userId), base: base))
+            return ServeResponse.json(DemoAPIHandler.served(try await backend.user(id: userId), base: base))
         case 1 where segments[0] == "activities":
             try DemoAPIHandler.allow(["GET"], method)
-            let (from, to) = try DemoAPIHandler.window(request.target.query())
-            return try DemoAPIHandler.json(try await backend.activities(from: from, to: to))
+            let (from, to) = try DemoAPIHandler.window(request.rawQuery)
+            return ServeResponse.json(try await backend.activities(from: from, to: to))
         case 1 where segments[0] == "transactions":
             try DemoAPIHandler.allow(["GET"], method)
-            let (from, to) = try DemoAPIHandler.window(request.target.query())
-            return try DemoAPIHandler.json(TransactionList(transactions: await backend.transactions(from: from, to: to)))
+            let (from, to) = try DemoAPIHandler.window(request.rawQuery)
+            return ServeResponse.json(TransactionList(transactions: await backend.transactions(from: from, to: to)))
         default:
-            throw Failure(status: .notFound, message: "no such endpoint: \(TextSanitizer.clean(request.path))")
+            throw Failure(status: 404, message: "no such endpoint: \(TextSanitizer.clean(request.path))")
         }
     }
 
     // MARK: - Pictures
 
     /// `http://<the Host the client used>`, so picture URLs work whatever port `serve` got.
-    static func imageBase(_ request: HTTPRequest) -> String? {
-        guard let host = request.headers[.host], !host.isEmpty,
+    static func imageBase(_ request: ServeRequest) -> String? {
+        guard let host = request.headers["Host"], !host.isEmpty,
               host.allSatisfy({ $0.isLetter || $0.isNumber || ".-:[]".contains($0) }) else { return nil }
         return "http://" + host
     }
@@ -149,15 +154,15 @@ struct DemoAPIHandler: HTTPHandler {
 
     // MARK: - Paths and queries
 
-    private static func allow(_ methods: [String], _ method: HTTPMethod) throws {
-        guard methods.contains(method.rawValue) else {
-            throw Failure(status: .methodNotAllowed, message: "\(method.rawValue) not allowed here (use \(methods.joined(separator: " or ")))")
+    private static func allow(_ methods: [String], _ method: String) throws {
+        guard methods.contains(method) else {
+            throw Failure(status: 405, message: "\(TextSanitizer.clean(String(method.prefix(20)))) not allowed here (use \(methods.joined(separator: " or ")))")
         }
     }
 
     private static func id(_ text: String, of what: String) throws -> Int {
         guard let id = Int(text) else {
-            throw Failure(status: .notFound, message: "no such \(what): \(TextSanitizer.clean(String(text.prefix(40))))")
+            throw Failure(status: 404, message: "no such \(what): \(TextSanitizer.clean(String(text.prefix(40))))")
         }
         return id
     }
@@ -204,37 +209,17 @@ struct DemoAPIHandler: HTTPHandler {
 
     // MARK: - Responses
 
-    static func json(_ value: some Encodable, status: HTTPStatusCode = .ok) throws -> HTTPResponse {
-        let encoder = JSONEncoder()
-        // Sorted keys: the same data always reads the same (curl, diffs).
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        return HTTPResponse(statusCode: status, headers: [.contentType: "application/json; charset=utf-8"],
-                            body: try encoder.encode(value))
-    }
-
-    static func error(_ status: HTTPStatusCode, _ message: String) -> HTTPResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        let body = (try? encoder.encode(["error": message])) ?? Data(#"{"error":"?"}"#.utf8)
-        return HTTPResponse(statusCode: status, headers: [.contentType: "application/json; charset=utf-8"], body: body)
-    }
-
     /// The backend's errors carry their status; the body says what came after "HTTP nnn: "
     /// ("POST /savingsgoals: HTTP 400: a name is required" answers 400 "a name is required").
-    static func response(for error: APIError) -> HTTPResponse {
+    static func response(for error: APIError) -> ServeResponse {
         let code = error.status ?? (error.kind == .notFound ? 404 : 500)
-        let status: HTTPStatusCode = switch code {
-        case 400: .badRequest
-        case 404: .notFound
-        case 409: .conflict
-        default: .internalServerError
-        }
+        let status = [400, 404, 409].contains(code) ? code : 500
         var message = error.message
         for prefix in ["\(error.request): HTTP \(code): ", "\(error.request): "] where message.hasPrefix(prefix) {
             message = String(message.dropFirst(prefix.count))
             break
         }
         if message.hasSuffix(" (HTTP 404)") { message = String(message.dropLast(" (HTTP 404)".count)) }
-        return DemoAPIHandler.error(status, message)
+        return .error(status, message)
     }
 }

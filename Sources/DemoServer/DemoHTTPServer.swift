@@ -58,11 +58,11 @@ public actor DemoHTTPServer {
         try self.init(handler: DemoAPIHandler(backend: backend), host: host, port: port, options: options)
     }
 
-    /// Serves any handler behind the same counting, latency, faults and log (tests use it to
-    /// serve deliberately broken answers).
-    init(handler: some HTTPHandler, host: String = "127.0.0.1", port: UInt16 = 0, options: Options = Options()) throws {
+    /// Serves any handler (see `ServeHandler`) behind the same counting, latency, faults and log
+    /// (tests use it to serve deliberately broken answers).
+    public init(handler: some ServeHandler, host: String = "127.0.0.1", port: UInt16 = 0, options: Options = Options()) throws {
         let ledger = RequestLedger()
-        let wrapped = Middleware(inner: handler, options: options, ledger: ledger)
+        let wrapped = FlyingFoxAdapter(inner: Middleware(inner: handler, options: options, ledger: ledger))
         // FlyingFox cancels a handler after `timeout` seconds; leave room for the latency.
         let timeout = 15 + Double(options.latency.components.seconds)
         let name = host == "localhost" ? "127.0.0.1" : host
@@ -151,16 +151,26 @@ public actor DemoHTTPServer {
         return "\(method) \(TextSanitizer.clean(target)) \(status) \(ms)ms"
     }
 
-    /// Every request answered so far, in the order answered.
+    /// The last requests answered (at most `RequestLedger.capacity`), in the order answered.
     func receivedRequests() async -> [ReceivedRequest] {
         await ledger.entries
     }
+
+    /// How many requests were answered in all.
+    func answeredCount() async -> Int {
+        await ledger.answered
+    }
 }
 
-/// Counts and records requests; the counter decides which one `--fail-every` fails.
-private actor RequestLedger {
-    private(set) var entries: [DemoHTTPServer.ReceivedRequest] = []
+/// Counts requests (the counter decides which one `--fail-every` fails) and keeps the last
+/// `capacity` of them for tests, so memory stays flat however long `serve` runs.
+actor RequestLedger {
+    static let capacity = 256
+
+    private var ring: [DemoHTTPServer.ReceivedRequest] = []
+    private var next = 0
     private var count = 0
+    private(set) var answered = 0
 
     func nextNumber() -> Int {
         count += 1
@@ -168,37 +178,66 @@ private actor RequestLedger {
     }
 
     func record(_ entry: DemoHTTPServer.ReceivedRequest) {
-        entries.append(entry)
+        answered += 1
+        if ring.count < Self.capacity {
+            ring.append(entry)
+        } else {
+            ring[next] = entry
+        }
+        next = (next + 1) % Self.capacity
     }
+
+    /// Oldest first.
+    var entries: [DemoHTTPServer.ReceivedRequest] {
+        ring.count < Self.capacity ? ring : Array(ring[next...] + ring[..<next])
+    }
+
+    /// What the ledger holds at most, whatever was answered: for the flat-memory test.
+    var storedCount: Int { ring.count }
 }
 
 /// What every request goes through before and after the API itself.
-private struct Middleware<Inner: HTTPHandler>: HTTPHandler {
+private struct Middleware<Inner: ServeHandler>: ServeHandler {
     let inner: Inner
     let options: DemoHTTPServer.Options
     let ledger: RequestLedger
 
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func handle(_ request: ServeRequest) async -> ServeResponse {
         let clock = ContinuousClock()
         let started = clock.now
         let number = await ledger.nextNumber()
         if options.latency > .zero {
-            try await Task.sleep(for: options.latency)
+            try? await Task.sleep(for: options.latency)
         }
-        let response: HTTPResponse
+        let response: ServeResponse
         if options.failEvery > 0 && number % options.failEvery == 0 {
-            response = DemoAPIHandler.error(.internalServerError,
-                                            "injected failure: request \(number) (--fail-every \(options.failEvery))")
+            response = .error(500, "injected failure: request \(number) (--fail-every \(options.failEvery))")
         } else {
-            response = try await inner.handleRequest(request)
+            response = await inner.handle(request)
         }
-        let target = request.target.rawValue
-        await ledger.record(.init(method: request.method.rawValue, target: target, status: response.statusCode.code))
+        await ledger.record(.init(method: request.method, target: request.target, status: response.status))
         if options.logRequests {
-            let line = DemoHTTPServer.logLine(method: request.method.rawValue, target: target,
-                                              status: response.statusCode.code, elapsed: clock.now - started)
+            let line = DemoHTTPServer.logLine(method: request.method, target: request.target,
+                                              status: response.status, elapsed: clock.now - started)
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
         return response
+    }
+}
+
+/// FlyingFox's requests and responses as the seam's.
+private struct FlyingFoxAdapter<Inner: ServeHandler>: HTTPHandler {
+    let inner: Inner
+
+    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let body = try await request.bodyData
+        var headers = ServeHeaders()
+        for field in request.headers { headers.add(field.key.rawValue, field.value) }
+        let answer = await inner.handle(ServeRequest(method: request.method.rawValue, target: request.target.rawValue,
+                                                     headers: headers, body: body))
+        var fields = HTTPHeaders()
+        for field in answer.headers { fields.addValue(field.value, for: HTTPHeader(field.name)) }
+        return HTTPResponse(statusCode: HTTPStatusCode(answer.status, phrase: ServeResponse.reason(answer.status)),
+                            headers: fields, body: answer.body)
     }
 }

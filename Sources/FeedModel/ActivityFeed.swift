@@ -1,13 +1,14 @@
 import Foundation
 
 /// Runs an `ActivityPager` against an API: performs its requests in tasks and feeds the answers
-/// back on the main actor, where the app's event loop lives. `onChange` tells the app to redraw.
+/// back on the main actor, where the app's event loop lives; each change is posted as `.activityPage`.
 ///
 /// Requests are paced (`RequestPacer`: 32 at once, then 20 a second), across refreshes too.
 @MainActor
 public final class ActivityFeed {
     public private(set) var pager: ActivityPager
-    public var onChange: (@MainActor () -> Void)?
+    private let events: EventSink<StoreEvent>
+    private let cache: (any OfflineCache)?
     private let api: any SavingsAPI
     private let now: @Sendable () -> Date
     private var tasks: [PageRequest: Task<Void, Never>] = [:]
@@ -15,12 +16,16 @@ public final class ActivityFeed {
     private let uptime: @Sendable () -> TimeInterval
     private let sleep: @Sendable (TimeInterval) async -> Void
 
+    /// `cache`: the offline cache behind `api`, if there is one (its newest page is shown while the server is asked).
     /// `uptime` and `sleep` are the pacer's monotonic clock and wait (tests pass their own).
-    public init(api: any SavingsAPI, maxInFlight: Int = 8, now: @escaping @Sendable () -> Date = { Date() },
+    public init(api: any SavingsAPI, cache: (any OfflineCache)? = nil, maxInFlight: Int = 8,
+                now: @escaping @Sendable () -> Date = { Date() }, events: EventSink<StoreEvent> = .ignored,
                 pacer: RequestPacer = RequestPacer(),
                 uptime: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime },
                 sleep: @escaping @Sendable (TimeInterval) async -> Void = { try? await Task.sleep(for: .seconds($0)) }) {
         self.api = api
+        self.cache = cache
+        self.events = events
         self.now = now
         self.pager = ActivityPager(maxInFlight: maxInFlight)
         self.pacer = pacer
@@ -46,7 +51,7 @@ public final class ActivityFeed {
     /// With an offline cache behind the API, what it has of the newest two weeks is shown at
     /// once, until the server's first page replaces it (stale while revalidate).
     private func showCachedFirstPage() {
-        guard let cache = (api as? CachingSavingsAPI)?.cache else { return }
+        guard let cache else { return }
         let generation = pager.generation
         let window = pager.window(0)
         Task { [weak self] in
@@ -62,7 +67,7 @@ public final class ActivityFeed {
         var seen: Set<Activity> = []
         shownDuringRefresh = activities.filter { seen.insert($0).inserted }
         listIdentity += 1
-        onChange?()
+        events.send(.activityPage)
     }
 
     /// Starts over but keeps showing what is shown until the new first page arrives (or, if
@@ -78,7 +83,7 @@ public final class ActivityFeed {
         shownDuringRefresh = shown
         listIdentity += 1
         perform(pager.start(now: now()))
-        onChange?()
+        events.send(.activityPage)
     }
 
     public func viewportChanged(cursor: Int, screenHeight: Int) {
@@ -87,13 +92,13 @@ public final class ActivityFeed {
 
     public func retry() {
         perform(pager.retry())
-        onChange?()
+        events.send(.activityPage)
     }
 
     /// After a year of empty windows (`.pausedAfterEmptyYear`): looks another year further back.
     public func keepLooking() {
         perform(pager.keepLooking())
-        onChange?()
+        events.send(.activityPage)
     }
 
     private func perform(_ requests: [PageRequest]) {
@@ -127,6 +132,6 @@ public final class ActivityFeed {
             shownDuringRefresh = nil
             listIdentity += 1
         }
-        onChange?()
+        events.send(.activityPage)
     }
 }

@@ -26,7 +26,6 @@ public final class CachingSavingsAPI: SavingsAPI {
     }
 
     public var sourceName: String { remote.sourceName }
-    public var skippedRecords: SkippedRecords? { remote.skippedRecords }
 
     /// `r` on the activity feed: windows fetched before this moment are fetched again.
     public func refresh() {
@@ -100,6 +99,11 @@ public final class CachingSavingsAPI: SavingsAPI {
         let data = try await remote.imageData(at: url)
         await cache.saveImage(data, at: url, fetchedAt: now())
         return data
+    }
+
+    /// The account and its balance always come from the server.
+    public func account() async throws -> Account? {
+        try await remote.account()
     }
 
     public func transactions(from: Date, to: Date) async throws -> [Transaction] {

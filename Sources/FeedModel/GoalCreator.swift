@@ -11,14 +11,15 @@ public final class GoalCreator {
     }
 
     public private(set) var phase: Phase = .idle
-    public var onChange: (@MainActor () -> Void)?
+    private let events: EventSink<StoreEvent>
 
     private let api: any SavingsAPI
     private let goals: GoalStore
     private var generation = 0
 
-    public init(api: any SavingsAPI, goals: GoalStore) {
+    public init(api: any SavingsAPI, goals: GoalStore, events: EventSink<StoreEvent> = .ignored) {
         self.api = api
+        self.events = events
         self.goals = goals
     }
 
@@ -40,7 +41,7 @@ public final class GoalCreator {
             }
             self?.finish(result, generation: generation)
         }
-        onChange?()
+        events.send(.goalCreation)
     }
 
     /// Back to idle (the form was closed). An answer still on its way is applied to the goals
@@ -48,20 +49,23 @@ public final class GoalCreator {
     public func reset() {
         generation += 1
         if phase != .sending { phase = .idle }
-        onChange?()
+        events.send(.goalCreation)
     }
 
     private func finish(_ result: Result<Goal, Error>, generation: Int) {
         if case .success(let goal) = result { goals.apply(goal) }
         guard generation == self.generation else {
             if phase == .sending { phase = .idle }
-            onChange?()
+            events.send(.goalCreation)
             return
         }
         switch result {
-        case .success(let goal): phase = .created(goal)
-        case .failure(let error): phase = .failed(GoalStore.message(error, request: "POST /savingsgoals"))
+        case .success(let goal):
+            phase = .created(goal)
+            events.send(.goalCreated(goal))
+        case .failure(let error):
+            phase = .failed(GoalStore.message(error, request: "POST /savingsgoals"))
+            events.send(.goalCreation)
         }
-        onChange?()
     }
 }

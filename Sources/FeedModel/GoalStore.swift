@@ -19,7 +19,7 @@ public final class GoalStore {
     public private(set) var rulesById: [Int: SavingsRule] = [:]
     public private(set) var status: LoadStatus = .idle
     public private(set) var feeds: [GoalID: GoalFeedState] = [:]
-    public var onChange: (@MainActor () -> Void)?
+    private let events: EventSink<StoreEvent>
 
     private let api: any SavingsAPI
     private let users: UserDirectory?
@@ -32,10 +32,13 @@ public final class GoalStore {
     public private(set) var cachedAt: Date?
     private let cache: (any OfflineCache)?
 
-    public init(api: any SavingsAPI, users: UserDirectory? = nil, cache: (any OfflineCache)? = nil) {
+    /// `cache`: the offline cache behind `api`, if there is one (its goals are shown while the server is asked).
+    public init(api: any SavingsAPI, users: UserDirectory? = nil, cache: (any OfflineCache)? = nil,
+                events: EventSink<StoreEvent> = .ignored) {
         self.api = api
         self.users = users
-        self.cache = cache ?? (api as? CachingSavingsAPI)?.cache
+        self.cache = cache
+        self.events = events
     }
 
     public var isBusy: Bool { pending > 0 }
@@ -69,7 +72,7 @@ public final class GoalStore {
             }
             self?.finishLoad(result, generation: generation)
         }
-        onChange?()
+        events.send(.goals)
     }
 
     private func showCached(_ goals: Cached<[Goal]>, rules: [SavingsRule], generation: Int) {
@@ -77,7 +80,7 @@ public final class GoalStore {
         self.goals = goals.value.filter { $0.status == .active }
         rulesById = Dictionary(rules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         cachedAt = goals.fetchedAt
-        onChange?()
+        events.send(.goals)
     }
 
     private func finishLoad(_ result: Result<([Goal], [SavingsRule]), Error>, generation: Int) {
@@ -94,12 +97,12 @@ public final class GoalStore {
                 feeds[goalId]?.entries = state.entries.map { FeedEntry(item: $0.item, rule: $0.item.savingsRuleId.flatMap { rulesById[$0] }) }
             }
             for goal in self.goals {
-                for id in [goal.ownerId] + goal.connectedUserIds { users?.lookup(id) }
+                users?.request([goal.ownerId] + goal.connectedUserIds)
             }
         case .failure(let error):
             status = .failed(GoalStore.message(error, request: "GET /savingsgoals"))
         }
-        onChange?()
+        events.send(.goals)
     }
 
     /// Fetches one goal's feed (again); entries shown stay until the answer arrives.
@@ -123,13 +126,13 @@ public final class GoalStore {
             }
             self?.finishFeed(goalId: goalId, result, generation: generation)
         }
-        onChange?()
+        events.send(.goalFeed(goalId))
     }
 
     private func showCachedFeed(goalId: GoalID, _ items: [FeedItem], generation: Int) {
         guard feedGenerations[goalId] == generation, feed(for: goalId).entries.isEmpty else { return }
         feeds[goalId]?.entries = entries(items)
-        onChange?()
+        events.send(.goalFeed(goalId))
     }
 
     private func entries(_ items: [FeedItem]) -> [FeedEntry] {
@@ -143,11 +146,11 @@ public final class GoalStore {
         switch result {
         case .success(let items):
             feeds[goalId] = GoalFeedState(entries: entries(items), status: .loaded)
-            for id in Set(items.map(\.userId)) { users?.lookup(id) }
+            users?.request(Set(items.map(\.userId)))
         case .failure(let error):
             feeds[goalId, default: GoalFeedState()].status = .failed(GoalStore.message(error, request: "GET /savingsgoals/\(goalId)/feed"))
         }
-        onChange?()
+        events.send(.goalFeed(goalId))
     }
 
     /// A goal the server changed (after a transfer) or created: shown at once.
@@ -157,7 +160,7 @@ public final class GoalStore {
         } else if goal.status == .active {
             goals.append(goal)
         }
-        onChange?()
+        events.send(.goals)
     }
 
     static func message(_ error: Error, request: String) -> String {

@@ -29,7 +29,10 @@ public enum RoundUp {
         public init(transactions: [Transaction], accountCurrency: Currency) {
             self.accountCurrency = accountCurrency
             lines = transactions
-                .compactMap { transaction in RoundUp.of(transaction.amount).map { Line(transaction: transaction, roundUp: $0) } }
+                .compactMap { transaction in
+                    guard transaction.roundsUp else { return nil }
+                    return RoundUp.of(transaction.amount).map { Line(transaction: transaction, roundUp: $0) }
+                }
                 .sorted { $0.transaction.timestamp != $1.transaction.timestamp
                     ? $0.transaction.timestamp > $1.transaction.timestamp : $0.id < $1.id }
             var totals: [Currency: Money] = [:]

@@ -63,7 +63,7 @@ public final class RoundUpStore {
     public private(set) var transfer: Transfer?
     /// Weeks saved in this session, so one week is not saved twice by accident.
     public private(set) var savedWeeks: [Week: Transfer] = [:]
-    public var onChange: (@MainActor () -> Void)?
+    private let events: EventSink<StoreEvent>
 
     private let api: any SavingsAPI
     private let goals: GoalStore
@@ -79,8 +79,9 @@ public final class RoundUpStore {
     }
 
     public init(api: any SavingsAPI, goals: GoalStore, accountCurrency: Currency, calendar: Calendar,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                now: @escaping @Sendable () -> Date = { Date() }, events: EventSink<StoreEvent> = .ignored) {
         self.api = api
+        self.events = events
         self.goals = goals
         self.accountCurrency = accountCurrency
         self.calendar = calendar
@@ -113,14 +114,14 @@ public final class RoundUpStore {
             }
             self?.finishLoad(result, generation: generation)
         }
-        onChange?()
+        events.send(.week)
     }
 
     private func finishLoad(_ result: Result<[Transaction], Error>, generation: Int) {
         pending -= 1
         // An answer for a week the user has left (or an older load of this one) is dropped.
         guard generation == self.generation else {
-            onChange?()
+            events.send(.week)
             return
         }
         switch result {
@@ -132,7 +133,7 @@ public final class RoundUpStore {
         case .failure(let error):
             status = .failed(GoalStore.message(error, request: "GET /transactions"))
         }
-        onChange?()
+        events.send(.week)
     }
 
     /// Shows the week before and loads it.
@@ -197,7 +198,7 @@ public final class RoundUpStore {
             givenUp[GivenUpKey(week: transfer.week, goalId: transfer.goalId, amount: transfer.amount)] = transfer.id
         }
         self.transfer = nil
-        onChange?()
+        events.send(.transfer)
     }
 
     private func send() {
@@ -216,13 +217,13 @@ public final class RoundUpStore {
             }
             self?.finishTransfer(id: id, result)
         }
-        onChange?()
+        events.send(.transfer)
     }
 
     private func finishTransfer(id: UUID, _ result: Result<Goal, Error>) {
         pending -= 1
         guard var transfer, transfer.id == id else {
-            onChange?()
+            events.send(.transfer)
             return
         }
         switch result {
@@ -235,6 +236,6 @@ public final class RoundUpStore {
             transfer.phase = .failed(GoalStore.message(error, request: "POST /savingsgoals/\(transfer.goalId)/transfers"))
             self.transfer = transfer
         }
-        onChange?()
+        events.send(.transfer)
     }
 }

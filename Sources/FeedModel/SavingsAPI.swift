@@ -16,12 +16,14 @@ public protocol SavingsAPI: Sendable {
     func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal
     /// The bytes of a goal image or avatar (HTTP sources fetch them with HTTPTransport's `ImageFetch`).
     func imageData(at url: URL) async throws -> Data
-    /// Notes about records its answers held but it could not read (for the status bar), if it keeps any.
-    var skippedRecords: SkippedRecords? { get }
+    /// The bank account behind the source, with its holder, numbers and balance; nil for a
+    /// source that has none (the demo and the Qapital API).
+    func account() async throws -> Account?
 }
 
 extension SavingsAPI {
-    public var skippedRecords: SkippedRecords? { nil }
+    /// A source without an account of its own.
+    public func account() async throws -> Account? { nil }
 
     /// A source without pictures: every picture is "not found" (monograms are drawn instead).
     public func imageData(at url: URL) async throws -> Data {

@@ -65,31 +65,34 @@ public struct LossyList<Element: Decodable>: Decodable {
     }
 }
 
-/// What names a record in a note: its `id` (number or text), else its `timestamp`.
+/// What names a record in a note: its id (`id`, Starling's `…Uid`), else its time.
 struct RecordLabel: Decodable {
     let text: String?
 
-    enum CodingKeys: String, CodingKey { case id, userId, timestamp }
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    private static let names: [(key: String, label: String)] = [
+        ("id", "id"), ("feedItemUid", "id"), ("savingsGoalUid", "id"), ("accountUid", "id"), ("userId", "userId"),
+        ("timestamp", "at"), ("transactionTime", "at"),
+    ]
 
     init(from decoder: Decoder) throws {
-        guard let container = try? decoder.container(keyedBy: CodingKeys.self) else {
+        guard let container = try? decoder.container(keyedBy: Key.self) else {
             text = nil
             return
         }
-        func value(_ key: CodingKeys) -> String? {
+        func value(_ key: String) -> String? {
+            let key = Key(stringValue: key)
             if let number = try? container.decode(Int.self, forKey: key) { return String(number) }
             if let string = try? container.decode(String.self, forKey: key) { return TextSanitizer.clean(String(string.prefix(40))) }
             return nil
         }
-        if let id = value(.id) {
-            text = "id \(id)"
-        } else if let id = value(.userId) {
-            text = "userId \(id)"
-        } else if let time = value(.timestamp) {
-            text = "at \(time)"
-        } else {
-            text = nil
-        }
+        text = Self.names.lazy.compactMap { name in value(name.key).map { "\(name.label) \($0)" } }.first
     }
 }
 

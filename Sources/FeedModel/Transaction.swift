@@ -6,12 +6,16 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     public var timestamp: Date
     public var amount: Money
     public var counterparty: String
+    /// Whether the payment can round up at all. Every payment of the Qapital API can; a source
+    /// with its own rule (Starling: settled or pending card payments only) says no for the rest.
+    public var roundsUp: Bool
 
-    public init(id: String, timestamp: Date, amount: Money, counterparty: String) {
+    public init(id: String, timestamp: Date, amount: Money, counterparty: String, roundsUp: Bool = true) {
         self.id = TextSanitizer.clean(id)
         self.timestamp = timestamp
         self.amount = amount
         self.counterparty = TextSanitizer.clean(counterparty)
+        self.roundsUp = roundsUp
     }
 
     public var isMoneyOut: Bool { amount.minorUnits < 0 }

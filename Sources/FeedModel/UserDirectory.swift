@@ -18,33 +18,26 @@ public final class UserDirectory {
         case done(UserLookup, at: Date)
     }
 
-    public var onChange: (@MainActor (Int) -> Void)?
+    private let events: EventSink<StoreEvent>
     private let api: any SavingsAPI
     private let now: @Sendable () -> Date
     private let retryAfter: TimeInterval
     private var entries: [Int: Entry] = [:]
 
-    public init(api: any SavingsAPI, retryAfter: TimeInterval = 30, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(api: any SavingsAPI, retryAfter: TimeInterval = 30, now: @escaping @Sendable () -> Date = { Date() },
+                events: EventSink<StoreEvent> = .ignored) {
         self.api = api
         self.retryAfter = retryAfter
         self.now = now
+        self.events = events
     }
 
-    /// What is known now, without waiting; starts a fetch when nothing usable is known.
-    @discardableResult
+    /// What is known now. Only reads: nothing is fetched (screens say which users they show and
+    /// the app asks for them with `request`); `.loading` until an answer is in.
     public func lookup(_ id: Int) -> UserLookup {
         switch entries[id] {
-        case .pending:
-            return .loading
-        case .done(let result, let at):
-            if case .failed = result, now().timeIntervalSince(at) >= retryAfter {
-                fetch(id)
-                return .loading
-            }
-            return result
-        case nil:
-            fetch(id)
-            return .loading
+        case .pending, nil: .loading
+        case .done(let result, _): result
         }
     }
 
@@ -54,12 +47,26 @@ public final class UserDirectory {
         return User.placeholderName(for: id)
     }
 
+    /// Fetches the users nothing usable is known of: never asked, or failed `retryAfter` ago.
+    /// Users in flight or known are not asked again. Each arrival is posted as `.user(id)`.
+    public func request(_ ids: some Sequence<Int>) {
+        for id in ids {
+            switch entries[id] {
+            case .pending:
+                continue
+            case .done(let result, let at):
+                if case .failed = result, now().timeIntervalSince(at) >= retryAfter { fetch(id) }
+            case nil:
+                fetch(id)
+            }
+        }
+    }
+
     /// Waits for the user, sharing any request already in flight.
     public func user(_ id: Int) async -> UserLookup {
+        request([id])
         if case .pending(let task) = entries[id] { return await task.value }
-        let known = lookup(id)
-        if case .pending(let task) = entries[id] { return await task.value }
-        return known
+        return lookup(id)
     }
 
     var pendingCount: Int {
@@ -69,7 +76,7 @@ public final class UserDirectory {
         }
     }
 
-    /// Forgets failed look-ups so the next `lookup` asks again at once (an explicit refresh).
+    /// Forgets failed look-ups so the next `request` asks again at once (an explicit refresh).
     public func retryFailed() {
         entries = entries.filter { _, entry in
             if case .done(.failed, _) = entry { return false }
@@ -95,7 +102,7 @@ public final class UserDirectory {
             let result = await task.value
             guard let self else { return }
             self.entries[id] = .done(result, at: self.now())
-            self.onChange?(id)
+            self.events.send(.user(id))
         }
     }
 }

@@ -5,10 +5,22 @@ import TermUI
 /// Tab 4: the achievements file's title, then each achievement by level with its progress;
 /// locked ones dimmed and marked.
 @MainActor
-struct AchievementsScreen {
-    struct State {
-        var list = ListState()
-        var filter = ""
+final class AchievementsScreen: TabScreen {
+    nonisolated static let title = "Achievements"
+    var list = ListState()
+    var filter = "" {
+        didSet { list.top() }
+    }
+
+    init() {}
+
+    func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
+        guard let action else { return .ignored }
+        return list.navigate(action, count: Self.visible(data.achievements, filter: filter).count) ? .consumed : .ignored
+    }
+
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
+        Self.render(state: self, file: data.achievements, into: &buffer, area: area)
     }
 
     static func visible(_ file: AchievementsFile, filter: String) -> [Achievement] {
@@ -19,7 +31,7 @@ struct AchievementsScreen {
         }
     }
 
-    static func render(state: inout State, file: AchievementsFile, into buffer: inout CellBuffer, area: Rect) {
+    static func render(state: AchievementsScreen, file: AchievementsFile, into buffer: inout CellBuffer, area: Rect) {
         guard area.height > 0 else { return }
         buffer.write(file.title.isEmpty ? "Achievements" : file.title, x: area.x + 1, y: area.y, maxWidth: area.width - 2,
                      style: Style(fg: .role(.title), attributes: .bold))

@@ -5,13 +5,84 @@ import TermUI
 
 /// Tab 2: the whole feed, newest first, grouped by day, with a loading, error or end row last.
 @MainActor
-struct ActivityScreen {
-    struct State {
-        var list = ListState()
-        var filter = ""
-        var rows = ActivityRows()
-        /// Row count including the footer row, as last drawn.
-        var rowCount: Int { rows.count + 1 }
+final class ActivityScreen: TabScreen {
+    nonisolated static let title = "Activity"
+    nonisolated static let keyMap: KeyMap<AppAction> = {
+        var map = KeyMap<AppAction>()
+        map.bind([.char("m")], to: .lookFurtherBack, help: "after a year without activity: look a year further back", section: "Activity")
+        return map
+    }()
+    var list = ListState()
+    var filter = "" {
+        didSet { list.top() }
+    }
+    var rows = ActivityRows()
+    /// Row count including the footer row, as last brought up to date.
+    var rowCount: Int { rows.count + 1 }
+
+    init() {}
+
+    func start(_ data: ScreenData) {
+        rows.reset()
+        data.feed.start()
+    }
+
+    func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
+        guard let action else { return .ignored }
+        if action == .lookFurtherBack {
+            data.feed.keepLooking()
+            return .consumed
+        }
+        Self.sync(state: self, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        let before = list.selected
+        guard list.navigate(action, count: rowCount) else { return .ignored }
+        // Day headers are not stops: step over one in the direction of travel.
+        if list.selected < rows.count, case .day = rows.rows[list.selected] {
+            let direction = list.selected >= before ? 1 : -1
+            let next = list.selected + direction
+            if next >= 0 && next < rowCount { list.moveBy(direction, count: rowCount) }
+        }
+        return .consumed
+    }
+
+    func refresh(_ data: ScreenData) {
+        if case .failed = data.feed.phase {
+            data.feed.retry()
+        } else {
+            data.users.retryFailed()
+            data.refreshCache?()
+            data.feed.refresh()
+        }
+    }
+
+    func people(_ data: ScreenData) -> UserPopup? {
+        Self.sync(state: self, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        guard let index = rows.activityIndex(atOrAfter: list.selected), index < data.feed.activities.count else { return nil }
+        return UserPopup(people: [data.feed.activities[index].userId])
+    }
+
+    func receive(_ event: StoreEvent, _ data: ScreenData) {
+        // A name arrived: a filter that matches names must look at the rows again.
+        if case .user = event, !filter.isEmpty { rows.reset() }
+    }
+
+    /// The people on screen, and where the cursor stands for the pager.
+    func shown(_ data: ScreenData) -> Shown {
+        var shown = Shown()
+        let activities = data.feed.activities
+        for index in list.visibleRange(count: rowCount) where index < rows.count {
+            if case .activity(let activity) = rows.rows[index], activity < activities.count {
+                shown.add(user: activities[activity].userId, data.users, avatar: data.images != nil)
+            }
+        }
+        shown.feedViewport = Self.viewport(state: self, feed: data.feed)
+        return shown
+    }
+
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
+        Self.sync(state: self, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        Self.render(state: self, feed: data.feed, users: data.users, format: data.format, spinnerFrame: data.spinnerFrame,
+                    images: data.images, into: &buffer, area: area)
     }
 
     @MainActor
@@ -20,9 +91,9 @@ struct ActivityScreen {
             || users.displayName(for: activity.userId).localizedCaseInsensitiveContains(filter)
     }
 
-    /// Brings the rows up to date and reports to the pager where the cursor is.
+    /// Brings the rows up to date with the feed (incremental: only new activities are looked at).
     @MainActor
-    static func sync(state: inout State, feed: ActivityFeed, users: UserDirectory, timeZone: TimeZone) {
+    static func sync(state: ActivityScreen, feed: ActivityFeed, users: UserDirectory, timeZone: TimeZone) {
         let filter = state.filter
         state.rows.update(with: feed.activities, identity: feed.listIdentity, filter: filter, timeZone: timeZone) { matches($0, filter: filter, users: users) }
         state.list.clamp(count: state.rowCount)
@@ -32,9 +103,9 @@ struct ActivityScreen {
         }
     }
 
-    /// Tells the pager how close the cursor is to the end of what is loaded.
+    /// How close the cursor is to the end of what is loaded, for the pager.
     @MainActor
-    static func reportViewport(state: State, feed: ActivityFeed) {
+    static func viewport(state: ActivityScreen, feed: ActivityFeed) -> (cursor: Int, screenHeight: Int) {
         let rows = state.rows
         let height = max(1, state.list.visibleRows)
         // In activities: the cursor's activity, or (past the last row) the last one loaded.
@@ -48,11 +119,11 @@ struct ActivityScreen {
             let rowsBelow = rows.count - state.list.selected
             effective = rowsBelow <= height ? feed.activities.count : max(0, feed.activities.count - height - 1)
         }
-        feed.viewportChanged(cursor: effective, screenHeight: height)
+        return (effective, height)
     }
 
     @MainActor
-    static func render(state: inout State, feed: ActivityFeed, users: UserDirectory, format: DisplayFormat,
+    static func render(state: ActivityScreen, feed: ActivityFeed, users: UserDirectory, format: DisplayFormat,
                        spinnerFrame: String?, images: ImageStore? = nil, into buffer: inout CellBuffer, area: Rect) {
         let rows = state.rows
         let activities = feed.activities

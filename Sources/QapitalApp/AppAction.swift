@@ -1,6 +1,7 @@
 import TermUI
 
-/// Everything a key can ask the app to do. The same `KeyMap` dispatches keys and draws the help.
+/// Everything a key can ask a screen or the app to do. `keyMap` holds the keys every screen
+/// shares; a screen's own keys are in its `keyMap`, an overlay's in its own.
 enum AppAction: Hashable, Sendable {
     case moveDown, moveUp, pageDown, pageUp, top, bottom
     case scrollDown, scrollUp
@@ -10,10 +11,13 @@ enum AppAction: Hashable, Sendable {
     case filter, refresh, help, quit
     case people
     case previousWeek, nextWeek, save, newGoal
-    case previousMatch
+    /// `n` and `N` with a filter set (`n` is `newGoal` otherwise).
+    case nextMatch, previousMatch
+    /// Activity, after a year of empty windows: walk another year back.
     case lookFurtherBack
 
-    static let keyMap: KeyMap<AppAction> = {
+    /// The keys every screen shares; tab keys come from `AppCore.tabs`.
+    @MainActor static let keyMap: KeyMap<AppAction> = {
         var map = KeyMap<AppAction>()
         let move = "Move"
         map.bind([.char("j"), .down], to: .moveDown, help: "down", section: move)
@@ -29,10 +33,10 @@ enum AppAction: Hashable, Sendable {
         map.bind([.escape, .backspace, .char("h")], to: .back, help: "back (Esc also clears a filter)", section: views)
         map.bind([.tab], to: .nextTab, help: "next tab", section: views)
         map.bind([.backTab], to: .previousTab, help: "previous tab", section: views)
-        map.bind([.char("1")], to: .showTab(1), help: "Goals", section: views)
-        map.bind([.char("2")], to: .showTab(2), help: "Activity", section: views)
-        map.bind([.char("3")], to: .showTab(3), help: "Round-ups", section: views)
-        map.bind([.char("4")], to: .showTab(4), help: "Achievements", section: views)
+        for (index, screen) in AppCore.tabs.enumerated() where index < 9 {
+            let number = index + 1
+            map.bind([.char(Character(String(number)))], to: .showTab(number), help: screen.title, section: views)
+        }
         let actions = "Actions"
         map.bind([.char("/")], to: .filter, help: "filter the list (Enter keeps it, Esc clears)", section: actions)
         map.bind([.char("u")], to: .people, help: "who is behind the goal, saving or activity", section: actions)
@@ -41,18 +45,6 @@ enum AppAction: Hashable, Sendable {
         map.bind([.char("q")], to: .quit, help: "quit (in a goal: back)", section: actions)
         map.bind([.char("n")], to: .newGoal, help: "new goal (Goals, Round-ups); with a filter set: next match", section: actions)
         map.bind([.char("N")], to: .previousMatch, help: "with a filter set: previous match", section: actions)
-        map.bind([.char("m")], to: .lookFurtherBack, help: "Activity, after a year without any: look a year further back",
-                 section: actions)
-        let roundUps = "Round-ups"
-        map.bind([.left, .char("[")], to: .previousWeek, help: "previous week", section: roundUps)
-        map.bind([.right, .char("]")], to: .nextWeek, help: "next week (up to this week)", section: roundUps)
-        map.bind([.char("s")], to: .save, help: "save the week's round-ups into a goal (after a failure: retry)", section: roundUps)
-        let dialogs = "In dialogs, forms and the filter line"
-        map.describe([.left, .right, .tab], help: "in a person's card: the previous or next person", section: dialogs)
-        map.describe([.enter, .char("y")], help: "in a confirmation: yes", section: dialogs)
-        map.describe([.escape, .char("n")], help: "in a confirmation or form: no, close it", section: dialogs)
-        map.describe([.tab, .backTab], help: "in the new-goal form: next or previous field", section: dialogs)
-        map.describe([.ctrl("u")], help: "in the filter line: clear it", section: dialogs)
         return map
     }()
 }

@@ -2,62 +2,99 @@ import FeedModel
 import Foundation
 import TermUI
 
-/// The one event loop: terminal events, ticks and arrived data go through one stream on the
-/// main actor; each event updates the core and the frame is drawn again (ncurses sends only
-/// the cells that changed).
+/// The one event loop, on any `Terminal`: terminal events, ticks and the stores' typed events
+/// go through the core's one stream on the main actor; each event updates the core and the
+/// frame is drawn again (the terminal sends only the cells that changed). The app runs it on
+/// `NcursesTerminal`; tests run the same loop on `TestTerminal`.
 @MainActor
 public final class AppRunner {
-    private enum Event {
-        case terminal(TerminalEvent)
-        case dataChanged
-        case tick
-    }
-
     private let core: AppCore
-    private let terminal: NcursesTerminal
+    private let terminal: any Terminal
     private var buffer = CellBuffer(width: 0, height: 0)
+    private var iterator: AsyncStream<AppCore.Event>.Iterator
+    private var started = false
+    private var ticker: Task<Void, Never>?
+    private var tickers = 0
+    /// Deadlines of `run(until:)` waits; a stale one is told apart by its number.
+    private var deadlines = 0
+    private var expired: Int?
 
-    public init(core: AppCore, terminal: NcursesTerminal) {
+    public init(core: AppCore, terminal: any Terminal) {
         self.core = core
         self.terminal = terminal
+        iterator = core.events.makeAsyncIterator()
     }
 
+    /// Runs until the app quits.
     public func run() async {
-        let (events, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
-        terminal.startEventSources { continuation.yield(.terminal($0)) }
-        core.onChange = { continuation.yield(.dataChanged) }
-        // Ticks (spinner, errors that expire, reconnecting) only while the core wants them:
-        // an idle app does not wake up.
-        var ticker: Task<Void, Never>?
-        func tickWhileWanted() {
-            guard ticker == nil, core.wantsTicks else { return }
-            ticker = Task { [core] in
-                while !Task.isCancelled && core.wantsTicks {
-                    try? await Task.sleep(for: .milliseconds(100))
-                    continuation.yield(.tick)
-                }
-                ticker = nil
+        await run(until: { false })
+    }
+
+    /// Runs the loop until `done` holds after a frame (or the app quits, or `timeout` passes);
+    /// returns whether `done` held. The first call starts the app. Tests drive the loop so.
+    @discardableResult
+    public func run(until done: () -> Bool, timeout: Duration? = nil) async -> Bool {
+        if !started {
+            started = true
+            terminal.startEventSources { [core] in core.post(.terminal($0)) }
+            core.start()
+            draw()
+        }
+        var deadline: Task<Void, Never>?
+        if let timeout {
+            deadlines += 1
+            let id = deadlines
+            deadline = Task { [weak self] in
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                self?.expired = id
+                self?.core.post(.tick)
             }
         }
-        defer { ticker?.cancel() }
-
-        core.start()
-        draw()
+        let id = deadlines
+        defer {
+            deadline?.cancel()
+            stop()
+        }
         tickWhileWanted()
-        for await event in events {
-            switch event {
-            case .terminal(let terminalEvent):
-                core.handle(terminalEvent)
-            case .dataChanged:
-                break
-            case .tick:
-                guard core.wantsTicks else { continue }
-                core.tick()
+        while !done() && !core.shouldQuit {
+            if timeout != nil, expired == id { return done() }
+            // A copy shares the stream's state; the stored one keeps the stream alive between runs.
+            var events = iterator
+            let next = await events.next(isolation: MainActor.shared)
+            iterator = events
+            guard let event = next else { break }
+            if case .tick = event, !core.wantsTicks {
+                core.update(event)
+                continue
             }
+            core.update(event)
             if core.shouldQuit { break }
             draw()
             tickWhileWanted()
         }
+        return done()
+    }
+
+    /// Ticks (spinner, errors that expire, reconnecting) only while the core wants them: an
+    /// idle app does not wake up.
+    private func tickWhileWanted() {
+        guard ticker == nil, core.wantsTicks else { return }
+        tickers += 1
+        let id = tickers
+        ticker = Task { [weak self, core] in
+            while !Task.isCancelled && core.wantsTicks {
+                guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
+                core.post(.tick)
+            }
+            // Only the current ticker forgets itself (a stopped one must not forget its successor).
+            if self?.tickers == id { self?.ticker = nil }
+        }
+    }
+
+    /// Stops the ticks (when a `run(until:)` returns, nothing of the loop goes on).
+    private func stop() {
+        ticker?.cancel()
+        ticker = nil
     }
 
     private func draw() {

@@ -2,13 +2,60 @@ import FeedModel
 import TermImage
 import TermUI
 
-/// A goal opened with Enter: its header, then its feed newest first.
+/// A goal opened with Enter: its header, then its feed newest first. Pushed on the Goals tab.
 @MainActor
-struct GoalDetailScreen {
-    struct State {
-        let goalId: GoalID
-        var list = ListState()
-        var filter = ""
+final class GoalDetailScreen: Screen {
+    nonisolated static let title = "Goal"
+    let goalId: GoalID
+    var list = ListState()
+    var filter = "" {
+        didSet { list.top() }
+    }
+
+    init(goalId: GoalID) {
+        self.goalId = goalId
+    }
+
+    private func entries(_ data: ScreenData) -> [FeedEntry] {
+        Self.visibleEntries(data.goals.feed(for: goalId).entries, filter: filter, users: data.users)
+    }
+
+    func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
+        guard let action else { return .ignored }
+        if list.navigate(action, count: entries(data).count) { return .consumed }
+        switch action {
+        // In a goal, Enter shows who is behind the selected saving and the goal (as `u` does).
+        case .open: return people(data).map { .present($0) } ?? .consumed
+        case .back, .quit: return .pop
+        case .newGoal: return .present(NewGoalForm(data))
+        default: return .ignored
+        }
+    }
+
+    func refresh(_ data: ScreenData) {
+        data.goals.loadFeed(goalId: goalId)
+    }
+
+    func people(_ data: ScreenData) -> UserPopup? {
+        guard let goal = data.goals.goal(id: goalId) else { return nil }
+        let entries = entries(data)
+        let saver = list.selected < entries.count ? entries[list.selected].item.userId : nil
+        return UserPopup(people: (saver.map { [$0] } ?? []) + [goal.ownerId] + goal.connectedUserIds, startingAt: saver)
+    }
+
+    func shown(_ data: ScreenData) -> Shown {
+        var shown = Shown()
+        guard let goal = data.goals.goal(id: goalId) else { return shown }
+        for id in [goal.ownerId] + goal.connectedUserIds { shown.add(user: id, data.users, avatar: false) }
+        shown.add(picture: goal.imageURL)
+        let entries = entries(data)
+        for index in list.visibleRange(count: entries.count) { shown.add(user: entries[index].item.userId, data.users, avatar: false) }
+        return shown
+    }
+
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
+        Self.render(state: self, store: data.goals, users: data.users, format: data.format, colors: data.colors,
+                    images: data.images, into: &buffer, area: area)
     }
 
     /// Rows of the header above the feed.
@@ -25,7 +72,7 @@ struct GoalDetailScreen {
     }
 
     @MainActor
-    static func render(state: inout State, store: GoalStore, users: UserDirectory, format: DisplayFormat,
+    static func render(state: GoalDetailScreen, store: GoalStore, users: UserDirectory, format: DisplayFormat,
                        colors: Bool, images: ImageStore? = nil, into buffer: inout CellBuffer, area: Rect) {
         guard let goal = store.goal(id: state.goalId) else {
             buffer.write("This goal is no longer there. Esc goes back.", x: area.x + 1, y: area.y + 1,

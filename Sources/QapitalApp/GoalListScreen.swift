@@ -4,13 +4,73 @@ import TermUI
 
 /// Tab 1: the active goals, and beside them on a wide terminal the selected goal's summary.
 @MainActor
-struct GoalListScreen {
+final class GoalListScreen: TabScreen {
+    nonisolated static let title = "Goals"
     /// Columns from which the summary stands beside the list.
     static let splitWidth = 100
 
-    struct State {
-        var list = ListState()
-        var filter = ""
+    var list = ListState()
+    var filter = "" {
+        didSet { list.top() }
+    }
+
+    init() {}
+
+    private func visible(_ data: ScreenData) -> [Goal] { Self.visibleGoals(data.goals.goals, filter: filter) }
+
+    private func selectedGoal(_ data: ScreenData) -> Goal? {
+        let goals = visible(data)
+        return list.selected < goals.count ? goals[list.selected] : nil
+    }
+
+    func start(_ data: ScreenData) {
+        data.goals.load()
+    }
+
+    func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
+        guard let action else { return .ignored }
+        if list.navigate(action, count: visible(data).count) { return .consumed }
+        switch action {
+        case .open:
+            guard let goal = selectedGoal(data) else { return .consumed }
+            data.goals.loadFeed(goalId: goal.id)
+            return .push(GoalDetailScreen(goalId: goal.id))
+        case .newGoal:
+            return .present(NewGoalForm(data))
+        default:
+            return .ignored
+        }
+    }
+
+    func refresh(_ data: ScreenData) {
+        data.goals.load()
+    }
+
+    func people(_ data: ScreenData) -> UserPopup? {
+        guard let goal = selectedGoal(data) else { return nil }
+        return UserPopup(people: [goal.ownerId] + goal.connectedUserIds, startingAt: goal.connectedUserIds.first)
+    }
+
+    func receive(_ event: StoreEvent, _ data: ScreenData) {
+        // A goal the user just created is selected.
+        if case .goalCreated(let goal) = event, let index = visible(data).firstIndex(where: { $0.id == goal.id }) {
+            list.selected = index
+        }
+    }
+
+    func shown(_ data: ScreenData) -> Shown {
+        let goals = visible(data)
+        var shown = Shown()
+        for index in list.visibleRange(count: goals.count) {
+            let goal = goals[index]
+            for id in [goal.ownerId] + goal.connectedUserIds { shown.add(user: id, data.users, avatar: false) }
+            shown.add(picture: goal.imageURL)
+        }
+        return shown
+    }
+
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
+        Self.render(state: self, store: data.goals, users: data.users, colors: data.colors, images: data.images, into: &buffer, area: area)
     }
 
     /// The goals the filter lets through, in server order.
@@ -20,7 +80,7 @@ struct GoalListScreen {
     }
 
     @MainActor
-    static func render(state: inout State, store: GoalStore, users: UserDirectory, colors: Bool,
+    static func render(state: GoalListScreen, store: GoalStore, users: UserDirectory, colors: Bool,
                        images: ImageStore? = nil, into buffer: inout CellBuffer, area: Rect) {
         let goals = visibleGoals(store.goals, filter: state.filter)
         state.list.clamp(count: goals.count)

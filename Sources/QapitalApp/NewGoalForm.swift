@@ -2,8 +2,21 @@ import FeedModel
 import TermUI
 
 /// The small form that `n` opens: a name and an optional target, each with its problem beside it.
-struct NewGoalForm {
+/// Closes when its goal arrived (the Goals list selects it).
+@MainActor
+final class NewGoalForm: Overlay {
     enum Field { case name, target }
+    enum Action: Sendable { case nextField, create, cancel }
+
+    nonisolated static let keyMap: KeyMap<Action> = {
+        var map = KeyMap<Action>()
+        let section = "New-goal form (n; other keys type)"
+        map.bind([.tab, .backTab, .down, .up], to: .nextField, help: "next or previous field", section: section)
+        map.bind([.enter], to: .create, help: "create the goal", section: section)
+        map.bind([.escape], to: .cancel, help: "cancel, close it", section: section)
+        return map
+    }()
+    nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
 
     var name = TextInput()
     var target = TextInput()
@@ -13,8 +26,37 @@ struct NewGoalForm {
     static let nameWidth = 28
     static let targetWidth = 12
 
+    /// A fresh form; whatever an earlier one sent is no longer reported.
+    init(_ data: ScreenData) {
+        data.goalCreator.reset()
+    }
+
+    func handle(_ key: Key, _ data: ScreenData) -> Outcome {
+        switch Self.keyMap.action(for: key) {
+        case .cancel:
+            data.goalCreator.reset()
+            return .close()
+        case .create:
+            guard !data.goalCreator.isBusy else { return .consumed }
+            if let goal = validate(currency: data.currency) { data.goalCreator.create(goal) }
+        case .nextField, nil:
+            edit(key)
+        }
+        return .consumed
+    }
+
+    func receive(_ event: StoreEvent, _ data: ScreenData) -> Outcome {
+        guard case .goalCreated(let goal) = event else { return .ignored }
+        data.goalCreator.reset()
+        return .close(notice: "Created the goal “\(goal.name)”.")
+    }
+
+    func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
+        draw(phase: data.goalCreator.phase, currency: data.currency, into: &buffer, area: area)
+    }
+
     /// Feeds a key to the focused field; Tab and the arrows move between fields.
-    mutating func edit(_ key: Key) {
+    func edit(_ key: Key) {
         switch key {
         case .tab, .backTab, .down, .up:
             focus = focus == .name ? .target : .name
@@ -29,7 +71,7 @@ struct NewGoalForm {
     }
 
     /// Checks the fields; on success the goal to send, else the problems are kept for display.
-    mutating func validate(currency: Currency) -> NewGoal? {
+    func validate(currency: Currency) -> NewGoal? {
         switch NewGoal.validate(name: name.text, target: target.text, currency: currency) {
         case .success(let goal):
             problems = NewGoal.Problems()

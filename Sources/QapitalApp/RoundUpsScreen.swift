@@ -2,22 +2,67 @@ import FeedModel
 import Foundation
 import TermUI
 
-/// Tab 3: a week's card payments with their round-ups, the total that can be saved, and the
-/// goal picker and confirmation that save it.
+/// Tab 3: a week's card payments with their round-ups and the total that can be saved; `s`
+/// opens the goal picker (`GoalPicker`), then the confirmation (`SaveConfirmation`).
 @MainActor
-struct RoundUpsScreen {
-    /// What stands over the week while the user saves.
-    enum Overlay: Hashable {
-        /// Choosing the goal: the selection among the active goals.
-        case picker(ListState)
-        case confirm(goalId: GoalID)
+final class RoundUpsScreen: TabScreen {
+    nonisolated static let title = "Round-ups"
+
+    nonisolated static let keyMap: KeyMap<AppAction> = {
+        var map = KeyMap<AppAction>()
+        let section = "Round-ups"
+        map.bind([.left, .char("[")], to: .previousWeek, help: "previous week", section: section)
+        map.bind([.right, .char("]")], to: .nextWeek, help: "next week (up to this week)", section: section)
+        map.bind([.char("s")], to: .save, help: "save the week's round-ups into a goal (after a failure: retry)", section: section)
+        return map
+    }()
+
+    var list = ListState()
+    /// Shows only payments whose counterparty matches; the totals stay the week's.
+    var filter = "" {
+        didSet { list.top() }
+    }
+    private var started = false
+
+    init() {}
+
+    func appear(_ data: ScreenData) {
+        guard !started else { return }
+        started = true
+        data.roundUps.load()
     }
 
-    struct State {
-        var list = ListState()
-        var overlay: Overlay?
-        /// Shows only payments whose counterparty matches; the totals stay the week's.
-        var filter = ""
+    func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
+        guard let action else { return .ignored }
+        let store = data.roundUps
+        if list.navigate(action, count: Self.visibleLines(store.summary, filter: filter).count) { return .consumed }
+        switch action {
+        case .previousWeek:
+            store.showPreviousWeek()
+            list.top()
+        case .nextWeek:
+            if store.showNextWeek() { list.top() }
+        case .save:
+            // Retries a failed transfer with its id; otherwise the goal picker, or why not.
+            if store.retryTransfer() { return .consumed }
+            if let problem = store.saveProblem { return .notice(problem.message) }
+            return .present(GoalPicker())
+        case .back:
+            store.dismissTransfer()
+        case .newGoal:
+            return .present(NewGoalForm(data))
+        default:
+            return .ignored
+        }
+        return .consumed
+    }
+
+    func refresh(_ data: ScreenData) {
+        if !data.roundUps.retryTransfer() { data.roundUps.load() }
+    }
+
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
+        Self.render(state: self, store: data.roundUps, format: data.format, into: &buffer, area: area)
     }
 
     static func visibleLines(_ summary: RoundUp.Summary?, filter: String) -> [RoundUp.Line] {
@@ -49,7 +94,7 @@ struct RoundUpsScreen {
 
     // MARK: - Drawing
 
-    static func render(state: inout State, store: RoundUpStore, goals: GoalStore, format: DisplayFormat,
+    static func render(state: RoundUpsScreen, store: RoundUpStore, format: DisplayFormat,
                        into buffer: inout CellBuffer, area: Rect) {
         guard area.height >= 3 else { return }
         let muted = Style(fg: .role(.muted))
@@ -111,15 +156,6 @@ struct RoundUpsScreen {
             buffer.write(message.0, x: area.x + 1, y: body.y, maxWidth: area.width - 2, style: message.1)
         }
 
-        switch state.overlay {
-        case .picker(var list)?:
-            drawPicker(list: &list, store: store, goals: goals, into: &buffer, area: area)
-            state.overlay = .picker(list)
-        case .confirm(let goalId)?:
-            if let goal = goals.goal(id: goalId) { drawConfirmation(goal: goal, store: store, into: &buffer, area: area) }
-        case nil:
-            break
-        }
     }
 
     private static func transferLines(_ store: RoundUpStore) -> [[Span]] {
@@ -169,42 +205,5 @@ struct RoundUpsScreen {
                          x: x, y: row.y, maxWidth: nameWidth)
         }
         buffer.write(right, x: row.maxX - rightWidth - 1, y: row.y, maxWidth: rightWidth)
-    }
-
-    static func drawPicker(list: inout ListState, store: RoundUpStore, goals: GoalStore, into buffer: inout CellBuffer, area: Rect) {
-        let amount = store.summary?.saveable.formatted ?? ""
-        let choices = goals.goals
-        var lines: [[Span]] = []
-        if choices.isEmpty {
-            let text = switch goals.status {
-            case .failed: "The goals could not be loaded: r in tab 1 retries."
-            case .idle, .loading: "Loading goals…"
-            case .loaded: "No active goals yet: n creates one."
-            }
-            lines = [[Span(text, Style(fg: .role(.muted)))]]
-        }
-        let nameWidth = min(32, choices.map { TextWidth.of($0.name) }.max() ?? 0)
-        let rows = max(1, area.height - 4)
-        list.update(visibleRows: rows, count: choices.count)
-        for (index, goal) in choices.enumerated() {
-            let text = " " + TextWidth.pad(TextWidth.truncate(goal.name, to: nameWidth), to: nameWidth) + "  "
-                + TextWidth.pad(goal.balance.formatted, to: 12, alignRight: true) + " "
-            lines.append([Span(text, index == list.selected ? Style(fg: .role(.selection), attributes: .reverse) : .plain)])
-        }
-        var modal = Modal(title: "Save \(amount) into…", lines: lines, footer: "Enter choose · Esc cancel")
-        modal.scroll = list.offset
-        modal.draw(into: &buffer, in: area)
-    }
-
-    static func drawConfirmation(goal: Goal, store: RoundUpStore, into buffer: inout CellBuffer, area: Rect) {
-        let amount = store.summary?.saveable ?? .zero(store.accountCurrency)
-        let lines: [[Span]] = [
-            [Span("Move "), Span(amount.formatted, DisplayFormat.moneyStyle.adding(.bold)), Span(" of round-ups")],
-            [Span("from the week of " + weekLabel(store.week))],
-            [Span("into "), Span(goal.name, .bold), Span(" (saved now: \(goal.balance.formatted))?")],
-            [],
-            [Span("Enter or y: save    Esc or n: cancel", Style(fg: .role(.muted)))],
-        ]
-        Modal(title: "Save round-ups", lines: lines).draw(into: &buffer, in: area)
     }
 }

@@ -5,9 +5,21 @@ import TermUI
 /// Who is behind a goal or a saving: display name, id, monogram, and the goals shared with them.
 /// ← → (or Tab) step through the people it was opened with; Esc closes it.
 @MainActor
-struct UserPopup {
-    var people: [Int]
-    var index = 0
+final class UserPopup: Overlay {
+    enum Action: Sendable { case next, previous, close }
+
+    nonisolated static let keyMap: KeyMap<Action> = {
+        var map = KeyMap<Action>()
+        let section = "Person card (u)"
+        map.bind([.right, .tab, .char("l")], to: .next, help: "the next person", section: section)
+        map.bind([.left, .backTab], to: .previous, help: "the previous person", section: section)
+        map.bind([.escape, .char("q")], to: .close, help: "close (any other key too)", section: section)
+        return map
+    }()
+    nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
+
+    private(set) var people: [Int]
+    private(set) var index = 0
 
     init?(people: [Int], startingAt start: Int? = nil) {
         var unique: [Int] = []
@@ -19,7 +31,27 @@ struct UserPopup {
 
     var userId: Int { people[index] }
 
-    mutating func step(_ delta: Int) {
+    func handle(_ key: Key, _ data: ScreenData) -> Outcome {
+        switch Self.keyMap.action(for: key) {
+        case .next: step(1)
+        case .previous: step(-1)
+        case .close: return .close()
+        case nil: return key == .resize ? .consumed : .close()
+        }
+        return .consumed
+    }
+
+    func shown(_ data: ScreenData) -> Shown {
+        var shown = Shown()
+        shown.add(user: userId, data.users, avatar: data.images != nil)
+        return shown
+    }
+
+    func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
+        render(users: data.users, goals: data.goals.goals, colors: data.colors, images: data.images, into: &buffer, area: area)
+    }
+
+    func step(_ delta: Int) {
         index = (index + delta + people.count) % people.count
     }
 

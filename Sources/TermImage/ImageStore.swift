@@ -1,22 +1,23 @@
 import Foundation
 
 /// Pictures by URL for screens that draw synchronously: `image(for:columns:rows:)` answers at
-/// once with what is cached (or nil, and starts a fetch); `onChange` says when one arrived.
+/// once with what is cached (or nil) and never fetches; `want(_:)` fetches, and `arrived`
+/// (given at init: the app posts it into its event stream) says when one came.
 ///
 /// - Each URL is fetched once at a time: concurrent asks share one request.
 /// - Decoding and scaling run off the main actor; what is kept is the picture shrunk to at
 ///   most `sourceSide` pixels plus the cells of each size drawn, so any size is cheap later.
 /// - An LRU bounded in bytes holds them (failures too, so a broken image is not fetched on
 ///   every frame); the newest entry is always kept.
-/// - Frames: between `beginFrame()` and `endFrame()` the store notes which URLs were asked
-///   for; `endFrame()` cancels fetches nobody asked for in that frame (the row scrolled away).
+/// - Frames: after drawing, the app hands `want(_:)` the URLs the screens show; it fetches the
+///   missing ones and cancels fetches no longer shown (the row scrolled away).
 /// - Disk caching (the offline cache) belongs in `loader`: it sees every fetch.
 @MainActor
 public final class ImageStore {
     public typealias Loader = @Sendable (URL) async throws -> Data
 
-    /// Called on the main actor when a fetch for the URL finished (picture or failure).
-    public var onChange: (@MainActor (URL) -> Void)?
+    /// Told on the main actor when a fetch for the URL finished (picture or failure).
+    private let arrived: @MainActor (URL) -> Void
     public let byteLimit: Int
     public let sourceSide: Int
     /// URL schemes handed to the loader; any other URL is a monogram at once.
@@ -42,8 +43,6 @@ public final class ImageStore {
     private var lastUse: [URL: Int] = [:]
     private var clock = 0
     private var nextFetchId = 0
-    private var inFrame = false
-    private var wanted: Set<URL> = []
     public private(set) var totalBytes = 0
     /// Fetches started so far (for tests: coalescing means one per URL).
     public private(set) var fetchCount = 0
@@ -52,7 +51,8 @@ public final class ImageStore {
 
     /// `schemes`: http and https by default; the in-process demo adds its own `demo:`.
     public init(byteLimit: Int = 8 * 1024 * 1024, sourceSide: Int = 64, schemes: Set<String> = ["http", "https"],
-                loader: @escaping Loader) {
+                arrived: @escaping @MainActor (URL) -> Void = { _ in }, loader: @escaping Loader) {
+        self.arrived = arrived
         self.byteLimit = byteLimit
         self.sourceSide = sourceSide
         self.schemes = schemes
@@ -67,10 +67,9 @@ public final class ImageStore {
     }
 
     /// The picture as `columns × rows` half-block cells, or nil while loading, after a failure,
-    /// or without a URL. Starts the fetch when nothing is known.
+    /// or without a URL. Only reads: nothing is fetched here (see `want`).
     public func image(for url: URL?, columns: Int, rows: Int) -> HalfBlockImage? {
         guard let url, columns > 0, rows > 0 else { return nil }
-        if inFrame { wanted.insert(url) }
         switch entries[url] {
         case .ready(let decoded):
             touch(url)
@@ -85,10 +84,7 @@ public final class ImageStore {
         case .failed:
             touch(url)
             return nil
-        case .pending:
-            return nil
-        case nil:
-            fetch(url)
+        case .pending, nil:
             return nil
         }
     }
@@ -108,22 +104,21 @@ public final class ImageStore {
         }
     }
 
-    /// Starts noting which URLs this frame asks for.
-    public func beginFrame() {
-        inFrame = true
-        wanted.removeAll(keepingCapacity: true)
+    /// Fetches `url` unless it is known or on its way (concurrent asks share one fetch).
+    public func request(_ url: URL) {
+        if entries[url] == nil { fetch(url) }
     }
 
-    /// Cancels the fetches this frame did not ask for.
-    public func endFrame() {
-        guard inFrame else { return }
-        inFrame = false
+    /// The pictures a frame shows: fetches those not known yet and cancels the fetches of
+    /// pictures no longer shown.
+    public func want(_ urls: Set<URL>) {
         for (url, entry) in entries {
-            guard case .pending(_, let task) = entry, !wanted.contains(url) else { continue }
+            guard case .pending(_, let task) = entry, !urls.contains(url) else { continue }
             task.cancel()
             entries[url] = nil
             cancelCount += 1
         }
+        for url in urls { request(url) }
     }
 
     /// Forgets everything (a refresh): fetches in flight are cancelled.
@@ -167,7 +162,7 @@ public final class ImageStore {
         // A fetch cancelled (or reset) and asked for again has a newer id: this answer is stale.
         guard case .pending(let current, _) = entries[url], current == id else { return }
         store(source.map { .ready(Decoded(source: $0)) } ?? .failed, for: url)
-        onChange?(url)
+        arrived(url)
     }
 
     // MARK: - The LRU

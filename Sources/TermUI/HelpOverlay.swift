@@ -1,10 +1,29 @@
-/// The help screen, generated from the `KeyMap` that dispatches keys.
+/// One line of the help: keys, what they do, and the section they are listed under.
+public struct HelpEntry: Hashable, Sendable {
+    public var section: String
+    public var keys: [Key]
+    public var help: String
+
+    public init(section: String, keys: [Key], help: String) {
+        self.section = section
+        self.keys = keys
+        self.help = help
+    }
+
+    /// The keys as the help shows them, e.g. "j ↓".
+    public var keyLabel: String { keys.map(\.displayName).joined(separator: " ") }
+}
+
+/// The help screen, generated from the `KeyMap`s that dispatch keys.
 public enum HelpOverlay {
     /// Sections with a bold heading, then one line per binding: keys in a column, then help.
     public static func lines<Action>(for keyMap: KeyMap<Action>) -> [[Span]] {
-        let entries: [(section: String, keys: String, help: String)] =
-            keyMap.sections.flatMap { section in section.bindings.map { (section.name, $0.keyLabel, $0.help) } }
-            + keyMap.descriptions.map { ($0.section, $0.keyLabel, $0.help) }
+        lines(for: keyMap.helpEntries)
+    }
+
+    /// The same for entries gathered from several maps; sections keep the order they first appear in.
+    public static func lines(for helpEntries: [HelpEntry]) -> [[Span]] {
+        let entries = helpEntries.map { (section: $0.section, keys: $0.keyLabel, help: $0.help) }
         let keyColumn = entries.map { TextWidth.of($0.keys) }.max() ?? 0
         var lines: [[Span]] = []
         var sections: [String] = []
@@ -23,7 +42,11 @@ public enum HelpOverlay {
     }
 
     public static func modal<Action>(for keyMap: KeyMap<Action>, title: String = "Keys", scroll: Int = 0) -> Modal {
-        var modal = Modal(title: title, lines: lines(for: keyMap), footer: "Esc to close")
+        modal(for: keyMap.helpEntries, title: title, scroll: scroll)
+    }
+
+    public static func modal(for entries: [HelpEntry], title: String = "Keys", scroll: Int = 0) -> Modal {
+        var modal = Modal(title: title, lines: lines(for: entries), footer: "Esc to close")
         modal.scroll = scroll
         return modal
     }

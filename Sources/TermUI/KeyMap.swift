@@ -2,9 +2,6 @@
 /// generates the help (`sections`), so the help can never disagree with what keys do.
 public struct KeyMap<Action>: Sendable where Action: Sendable {
     public private(set) var bindings: [KeyBinding<Action>] = []
-    /// Keys that other handlers take (a dialog, a form, the filter line): listed in the help,
-    /// never dispatched by this map.
-    public private(set) var descriptions: [KeyDescription] = []
     private var lookup: [Key: Int] = [:]
 
     public init(_ bindings: [KeyBinding<Action>] = []) {
@@ -14,11 +11,6 @@ public struct KeyMap<Action>: Sendable where Action: Sendable {
     /// Binds `keys` to `action`. A key bound twice keeps its first binding, as the help lists it.
     public mutating func bind(_ keys: [Key], to action: Action, help: String, section: String) {
         add(KeyBinding(keys, action, help: help, section: section))
-    }
-
-    /// Lists keys that something other than this map handles, so the help shows every key.
-    public mutating func describe(_ keys: [Key], help: String, section: String) {
-        descriptions.append(KeyDescription(keys: keys, help: help, section: section))
     }
 
     public mutating func add(_ binding: KeyBinding<Action>) {
@@ -33,6 +25,12 @@ public struct KeyMap<Action>: Sendable where Action: Sendable {
 
     public func action(for key: Key) -> Action? {
         lookup[key].map { bindings[$0].action }
+    }
+
+    /// The help's lines for this map, in binding order; maps of different action types (a
+    /// screen's, a dialog's) are listed in one help by joining their entries.
+    public var helpEntries: [HelpEntry] {
+        bindings.map { HelpEntry(section: $0.section, keys: $0.keys, help: $0.help) }
     }
 
     /// Bindings grouped by section, sections in the order they were first used.

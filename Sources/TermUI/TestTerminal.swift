@@ -1,9 +1,11 @@
-/// A terminal in memory, for tests: it keeps the last frame presented and reads it back.
+/// A terminal in memory, for tests: it keeps the last frame presented and reads it back;
+/// `send` delivers events to whoever started its event sources (the app's event loop).
 @MainActor
 public final class TestTerminal: Terminal {
     public private(set) var size: TerminalSize
     public private(set) var screen: CellBuffer
     public private(set) var presentCount = 0
+    private var sink: (@MainActor (TerminalEvent) -> Void)?
 
     public init(width: Int, height: Int) {
         size = TerminalSize(width: width, height: height)
@@ -18,6 +20,15 @@ public final class TestTerminal: Terminal {
         }
         screen = shown
         presentCount += 1
+    }
+
+    public func startEventSources(_ sink: @escaping @MainActor (TerminalEvent) -> Void) {
+        self.sink = sink
+    }
+
+    /// Delivers an event as the real terminal would (nothing happens before the sources start).
+    public func send(_ event: TerminalEvent) {
+        sink?(event)
     }
 
     /// Simulates a resize; returns the event the real terminal would send.

@@ -69,10 +69,17 @@ public struct TextInput: Hashable, Sendable {
     }
 
     /// Draws the text in `width` cells, scrolled so the cursor is visible; the cursor is a
-    /// reverse cell because the terminal cursor stays hidden.
+    /// reverse cell because the terminal cursor stays hidden. With a `mask`, every character is
+    /// drawn as that one-cell character instead (a secret: only its length shows).
     public func draw(into buffer: inout CellBuffer, x: Int, y: Int, width: Int,
-                     style: Style = .plain, cursorStyle: Style = .reverse) {
+                     style: Style = .plain, cursorStyle: Style = .reverse, mask: Character? = nil) {
         guard width > 0 else { return }
+        if let mask {
+            var shown = TextInput(String(repeating: mask, count: characters.count))
+            shown.cursor = cursor
+            shown.draw(into: &buffer, x: x, y: y, width: width, style: style, cursorStyle: cursorStyle)
+            return
+        }
         buffer.fill(Rect(x: x, y: y, width: width, height: 1), style: style)
         // Leave a cell for the cursor: start as late as needed so it fits.
         var start = cursor

@@ -4,20 +4,14 @@ import FeedModel
 import Foundation
 import QapitalApp
 import TermUI
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The demo API, except that `/activities` answers the newest window with `count` activities
 /// (one every `spacing` seconds, demo-style messages) and says that is the whole history.
-struct BulkActivityAPI: SavingsAPI {
-    let demo: DemoSavingsAPI
-    let count: Int
-    let now: Date
-
-    var spacing: TimeInterval { ActivityPager.windowLength * 0.99 / Double(count) }
-    var sourceName: String { "bench" }
-
+enum BulkActivityAPI {
     static let names = ["Henrik", "Johan", "Anna", "Sofia", "Erik", "Maja", "Lars", "Elin"]
     static let places = ["Starbucks", "Espresso House", "7-Eleven", "Pressbyrån", "Bakery Nº5"]
 
@@ -38,22 +32,18 @@ struct BulkActivityAPI: SavingsAPI {
         }
     }
 
-    func activities(from: Date, to: Date) async throws -> ActivityPage {
-        let oldest = now.addingTimeInterval(-ActivityPager.windowLength)
-        guard to > oldest else { return ActivityPage(oldest: oldest, activities: []) }
-        return ActivityPage(oldest: oldest, activities: Self.activities(count: count, newest: now, spacing: spacing))
-    }
-
-    func goals() async throws -> [Goal] { try await demo.goals() }
-    func feed(goalId: GoalID) async throws -> [FeedItem] { try await demo.feed(goalId: goalId) }
-    func rules() async throws -> [SavingsRule] { try await demo.rules() }
-    func user(id: Int) async throws -> User { try await demo.user(id: id) }
-    /// The demo's avatars, so the measured frames draw pictures as the app does.
-    func imageData(at url: URL) async throws -> Data { try await demo.imageData(at: url) }
-    func transactions(from: Date, to: Date) async throws -> [Transaction] { try await demo.transactions(from: from, to: to) }
-    func createGoal(name: String, target: Money?) async throws -> Goal { try await demo.createGoal(name: name, target: target) }
-    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
-        try await demo.transfer(goalId: goalId, transferId: transferId, amount: amount)
+    /// The demo (its avatars included, so the frames draw pictures as the app does) with the bulk feed.
+    static func make(demo: DemoSavingsAPI, count: Int, now: Date) -> FakeSavingsAPI {
+        let api = FakeSavingsAPI(base: demo, sourceName: "bench")
+        let spacing = ActivityPager.windowLength * 0.99 / Double(count)
+        api.script { script in
+            script.activities = { _, to in
+                let oldest = now.addingTimeInterval(-ActivityPager.windowLength)
+                guard to > oldest else { return ActivityPage(oldest: oldest, activities: []) }
+                return ActivityPage(oldest: oldest, activities: activities(count: count, newest: now, spacing: spacing))
+            }
+        }
+        return api
     }
 }
 
@@ -74,7 +64,7 @@ enum FrameBenchmark {
         let now = Date()
         malloc_trim(0)
         let before = ResidentMemory.bytes()
-        let api = BulkActivityAPI(demo: DemoSavingsAPI(backend: DemoBackend(now: now)), count: count, now: now)
+        let api = BulkActivityAPI.make(demo: DemoSavingsAPI(backend: DemoBackend(now: now)), count: count, now: now)
         let core = AppCore(api: api, configuration: .init(sourceName: "bench", colors: true, timeZone: TimeZone(identifier: "UTC")!,
                                                           pictureSchemes: ["http", "https", DemoImages.scheme]),
                            now: { now })

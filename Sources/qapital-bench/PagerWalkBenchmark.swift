@@ -4,6 +4,7 @@ import DemoData
 import FeedModel
 import Foundation
 import QapitalApp
+import TestSupport
 
 /// First activity after K empty windows at latency L, through `serve` (the demo server over
 /// loopback HTTP, in process) and the HTTP client: the pipelined pager against one window at a time.
@@ -23,16 +24,14 @@ enum PagerWalkBenchmark {
         let api = QapitalHTTPAPI(baseURL: await server.baseURL)
         // One request first, so the connection is up before the clock starts.
         _ = try? await api.rules()
-        let feed = ActivityFeed(api: api, maxInFlight: maxInFlight, now: { now })
+        let probe = EventProbe<StoreEvent>()
+        let feed = ActivityFeed(api: api, maxInFlight: maxInFlight, now: { now }, events: probe.sink)
         let clock = ContinuousClock()
         let start = clock.now
-        let (changes, continuation) = AsyncStream<Void>.makeStream()
-        feed.onChange = { continuation.yield() }
         feed.start()
-        for await _ in changes where !feed.activities.isEmpty || feed.phase == .atEnd { break }
+        await probe.wait(timeout: .seconds(600)) { !feed.activities.isEmpty || feed.phase == .atEnd }
         let elapsed = clock.now - start
         let requests = feed.pager.requestCount
-        feed.onChange = nil
         await server.stop()
         return Figure(maxInFlight: maxInFlight, requests: requests, seconds: elapsed.milliseconds / 1_000)
     }

@@ -3,6 +3,7 @@ import FeedModel
 import Foundation
 import QapitalApp
 import TermUI
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

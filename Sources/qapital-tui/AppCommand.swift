@@ -1,4 +1,5 @@
 import QapitalClient
+import StarlingClient
 import DemoData
 import ArgumentParser
 import FeedCache
@@ -17,19 +18,27 @@ struct AppCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run the app (the default).",
         discussion: """
-        Without --api-url (or QAPITAL_API_URL) the app runs on its built-in demo data.
+        Without --source or --api-url (or QAPITAL_SOURCE, QAPITAL_API_URL) the app runs on its
+        built-in demo data. --source starling reads a Starling Bank account (docs/starling.md): the
+        token comes from --token, STARLING_TOKEN or QAPITAL_TOKEN, in that order.
         NO_COLOR in the environment turns colours off, like --no-color.
         """
     )
 
-    @Option(name: .customLong("api-url"), help: ArgumentHelp("The server to use (default: $QAPITAL_API_URL, else the demo data).", valueName: "url"))
+    @Option(help: ArgumentHelp("Where the data comes from: starling or qapital (default: $QAPITAL_SOURCE; qapital with an --api-url, else the demo).", valueName: "source"))
+    var source: String?
+
+    @Option(name: .customLong("api-url"), help: ArgumentHelp("The server to use (default: $QAPITAL_API_URL; for starling, its API).", valueName: "url"))
     var apiURL: String?
 
-    @Option(help: ArgumentHelp("Sent as 'Authorization: Bearer …' (default: $QAPITAL_TOKEN).", valueName: "token"))
+    @Flag(help: "With --source starling: Starling's sandbox (api-sandbox.starlingbank.com).")
+    var sandbox = false
+
+    @Option(help: ArgumentHelp("Sent as 'Authorization: Bearer …' (default: $STARLING_TOKEN for starling, else $QAPITAL_TOKEN).", valueName: "token"))
     var token: String?
 
-    @Option(help: ArgumentHelp("The account's currency, an ISO code (default: USD).", valueName: "code"))
-    var currency: String = "USD"
+    @Option(help: ArgumentHelp("The account's currency, an ISO code (default: USD; starling uses the account's own).", valueName: "code"))
+    var currency: String?
 
     @Option(help: ArgumentHelp("An achievements file in seed 004's format (default: the bundled one).", valueName: "path"))
     var achievements: String?
@@ -46,9 +55,19 @@ struct AppCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-images"), help: "Show monograms instead of goal images and avatars.")
     var noImages = false
 
+    /// Where the data comes from.
+    enum Source: Equatable {
+        case demo
+        case qapital(URL)
+        /// Starling's API at this base URL: connected (the token checked) when the app starts.
+        case starling(URL)
+    }
+
     /// Everything the app needs, checked before the terminal is touched.
     struct Settings {
-        var api: any SavingsAPI
+        var source: Source
+        /// The API to use; nil for Starling until the token is checked.
+        var api: (any SavingsAPI)?
         var colors: Bool
         var currency: Currency = .usd
         var achievements: AchievementsFile
@@ -56,6 +75,8 @@ struct AppCommand: AsyncParsableCommand {
         var images: Bool = true
         /// The URL schemes pictures come from (the demo's are made in process).
         var pictureSchemes: Set<String> = ["http", "https"]
+        /// Where the source notes records it skipped (for the status bar).
+        var skippedRecords: SkippedRecords?
     }
 
     /// The achievements file named on the command line, or the one bundled with the app.
@@ -70,46 +91,170 @@ struct AppCommand: AsyncParsableCommand {
         }
     }
 
-    func settings(environment: [String: String]) throws -> Settings {
-        guard let accountCurrency = Currency.from(code: currency) else {
-            throw ValidationError("--currency wants a three-letter ISO code such as USD, not \"\(TextSanitizer.clean(currency))\"")
-        }
+    /// Which source the flags and environment choose, with its base URL.
+    func chosenSource(environment: [String: String]) throws -> Source {
+        let named = (source ?? environment["QAPITAL_SOURCE"].flatMap { $0.isEmpty ? nil : $0 })?.lowercased()
         let url = apiURL ?? environment["QAPITAL_API_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        let api: any SavingsAPI
-        var pictureSchemes: Set<String> = ["http", "https"]
-        if let url {
-            let base: URL
+        func base(_ text: String) throws -> URL {
             do {
-                base = try HTTPTransport.validate(baseURL: url)
+                return try HTTPTransport.validate(baseURL: text)
             } catch {
                 throw ValidationError("--api-url: \(error.message)")
             }
-            api = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency)
-        } else {
+        }
+        switch named {
+        case "starling":
+            if let url { return .starling(try base(url)) }
+            return .starling(sandbox ? StarlingAPI.sandboxURL : StarlingAPI.productionURL)
+        case "qapital", nil:
+            if sandbox { throw ValidationError("--sandbox goes with --source starling") }
+            if let url { return .qapital(try base(url)) }
+            if named == "qapital" { throw ValidationError("--source qapital needs --api-url (or QAPITAL_API_URL)") }
+            return .demo
+        case let other?:
+            throw ValidationError("--source wants starling or qapital, not \"\(TextSanitizer.clean(String(other.prefix(40))))\"")
+        }
+    }
+
+    func settings(environment: [String: String]) throws -> Settings {
+        let code = currency ?? "USD"
+        guard let accountCurrency = Currency.from(code: code) else {
+            throw ValidationError("--currency wants a three-letter ISO code such as USD, not \"\(TextSanitizer.clean(code))\"")
+        }
+        let source = try chosenSource(environment: environment)
+        let api: (any SavingsAPI)?
+        var pictureSchemes: Set<String> = ["http", "https"]
+        var skippedRecords: SkippedRecords?
+        switch source {
+        case .demo:
             api = DemoSavingsAPI(backend: DemoBackend(options: .init(currency: accountCurrency)))
             pictureSchemes.insert(DemoImages.scheme)
+        case .qapital(let base):
+            let http = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency)
+            api = http
+            skippedRecords = http.skippedRecords
+        case .starling:
+            if currency != nil { throw ValidationError("--currency does not apply to starling: the account says its own") }
+            // Goal photos come through the API, as `starling-photo:` pictures; no other pictures are fetched.
+            api = nil
+            pictureSchemes = [StarlingAPI.photoScheme]
         }
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors = !(noColor || noColorEnvironment)
-        return Settings(api: api, colors: colors, currency: accountCurrency,
+        return Settings(source: source, api: api, colors: colors, currency: accountCurrency,
                         achievements: try AppCommand.loadAchievements(path: achievements), images: colors && !noImages,
-                        pictureSchemes: pictureSchemes)
+                        pictureSchemes: pictureSchemes, skippedRecords: skippedRecords)
     }
 
-    /// `--token`, else `$QAPITAL_TOKEN`.
-    func resolvedToken(_ environment: [String: String]) -> String? {
-        token ?? environment["QAPITAL_TOKEN"]
+    /// `--token`, else `$STARLING_TOKEN` (for starling), else `$QAPITAL_TOKEN`; empty counts as none.
+    func resolvedToken(_ environment: [String: String], starling: Bool = false) -> String? {
+        let candidates = [token, starling ? environment["STARLING_TOKEN"] : nil, environment["QAPITAL_TOKEN"]]
+        return candidates.compactMap { $0 }.first { !$0.isEmpty }
     }
 
-    /// Puts the offline cache behind an HTTP API (the demo keeps none). Returns the API to use
-    /// and a note when the cache could not be used as it was.
-    func withOfflineCache(_ api: any SavingsAPI, environment: [String: String]) -> (api: any SavingsAPI, note: String?) {
-        guard !noCache, let http = api as? QapitalHTTPAPI else { return (api, nil) }
-        let directory = cacheDirectory.map { URL(fileURLWithPath: $0) } ?? SQLiteCache.defaultDirectory(environment: environment)
-        let opened = SQLiteCache.open(directory: directory, baseURL: http.baseURL, token: resolvedToken(environment),
-                                      accountCurrency: http.decoder.accountCurrency)
-        guard let cache = opened.cache else { return (api, opened.note) }
-        return (CachingSavingsAPI(remote: http, cache: cache), opened.note)
+    /// Puts the offline cache in front of a server's API (the demo keeps none): one file per
+    /// base URL and `partition` (Qapital's token, Starling's account uid; the file name holds
+    /// only a hash of it). Returns the API to use, what the cache adds (given to the app, never
+    /// found by downcasting), and a note when the cache could not be used as it was.
+    func withOfflineCache(_ remote: any SavingsAPI, baseURL: URL, partition: String?, currency: Currency,
+                          environment: [String: String])
+        -> (api: any SavingsAPI, capabilities: AppCore.Capabilities, note: String?) {
+        guard let directory = cacheDirectoryURL(environment: environment) else { return (remote, AppCore.Capabilities(), nil) }
+        let opened = SQLiteCache.open(directory: directory, baseURL: baseURL, token: partition, accountCurrency: currency)
+        guard let cache = opened.cache else { return (remote, AppCore.Capabilities(), opened.note) }
+        let caching = CachingSavingsAPI(remote: remote, cache: cache)
+        let capabilities = AppCore.Capabilities(cache: cache, connectivity: caching.connectivity, refreshCache: { caching.refresh() })
+        return (caching, capabilities, opened.note)
+    }
+
+    /// A Starling account, checked and ready: the API and, for the header, the account.
+    struct StarlingConnection: Sendable {
+        let api: StarlingAPI
+        let account: Account?
+        /// Started from the account kept by the last run: Starling could not be reached.
+        var offline = false
+        var lastHeader: String?
+
+        /// What the status bar shows: holder, numbers, balance; else the server.
+        var header: String { account?.summary ?? lastHeader ?? api.sourceName }
+    }
+
+    /// Where the offline cache lives (nil with `--no-cache`).
+    func cacheDirectoryURL(environment: [String: String]) -> URL? {
+        guard !noCache else { return nil }
+        return cacheDirectory.map { URL(fileURLWithPath: $0) } ?? SQLiteCache.defaultDirectory(environment: environment)
+    }
+
+    /// Checks the token with Starling and picks the account; a refusal or a server that cannot
+    /// be reached is an `APIError` in one line (the token itself never in it).
+    static func connectStarling(baseURL: URL, token: String) async throws(APIError) -> StarlingConnection {
+        let api = try await StarlingAPI.connect(baseURL: baseURL, token: token)
+        // The header: holder, numbers, balance. Without it the app still works.
+        let account = try? await api.account()
+        return StarlingConnection(api: api, account: account)
+    }
+
+    /// The account the last run opened on `baseURL`, for starting while Starling cannot be
+    /// reached (the token cannot be checked then; requests will check it once it can).
+    func offlineConnection(baseURL: URL, token: String, environment: [String: String]) -> StarlingConnection? {
+        guard let directory = cacheDirectoryURL(environment: environment),
+              let record = LastStarlingAccount(cacheDirectory: directory, baseURL: baseURL).load(),
+              let api = try? StarlingAPI(transport: StarlingAPI.transport(baseURL: baseURL, token: token), account: record.account)
+        else { return nil }
+        return StarlingConnection(api: api, account: nil, offline: true, lastHeader: record.header)
+    }
+
+    /// The token from the flags, the environment or the remembered file; when there is none or
+    /// Starling refuses it, the sign-in screen asks for one. Nil when the user left instead.
+    @MainActor
+    func signInToStarling(baseURL: URL, environment: [String: String], colors: Bool) async throws -> StarlingConnection? {
+        let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
+        let given = resolvedToken(environment, starling: true)
+        var refusal: String?
+        if let token = given ?? remembered.token(for: baseURL) {
+            do {
+                return try await AppCommand.connectStarling(baseURL: baseURL, token: token)
+            } catch where error.kind == .unauthorized {
+                refusal = error.message
+                // A remembered token that is refused now is dropped.
+                if given == nil { try? remembered.forget(baseURL) }
+            } catch {
+                // Unreachable: the account of the last run, and its cache, if there are both.
+                if error.isConnectivity, let offline = offlineConnection(baseURL: baseURL, token: token, environment: environment) {
+                    return offline
+                }
+                throw ValidationError(error.message)
+            }
+        }
+        let terminal = NcursesTerminal(theme: colors ? .standard : .noColor)
+        terminal.start(colors: colors)
+        let origin = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
+        let runner = SignInRunner<StarlingConnection>(form: SignInForm(origin: origin, refusal: refusal), terminal: terminal) { token in
+            do {
+                return .success(try await AppCommand.connectStarling(baseURL: baseURL, token: token))
+            } catch let error as APIError {
+                return .failure(SignInRefusal(error.message))
+            } catch {
+                return .failure(SignInRefusal("the token could not be checked"))
+            }
+        }
+        let outcome = await runner.run()
+        terminal.stop()
+        switch outcome {
+        case .quit(let signal?):
+            throw ExitCode(128 + signal)
+        case .quit(nil):
+            return nil
+        case .signedIn(let connection, let token, let remember):
+            if remember {
+                do {
+                    try remembered.remember(token, for: baseURL)
+                } catch {
+                    FileHandle.standardError.write(Data("qapital-tui: the token was not remembered: \(error.message)\n".utf8))
+                }
+            }
+            return connection
+        }
     }
 
     @MainActor
@@ -119,12 +264,40 @@ struct AppCommand: AsyncParsableCommand {
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
-        let cached = withOfflineCache(settings.api, environment: environment)
-        settings.api = cached.api
-        let core = AppCore(api: settings.api, configuration: .init(sourceName: settings.api.sourceName, colors: settings.colors,
+        var sourceName = settings.api?.sourceName ?? ""
+        var starlingAccountUid: String?
+        if case .starling(let base) = settings.source {
+            guard let connected = try await signInToStarling(baseURL: base, environment: environment, colors: settings.colors) else {
+                return
+            }
+            settings.api = connected.api
+            settings.skippedRecords = connected.api.skippedRecords
+            starlingAccountUid = connected.api.primary.accountUid
+            settings.currency = connected.api.accountCurrency
+            sourceName = connected.header
+            if !connected.offline, let directory = cacheDirectoryURL(environment: environment) {
+                LastStarlingAccount(cacheDirectory: directory, baseURL: base)
+                    .save(.init(account: connected.api.primary, header: connected.header))
+            }
+        }
+        guard let api = settings.api else { return }
+        let cached: (api: any SavingsAPI, capabilities: AppCore.Capabilities, note: String?)
+        switch settings.source {
+        case .demo:
+            cached = (api, AppCore.Capabilities(), nil)
+        case .qapital(let base):
+            cached = withOfflineCache(api, baseURL: base, partition: resolvedToken(environment), currency: settings.currency,
+                                      environment: environment)
+        case .starling(let base):
+            cached = withOfflineCache(api, baseURL: base, partition: starlingAccountUid, currency: settings.currency,
+                                      environment: environment)
+        }
+        var capabilities = cached.capabilities
+        capabilities.skippedRecords = settings.skippedRecords
+        let core = AppCore(api: cached.api, configuration: .init(sourceName: sourceName, colors: settings.colors,
                                                                   currency: settings.currency, images: settings.images,
                                                                   pictureSchemes: settings.pictureSchemes),
-                           achievements: settings.achievements)
+                           capabilities: capabilities, achievements: settings.achievements)
         if let note = cached.note { core.showNotice(note) }
         let terminal = NcursesTerminal(theme: settings.colors ? .standard : .noColor)
         terminal.start(colors: settings.colors)

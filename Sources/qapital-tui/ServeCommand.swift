@@ -13,8 +13,15 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the demo dataset over HTTP until interrupted.",
-        discussion: "Every endpoint of docs/api.md. Logs one line per request on stderr; Ctrl-C or SIGTERM stops it."
+        discussion: """
+        Every endpoint of docs/api.md, or with --api starling Starling Bank's (docs/starling.md), which
+        requires the test token printed at start. Logs one line per request on stderr; Ctrl-C or
+        SIGTERM stops it.
+        """
     )
+
+    @Option(help: "The API to serve: qapital (docs/api.md) or starling (docs/starling.md).")
+    var api = "qapital"
 
     @Option(help: "The address to listen on (an IP address or localhost).")
     var host = "127.0.0.1"
@@ -28,8 +35,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("fail-every"), help: "Answer every Nth request with HTTP 500 (0: never).")
     var failEvery = 0
 
-    @Option(help: "The account's currency (ISO code).")
-    var currency = "USD"
+    @Option(help: "The account's currency (ISO code; default USD, GBP for starling).")
+    var currency: String?
 
     @Option(name: .customLong("empty-recent-days"), help: "Leave the most recent N days without activity.")
     var emptyRecentDays = 0
@@ -41,21 +48,35 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...36_500).contains(emptyRecentDays) else {
             throw ValidationError("--empty-recent-days must be between 0 and 36500")
         }
-        guard Currency.from(code: currency) != nil else { throw ValidationError("--currency: not an ISO currency code: \(currency)") }
+        guard ["qapital", "starling"].contains(api) else {
+            throw ValidationError("--api wants qapital or starling, not \"\(TextSanitizer.clean(String(api.prefix(40))))\"")
+        }
+        if let currency, Currency.from(code: currency) == nil {
+            throw ValidationError("--currency: not an ISO currency code: \(TextSanitizer.clean(String(currency.prefix(40))))")
+        }
     }
 
     func run() async throws {
-        let options = DemoDataset.Options(emptyRecentDays: emptyRecentDays, currency: Currency.from(code: currency) ?? .usd)
+        let starling = api == "starling"
+        let accountCurrency = currency.flatMap(Currency.from(code:)) ?? (starling ? .gbp : .usd)
+        let options = DemoDataset.Options(emptyRecentDays: emptyRecentDays, currency: accountCurrency)
         let backend = DemoBackend(now: Date(), options: options)
-        let server = try DemoHTTPServer(
-            backend: backend, host: host, port: UInt16(port),
-            options: .init(latency: .milliseconds(latencyMs), failEvery: failEvery, logRequests: true))
+        let serverOptions = DemoHTTPServer.Options(latency: .milliseconds(latencyMs), failEvery: failEvery, logRequests: true)
+        let server = starling
+            ? try DemoHTTPServer(handler: StarlingDemoAPI(backend: backend), host: host, port: UInt16(port), options: serverOptions)
+            : try DemoHTTPServer(backend: backend, host: host, port: UInt16(port), options: serverOptions)
 
         // Before the server starts, so that Ctrl-C at any moment stops it cleanly.
         let signals = StopSignals([SIGINT, SIGTERM])
         defer { signals.cancel() }
         try await server.start()
-        ServeCommand.say("serving the demo API on \(await server.baseURL) (Ctrl-C to stop)")
+        if starling {
+            ServeCommand.say("serving the demo in Starling's API on \(await server.baseURL) (Ctrl-C to stop)")
+            ServeCommand.say("test token: \(StarlingDemoAPI.testToken)")
+            ServeCommand.say("try: qapital-tui --source starling --api-url \(await server.baseURL) --token \(StarlingDemoAPI.testToken)")
+        } else {
+            ServeCommand.say("serving the demo API on \(await server.baseURL) (Ctrl-C to stop)")
+        }
 
         let post = signals.continuation
         Task {

@@ -1,38 +1,40 @@
 @testable import DemoData
 import FeedModel
 import Foundation
-import Synchronization
 import TermUI
+import TestSupport
 @testable import QapitalApp
 @testable import qapital_tui
 
-/// The app core in memory: keys in, whole screens out, at a fixed size, clock and time zone.
-/// It waits for the app to be idle (nothing in flight) instead of sleeping.
+/// The app in memory, driven through its real event loop (`AppRunner` on a `TestTerminal`):
+/// keys in, whole screens out, at a fixed size, clock and time zone. After each key it runs
+/// the loop until the app is settled (nothing in flight, every event handled), never sleeping.
 @MainActor
 final class AppHarness {
     let core: AppCore
     let terminal: TestTerminal
-    private var buffer: CellBuffer
+    let runner: AppRunner
 
     init(api: any SavingsAPI = DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), width: Int = 100, height: Int = 30,
-         colors: Bool = false, images: Bool = true, now: Date = fixedNow) {
-        core = AppCore(api: api, configuration: .init(sourceName: api.sourceName, colors: colors, timeZone: TimeZone(identifier: "UTC")!,
+         colors: Bool = false, images: Bool = true, now: Date = fixedNow, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
+         capabilities: AppCore.Capabilities = AppCore.Capabilities()) {
+        core = AppCore(api: api, configuration: .init(sourceName: api.sourceName, colors: colors, timeZone: timeZone,
                                                       images: images, pictureSchemes: ["http", "https", DemoImages.scheme]),
-                       now: { now })
+                       capabilities: capabilities, now: { now })
         terminal = TestTerminal(width: width, height: height)
-        buffer = CellBuffer(width: width, height: height)
+        runner = AppRunner(core: core, terminal: terminal)
     }
 
+    /// Starts the app (the loop's first run) and returns the settled screen.
     func start() async -> [String] {
-        core.start()
-        return await screen()
+        await screen()
     }
 
     /// Presses keys one after another, letting the app settle after each.
     @discardableResult
     func press(_ keys: Key...) async -> [String] {
         for key in keys {
-            core.handle(.key(key))
+            terminal.send(.key(key))
             _ = await screen()
         }
         return terminal.lines
@@ -44,33 +46,14 @@ final class AppHarness {
     }
 
     func resize(width: Int, height: Int) async -> [String] {
-        core.handle(terminal.resize(width: width, height: height))
-        buffer = CellBuffer(width: width, height: height)
+        terminal.send(terminal.resize(width: width, height: height))
         return await screen()
     }
 
-    /// Draws, waits until nothing is in flight (drawing may start user look-ups), draws again.
+    /// Runs the loop until the app is settled; the last frame presented.
     func screen() async -> [String] {
-        for _ in 0..<50 {
-            draw()
-            if core.isIdle { break }
-            await settle()
-        }
-        draw()
+        await runner.run(until: { self.core.isSettled }, timeout: .seconds(30))
         return terminal.lines
-    }
-
-    private func draw() {
-        core.render(into: &buffer)
-        terminal.present(buffer)
-    }
-
-    private func settle() async {
-        if core.isIdle { return }
-        let (changes, continuation) = AsyncStream<Void>.makeStream()
-        core.onChange = { continuation.yield() }
-        defer { core.onChange = nil }
-        for await _ in changes where core.isIdle { return }
     }
 
     /// The row whose text contains `text`.
@@ -84,49 +67,31 @@ final class AppHarness {
     }
 }
 
-/// The demo API, with activities failing while `failing` is set.
-final class FlakyActivitiesAPI: SavingsAPI {
-    let base: DemoSavingsAPI
-    let failing = Mutex(true)
-    init(base: DemoSavingsAPI) { self.base = base }
-
-    var sourceName: String { "flaky" }
-    func goals() async throws -> [Goal] { try await base.goals() }
-    func feed(goalId: GoalID) async throws -> [FeedItem] { try await base.feed(goalId: goalId) }
-    func rules() async throws -> [SavingsRule] { try await base.rules() }
-    func user(id: Int) async throws -> User { try await base.user(id: id) }
-    func activities(from: Date, to: Date) async throws -> ActivityPage {
-        if failing.withLock({ $0 }) {
-            throw APIError(kind: .http(status: 500), request: "GET /activities", message: "GET /activities: HTTP 500")
-        }
-        return try await base.activities(from: from, to: to)
-    }
-    func transactions(from: Date, to: Date) async throws -> [Transaction] { try await base.transactions(from: from, to: to) }
-    func createGoal(name: String, target: Money?) async throws -> Goal { try await base.createGoal(name: name, target: target) }
-    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
-        try await base.transfer(goalId: goalId, transferId: transferId, amount: amount)
-    }
+/// The screens and overlays as tests look at them.
+extension AppCore {
+    func screen<S: Screen>(_ type: S.Type) -> S? { stacks.joined().lazy.compactMap { $0 as? S }.first }
+    var activity: ActivityScreen { screen(ActivityScreen.self)! }
+    var goalList: GoalListScreen { screen(GoalListScreen.self)! }
+    var newGoalForm: NewGoalForm? { overlays.lazy.compactMap { $0 as? NewGoalForm }.last }
 }
 
-/// The demo API whose activity history is empty back to the year 1 (an absurd `oldest`).
-final class EmptyHistoryAPI: SavingsAPI {
-    let base: DemoSavingsAPI
-    private let count = Mutex(0)
-    init(base: DemoSavingsAPI) { self.base = base }
+/// The demo API, with activities failing until `failing(false)`.
+func flakyActivitiesAPI() -> FakeSavingsAPI {
+    let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "flaky")
+    failing(api, true)
+    return api
+}
 
-    var calls: Int { count.withLock { $0 } }
-    var sourceName: String { "empty" }
-    func goals() async throws -> [Goal] { try await base.goals() }
-    func feed(goalId: GoalID) async throws -> [FeedItem] { try await base.feed(goalId: goalId) }
-    func rules() async throws -> [SavingsRule] { try await base.rules() }
-    func user(id: Int) async throws -> User { try await base.user(id: id) }
-    func activities(from: Date, to: Date) async throws -> ActivityPage {
-        count.withLock { $0 += 1 }
-        return ActivityPage(oldest: Date(timeIntervalSince1970: -62_135_596_800), activities: [])
+func failing(_ api: FakeSavingsAPI, _ on: Bool) {
+    let failure: @Sendable (Date, Date) throws -> ActivityPage = { _, _ in
+        throw APIError(kind: .http(status: 500), request: "GET /activities", message: "GET /activities: HTTP 500")
     }
-    func transactions(from: Date, to: Date) async throws -> [Transaction] { try await base.transactions(from: from, to: to) }
-    func createGoal(name: String, target: Money?) async throws -> Goal { try await base.createGoal(name: name, target: target) }
-    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
-        try await base.transfer(goalId: goalId, transferId: transferId, amount: amount)
-    }
+    api.script { $0.activities = on ? failure : nil }
+}
+
+/// The demo with an activity history empty back to the year 1 (an absurd `oldest`).
+func emptyHistoryAPI() -> FakeSavingsAPI {
+    let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "empty")
+    api.script { $0.activities = { _, _ in ActivityPage(oldest: Date(timeIntervalSince1970: -62_135_596_800), activities: []) } }
+    return api
 }

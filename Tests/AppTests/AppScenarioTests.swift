@@ -150,8 +150,7 @@ import TermUI
         // The help may be taller than the screen: scroll it through and read every line.
         var text = (await app.press(.char("?"))).joined(separator: "\n")
         for _ in 0..<80 { text += (await app.press(.char("j"))).joined(separator: "\n") }
-        for (label, help) in AppAction.keyMap.bindings.map({ ($0.keyLabel, $0.help) })
-            + AppAction.keyMap.descriptions.map({ ($0.keyLabel, $0.help) }) {
+        for (label, help) in AppCore.helpEntries.map({ ($0.keyLabel, $0.help) }) {
             #expect(text.contains(help), "help is missing \(help)")
             #expect(text.contains(label), "help is missing \(label)")
         }
@@ -161,7 +160,7 @@ import TermUI
     }
 
     @Test func anActivityErrorShowsAnErrorRowAndRRetries() async {
-        let api = FlakyActivitiesAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)))
+        let api = flakyActivitiesAPI()
         let app = AppHarness(api: api)
         _ = await app.start()
         var lines = await app.press(.char("2"))
@@ -170,26 +169,26 @@ import TermUI
         // The rest of the app keeps working.
         lines = await app.press(.char("1"))
         #expect(lines.contains { $0.contains("Balloons") })
-        api.failing.withLock { $0 = false }
+        failing(api, false)
         lines = await app.press(.char("2"), .char("r"))
         #expect(!lines.contains { $0.contains("✗") })
         #expect(lines[1].hasPrefix("Today") || lines[1].hasPrefix("Yesterday"))
     }
 
     @Test func aYearWithoutActivityStopsWithARowAndMLooksFurther() async {
-        let api = EmptyHistoryAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)))
+        let api = emptyHistoryAPI()
         let app = AppHarness(api: api)
         _ = await app.start()
         var lines = await app.press(.char("2"))
         let day = DisplayFormat(timeZone: TimeZone(identifier: "UTC")!, now: { fixedNow }).shortDate(fixedNow)
         #expect(lines.contains { $0.contains("— No activity in the year before \(day) — press m to look further back —") },
                 "\(lines.joined(separator: "\n"))")
-        #expect(api.calls == 27)
+        #expect(api.activityCalls.count == 27)
         // Other keys ask for nothing more; m walks one more year.
         lines = await app.press(.char("j"), .char("G"), .char("k"))
-        #expect(api.calls == 27)
+        #expect(api.activityCalls.count == 27)
         lines = await app.press(.char("m"))
-        #expect(api.calls == 54)
+        #expect(api.activityCalls.count == 54)
         let earlier = DisplayFormat(timeZone: TimeZone(identifier: "UTC")!, now: { fixedNow }).shortDate(fixedNow.addingTimeInterval(-27 * ActivityPager.windowLength))
         #expect(lines.contains { $0.contains("— No activity in the year before \(earlier) —") })
     }
@@ -265,13 +264,15 @@ func freeLoopbackPort() throws -> UInt16 {
     return UInt16(bigEndian: address.sin_port)
 }
 
+@MainActor
 @Suite struct KeyDocumentationTests {
-    /// docs/keys.md lists every binding of the key map, with its keys and its help text.
+    /// docs/keys.md lists every binding of the key maps (shared, the screens', the overlays'),
+    /// with its keys and its help text.
     @Test func docsListEveryBinding() throws {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/keys.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
-        let entries = AppAction.keyMap.bindings.map { ($0.keys, $0.help) } + AppAction.keyMap.descriptions.map { ($0.keys, $0.help) }
+        let entries = AppCore.helpEntries.map { ($0.keys, $0.help) }
         for (keys, help) in entries {
             let label = keys.map { "`\($0.displayName)`" }.joined(separator: " ")
             #expect(text.contains("| \(label) | \(help) |"), "docs/keys.md lacks \(label) | \(help)")
@@ -373,7 +374,7 @@ func freeLoopbackPort() throws -> UInt16 {
     @Test func aThousandRandomKeysLeaveTheAppConsistent() async {
         let app = AppHarness(width: 70, height: 18)
         _ = await app.start()
-        var keys = AppAction.keyMap.bindings.flatMap(\.keys).filter { $0 != .char("q") }
+        var keys = AppCore.helpEntries.flatMap(\.keys).filter { $0 != .char("q") }
         keys += [.char("x"), .char("é"), .char("東"), .delete, .function(5), .unknown(9999), .resize, .ctrl("z")]
         var random = SeededRandom(seed: 7)
         for _ in 0..<1_000 {

@@ -2,6 +2,7 @@
 import FeedModel
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,7 @@ import Glibc
     static let showCursor = "\u{1B}[?25h"
 
     @Test func startsDrawsAndQuitsCleanlyOnQ() throws {
-        let terminal = try PseudoTerminal()
+        let terminal = try TerminalSession()
         #expect(terminal.read(until: { $0.contains("Balloons") && $0.contains("? help") }))
         #expect(terminal.text.contains(Self.enterAlternateScreen))
         terminal.send("j")
@@ -27,7 +28,7 @@ import Glibc
 
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP, SIGQUIT])
     func aSignalRestoresTheTerminal(signal: Int32) throws {
-        let terminal = try PseudoTerminal()
+        let terminal = try TerminalSession()
         #expect(terminal.read(until: { $0.contains("Balloons") }))
         kill(terminal.process.processIdentifier, signal)
         #expect(terminal.waitForExit() == 128 + signal)
@@ -39,7 +40,7 @@ import Glibc
     }
 
     @Test func helpAndTabsWorkInARealTerminal() throws {
-        let terminal = try PseudoTerminal()
+        let terminal = try TerminalSession()
         #expect(terminal.read(until: { $0.contains("Balloons") }))
         terminal.send("?")
         #expect(terminal.read(until: { $0.contains("page down") }))
@@ -52,7 +53,7 @@ import Glibc
 
     private func runPiped(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
-        process.executableURL = PseudoTerminal.binary
+        process.executableURL = TerminalSession.binary
         process.arguments = arguments
         let out = Pipe()
         let err = Pipe()
@@ -105,7 +106,7 @@ import Glibc
     @Test(arguments: [SIGTERM, SIGINT])
     func serveAnswersAndStopsCleanlyOnASignal(signal: Int32) async throws {
         let process = Process()
-        process.executableURL = PseudoTerminal.binary
+        process.executableURL = TerminalSession.binary
         process.arguments = ["serve", "--port", "0"]
         let errors = Pipe()
         process.standardError = errors

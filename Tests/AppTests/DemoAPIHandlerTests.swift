@@ -2,6 +2,7 @@
 import FeedModel
 import Foundation
 import Testing
+@testable import DemoData
 @testable import QapitalApp
 
 /// The server's strict reading of `from` and `to`, without a socket.
@@ -46,5 +47,35 @@ import Testing
         let line = DemoHTTPServer.logLine(method: "GET", target: "/activities?from=a%2B00&to=b\u{1B}[2J",
                                           status: 500, elapsed: .milliseconds(1234))
         #expect(line == "GET /activities?from=a%2B00&to=b 500 1234ms")
+    }
+
+    @Test func theSeamSplitsTheTargetAndMatchesHeadersInAnyCase() async {
+        let request = ServeRequest(method: "GET", target: "/activities?from=a%2B00&to=b?c",
+                                   headers: ["HOST": "127.0.0.1:9", "X-A": "1", "x-a": "2"])
+        #expect(request.path == "/activities")
+        #expect(request.rawQuery == "from=a%2B00&to=b?c")
+        #expect(request.target == "/activities?from=a%2B00&to=b?c")
+        #expect(request.headers["host"] == "127.0.0.1:9")
+        #expect(request.headers.values("X-a") == ["1", "2"])
+        #expect(request.headers["nope"] == nil)
+
+        let answer = await DemoAPIHandler(backend: DemoBackend(now: Date(timeIntervalSince1970: 1_795_000_000)))
+            .handle(ServeRequest(method: "GET", target: "/nothing"))
+        #expect(answer.status == 404)
+        #expect(answer.headers["content-type"] == ServeResponse.jsonType)
+        #expect(String(decoding: answer.body, as: UTF8.self) == #"{"error":"no such endpoint: /nothing"}"#)
+    }
+
+    @Test func theLedgerKeepsOnlyTheLastRequests() async {
+        let ledger = RequestLedger()
+        let total = RequestLedger.capacity * 3 + 7
+        for number in 1...total {
+            await ledger.record(.init(method: "GET", target: "/\(number)", status: 200))
+        }
+        #expect(await ledger.storedCount == RequestLedger.capacity)
+        #expect(await ledger.answered == total)
+        let kept = await ledger.entries
+        #expect(kept.first?.target == "/\(total - RequestLedger.capacity + 1)")
+        #expect(kept.last?.target == "/\(total)")
     }
 }

@@ -2,98 +2,70 @@
 @testable import DemoData
 @testable import DemoServer
 import FeedModel
-import FlyingFox
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 import TermUI
 @testable import QapitalApp
 @testable import qapital_tui
 
 /// The demo backend with scripted `/transactions` (the seed's example in the current week,
-/// nothing before) and transfers that can fail after the backend applied them.
-final class RoundUpsAppAPI: SavingsAPI {
-    struct State {
-        var faultsAfterApplying = 0
-        var transferIds: [UUID] = []
-    }
-
+/// nothing before); transfers can be made to fail after the backend applied them.
+enum RoundUpsApp {
     static let stockholm = TimeZone(identifier: "Europe/Stockholm")!
-    let inner: DemoSavingsAPI
-    let state = Mutex(State())
-    let currentWeek: Week
 
-    init(backend: DemoBackend, now: Date) {
-        inner = DemoSavingsAPI(backend: backend)
-        currentWeek = Week(containing: now, calendar: Week.calendar(in: RoundUpsAppAPI.stockholm))
-    }
+    static func currentWeek(now: Date) -> Week { Week(containing: now, calendar: Week.calendar(in: stockholm)) }
 
-    var sourceName: String { "test" }
-    func goals() async throws -> [Goal] { try await inner.goals() }
-    func feed(goalId: GoalID) async throws -> [FeedItem] { try await inner.feed(goalId: goalId) }
-    func rules() async throws -> [SavingsRule] { try await inner.rules() }
-    func user(id: Int) async throws -> User { try await inner.user(id: id) }
-    func activities(from: Date, to: Date) async throws -> ActivityPage { try await inner.activities(from: from, to: to) }
-    func createGoal(name: String, target: Money?) async throws -> Goal { try await inner.createGoal(name: name, target: target) }
-
-    func transactions(from: Date, to: Date) async throws -> [Transaction] {
-        guard from == currentWeek.start else { return [] }
-        func at(_ hours: Double) -> Date { from.addingTimeInterval(hours * 3_600) }
-        func usd(_ cents: Int64) -> Money { Money(minorUnits: cents, currency: .usd) }
-        return [
-            Transaction(id: "t1", timestamp: at(24 + 9.5), amount: usd(-435), counterparty: "Tesco"),
-            Transaction(id: "t2", timestamp: at(48 + 12), amount: usd(-520), counterparty: "Blue Bottle Coffee"),
-            Transaction(id: "t3", timestamp: at(8.25), amount: usd(-87), counterparty: "Bakery Nº5"),
-            Transaction(id: "t4", timestamp: at(24 + 18), amount: Money(minorUnits: -1_230, currency: .eur), counterparty: "Ramen 一蘭"),
-            Transaction(id: "t5", timestamp: at(9), amount: usd(250_000), counterparty: "Salary"),
-            Transaction(id: "t6", timestamp: at(48 + 8), amount: usd(-700), counterparty: "Uber"),
-        ]
-    }
-
-    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
-        let fail = state.withLock { state in
-            state.transferIds.append(transferId)
-            defer { state.faultsAfterApplying = max(0, state.faultsAfterApplying - 1) }
-            return state.faultsAfterApplying > 0
+    static func api(backend: DemoBackend, now: Date) -> FakeSavingsAPI {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: backend), sourceName: "test")
+        let currentWeek = currentWeek(now: now)
+        api.script { script in
+            script.transactions = { from, _ in
+                guard from == currentWeek.start else { return [] }
+                func at(_ hours: Double) -> Date { from.addingTimeInterval(hours * 3_600) }
+                func usd(_ cents: Int64) -> Money { Money(minorUnits: cents, currency: .usd) }
+                return [
+                    Transaction(id: "t1", timestamp: at(24 + 9.5), amount: usd(-435), counterparty: "Tesco"),
+                    Transaction(id: "t2", timestamp: at(48 + 12), amount: usd(-520), counterparty: "Blue Bottle Coffee"),
+                    Transaction(id: "t3", timestamp: at(8.25), amount: usd(-87), counterparty: "Bakery Nº5"),
+                    Transaction(id: "t4", timestamp: at(24 + 18), amount: Money(minorUnits: -1_230, currency: .eur), counterparty: "Ramen 一蘭"),
+                    Transaction(id: "t5", timestamp: at(9), amount: usd(250_000), counterparty: "Salary"),
+                    Transaction(id: "t6", timestamp: at(48 + 8), amount: usd(-700), counterparty: "Uber"),
+                ]
+            }
         }
-        let goal = try await inner.transfer(goalId: goalId, transferId: transferId, amount: amount)
-        if fail {
-            let label = "POST /savingsgoals/\(goalId)/transfers"
-            throw APIError(kind: .http(status: 500), request: label, message: "\(label): HTTP 500")
-        }
-        return goal
+        return api
     }
 }
 
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct RoundUpsScreenTests {
     let backend = DemoBackend(now: fixedNow)
-    let api: RoundUpsAppAPI
+    let api: FakeSavingsAPI
     let core: AppCore
+    let runner: AppRunner
 
     init() {
-        api = RoundUpsAppAPI(backend: backend, now: fixedNow)
-        core = AppCore(api: api, configuration: .init(sourceName: "test", colors: false, timeZone: RoundUpsAppAPI.stockholm,
+        api = RoundUpsApp.api(backend: backend, now: fixedNow)
+        core = AppCore(api: api, configuration: .init(sourceName: "test", colors: false, timeZone: RoundUpsApp.stockholm,
                                                       currency: .usd),
                        now: { fixedNow })
+        runner = AppRunner(core: core, terminal: TestTerminal(width: 80, height: 16))
     }
 
-    /// Waits, without sleeping, until nothing is in flight.
+    /// Runs the app's event loop until nothing is in flight and every event is handled.
     func settle() async {
-        if core.isIdle { return }
-        let (changes, continuation) = AsyncStream<Void>.makeStream()
-        core.onChange = { continuation.yield() }
-        for await _ in changes where core.isIdle { break }
-        core.onChange = nil
+        await runner.run(until: { core.isSettled }, timeout: .seconds(30))
     }
 
     func press(_ keys: Key...) async {
-        for key in keys { core.handle(.key(key)) }
+        for key in keys { core.post(.terminal(.key(key))) }
         await settle()
     }
 
     func type(_ text: String) async {
-        for character in text { core.handle(.key(.char(character))) }
+        for character in text { core.post(.terminal(.key(.char(character)))) }
         await settle()
     }
 
@@ -105,8 +77,7 @@ final class RoundUpsAppAPI: SavingsAPI {
     }
 
     func openRoundUps() async {
-        core.start()
-        await settle()
+        await settle()  // the loop's first run starts the app
         await press(.char("3"))
     }
 
@@ -132,7 +103,7 @@ final class RoundUpsAppAPI: SavingsAPI {
         ])
         // Not past the current week.
         await press(.right, .char("]"))
-        #expect(core.roundUps.week == api.currentWeek)
+        #expect(core.roundUps.week == RoundUpsApp.currentWeek(now: fixedNow))
     }
 
     @Test func anEmptyWeekSaysSoAndCannotBeSaved() async {
@@ -149,7 +120,7 @@ final class RoundUpsAppAPI: SavingsAPI {
             " test                                                            ? help  q quit",
         ])
         await press(.char("s"))
-        #expect(core.roundUpsScreen.overlay == nil)
+        #expect(core.overlays.isEmpty)
         #expect(frame(height: 8).last?.contains("Nothing to save: the round-ups come to zero.") == true)
         await press(.left)
         #expect(frame(height: 8)[1] == " Week of Mon 2 Nov – Sun 8 Nov 2026                     ← [ previous · next ] →")
@@ -197,11 +168,11 @@ final class RoundUpsAppAPI: SavingsAPI {
         // Saving the same week again is refused, not sent.
         await press(.char("3"), .char("s"))
         #expect(core.roundUps.transfer?.attempts == 1)
-        #expect(api.state.withLock { $0.transferIds.count } == 1)
+        #expect(api.transferIds.count == 1)
     }
 
     @Test func aFailedTransferShowsItsErrorAndRetriesWithTheSameId() async throws {
-        api.state.withLock { $0.faultsAfterApplying = 1 }
+        api.script { $0.transferFaults = [.afterApplying] }
         await openRoundUps()
         let dogBefore = try #require(core.goals.goal(id: 2)).balance
         await press(.char("s"), .char("j"), .enter, .enter)
@@ -216,7 +187,7 @@ final class RoundUpsAppAPI: SavingsAPI {
         await press(.char("["), .char("]"))
         await press(.char("r"))
         #expect(frame()[14] == " ✓ Saved $1.58 into Dog: its balance is now $51.58")
-        let ids = api.state.withLock { $0.transferIds }
+        let ids = api.transferIds
         #expect(ids.count == 2 && ids[0] == ids[1])
         #expect(await backend.dataset.goals.first { $0.id == 2 }?.balance == dogBefore + Money(minorUnits: 158, currency: .usd))
     }
@@ -248,7 +219,7 @@ final class RoundUpsAppAPI: SavingsAPI {
     }
 
     @Test func theHelpListsTheNewKeys() {
-        let help = HelpOverlay.lines(for: AppAction.keyMap).map { $0.map(\.text).joined() }
+        let help = HelpOverlay.lines(for: AppCore.helpEntries).map { $0.map(\.text).joined() }
         for expected in ["3", "← [", "→ ]", "s", "n"] {
             #expect(help.contains { $0.hasPrefix("  " + expected + " ") }, "no help line for \(expected)")
         }
@@ -261,19 +232,16 @@ final class RoundUpsAppAPI: SavingsAPI {
 @Suite(.timeLimit(.minutes(1))) struct RoundUpsOverHTTPTests {
     /// Passes everything to the demo handler, but answers the first transfer with a 500 after
     /// applying it, and records each transfer body.
-    actor LosingFirstAnswer: HTTPHandler {
+    actor LosingFirstAnswer: ServeHandler {
         let inner: DemoAPIHandler
         var transferBodies: [String] = []
         init(backend: DemoBackend) { inner = DemoAPIHandler(backend: backend) }
 
-        func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-            guard request.path.hasSuffix("/transfers") else { return try await inner.handleRequest(request) }
-            let body = try await request.bodyData
-            transferBodies.append(String(decoding: body, as: UTF8.self))
-            var replay = request
-            replay.bodySequence = HTTPBodySequence(data: body)
-            let response = try await inner.handleRequest(replay)
-            if transferBodies.count == 1 { return DemoAPIHandler.error(.internalServerError, "lost on the way") }
+        func handle(_ request: ServeRequest) async -> ServeResponse {
+            guard request.path.hasSuffix("/transfers") else { return await inner.handle(request) }
+            transferBodies.append(String(decoding: request.body, as: UTF8.self))
+            let response = await inner.handle(request)
+            if transferBodies.count == 1 { return .error(500, "lost on the way") }
             return response
         }
     }
@@ -289,21 +257,22 @@ final class RoundUpsAppAPI: SavingsAPI {
     @MainActor
     static func saveTwice(api: QapitalHTTPAPI, handler: LosingFirstAnswer) async throws {
         do {
-            let goals = GoalStore(api: api)
+            let probe = EventProbe<StoreEvent>()
+            let goals = GoalStore(api: api, events: probe.sink)
             goals.load()
-            await waitFor({ goals.onChange = $0 }, { goals.status == .loaded })
+            #expect(await probe.wait { goals.status == .loaded })
             let store = RoundUpStore(api: api, goals: goals, accountCurrency: .usd,
-                                     calendar: Week.calendar(in: RoundUpsAppAPI.stockholm), now: { fixedNow })
+                                     calendar: Week.calendar(in: RoundUpsApp.stockholm), now: { fixedNow }, events: probe.sink)
             store.load()
-            await waitFor({ store.onChange = $0 }, { store.status == .loaded })
+            #expect(await probe.wait { store.status == .loaded })
             let amount = try #require(store.summary?.saveable)
             #expect(amount.minorUnits > 0)
             let before = try #require(goals.goal(id: 4)).balance
             try store.save(into: try #require(goals.goal(id: 4)))
-            await waitFor({ store.onChange = $0 }, { store.transfer?.isSending == false })
+            #expect(await probe.wait { store.transfer?.isSending == false })
             #expect(store.transfer?.failureMessage == "POST /savingsgoals/4/transfers: HTTP 500")
             #expect(store.retryTransfer())
-            await waitFor({ store.onChange = $0 }, { store.transfer?.isSending == false })
+            #expect(await probe.wait { store.transfer?.isSending == false })
             #expect(store.transfer?.failureMessage == nil)
             #expect(goals.goal(id: 4)?.balance == before + amount)
             #expect(try await api.goals().first { $0.id == 4 }?.balance == before + amount)
@@ -312,13 +281,4 @@ final class RoundUpsAppAPI: SavingsAPI {
             #expect(bodies[0].contains(store.transfer!.id.uuidString))
         }
     }
-}
-
-/// Waits, without sleeping, until `condition` holds; `subscribe` hands over the change callback.
-@MainActor
-func waitFor(_ subscribe: (@escaping @MainActor () -> Void) -> Void, _ condition: @MainActor () -> Bool) async {
-    if condition() { return }
-    let (changes, continuation) = AsyncStream<Void>.makeStream()
-    subscribe { continuation.yield() }
-    for await _ in changes where condition() { return }
 }

@@ -2,7 +2,6 @@
 @testable import DemoServer
 @testable import DemoData
 import FeedModel
-import FlyingFox
 import Foundation
 import Testing
 @testable import QapitalApp
@@ -84,7 +83,7 @@ import Testing
 
     @MainActor
     static func showSkippedGoal(api: QapitalHTTPAPI) async throws {
-        let app = AppHarness(api: api, width: 160, height: 20)
+        let app = AppHarness(api: api, width: 160, height: 20, capabilities: AppCore.Capabilities(skippedRecords: api.skippedRecords))
         let lines = await app.start()
         #expect(lines.contains { $0.contains("Bike") })
         #expect(lines.contains { $0.contains("Trip") })

@@ -2,7 +2,6 @@
 @testable import DemoServer
 @testable import DemoData
 import FeedModel
-import FlyingFox
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -22,7 +21,7 @@ func withDemoServer(backend: DemoBackend = DemoBackend(now: fixedNow),
 }
 
 /// Runs `body` against any handler served on 127.0.0.1 and a free port.
-func withServer(handler: some HTTPHandler, options: DemoHTTPServer.Options = .init(),
+func withServer(handler: some ServeHandler, options: DemoHTTPServer.Options = .init(),
                 _ body: (DemoHTTPServer, QapitalHTTPAPI) async throws -> Void) async throws {
     let server = try DemoHTTPServer(handler: handler, options: options)
     try await withStarted(server, clientTimeout: 10, body)
@@ -42,13 +41,13 @@ private func withStarted(_ server: DemoHTTPServer, clientTimeout: TimeInterval,
 }
 
 /// One fixed answer, whatever was asked: for serving broken responses.
-struct CannedHandler: HTTPHandler {
-    var status: HTTPStatusCode = .ok
+struct CannedHandler: ServeHandler {
+    var status = 200
     var contentType = "text/html"
     var body: String
 
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-        HTTPResponse(statusCode: status, headers: [.contentType: contentType], body: Data(body.utf8))
+    func handle(_ request: ServeRequest) async -> ServeResponse {
+        .data(Data(body.utf8), contentType: contentType, status: status)
     }
 }
 
@@ -64,13 +63,13 @@ func rawRequest(_ method: String, _ url: String, body: String? = nil) async thro
 }
 
 /// Fixed answers by path (the first prefix that matches), 404 for anything else.
-struct RoutedHandler: HTTPHandler {
+struct RoutedHandler: ServeHandler {
     var routes: [(prefix: String, body: String)]
 
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func handle(_ request: ServeRequest) async -> ServeResponse {
         guard let route = routes.first(where: { request.path.hasPrefix($0.prefix) }) else {
-            return HTTPResponse(statusCode: .notFound, headers: [.contentType: "application/json"], body: Data(#"{"error":"no"}"#.utf8))
+            return .data(Data(#"{"error":"no"}"#.utf8), contentType: "application/json", status: 404)
         }
-        return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: Data(route.body.utf8))
+        return .data(Data(route.body.utf8), contentType: "application/json")
     }
 }

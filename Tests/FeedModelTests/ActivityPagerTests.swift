@@ -283,6 +283,39 @@ import Testing
         #expect(pager.receive(first[0], .success(ActivityPage(oldest: Self.now, activities: []))).isEmpty)
         #expect(pager.phase == .atEnd)
     }
+
+    /// Starling: `oldest` is the account's `createdAt`, not an activity's date. An account opened
+    /// 100 days ago whose only activity is 90 days old: the empty windows are walked (pipelined),
+    /// the walk stops at the window that reaches `createdAt`, and none before it is asked for.
+    @Test func walksBackToTheAccountsCreatedAt() {
+        let createdAt = Self.now.addingTimeInterval(-100 * Self.day - 7200)
+        var pager = ActivityPager(maxInFlight: 4)
+        let first = pager.start(now: Self.now)
+        let history = Self.history(days: [90])
+        let result = Self.walk(&pager, history: history, oldest: createdAt, firstRequests: first, untilEnd: true)
+        #expect(pager.phase == .atEnd)
+        #expect(pager.activities.map(\.timestamp) == history.map(\.timestamp))
+        let windows = result.requests.map(\.window).sorted { $0.index < $1.index }
+        // 100 days are 7.1 windows: windows 0…7, the last one holding createdAt.
+        #expect(windows.map(\.index) == Array(0...7))
+        let last = windows.last!
+        #expect(last.from <= createdAt && createdAt < last.to)
+        #expect(windows.allSatisfy { $0.to > createdAt })
+        // Pipelined: fewer rounds than windows.
+        #expect(result.roundsToFirst.map { $0 < 7 } == true)
+        #expect(pager.oldest == createdAt)
+    }
+
+    /// An account with no activity at all: every window back to `createdAt`, then the end.
+    @Test func anEmptyAccountEndsAtCreatedAt() {
+        let createdAt = Self.now.addingTimeInterval(-30 * Self.day)
+        var pager = ActivityPager()
+        let first = pager.start(now: Self.now)
+        let result = Self.walk(&pager, history: [], oldest: createdAt, firstRequests: first, untilEnd: false)
+        #expect(pager.phase == .atEnd)
+        #expect(pager.activities.isEmpty)
+        #expect(Set(result.requests.map(\.window.index)) == [0, 1, 2])
+    }
 }
 
 extension Activity {

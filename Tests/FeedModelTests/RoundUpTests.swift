@@ -2,6 +2,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import FeedModel
 
 private func usd(_ cents: Int64) -> Money { Money(minorUnits: cents, currency: .usd) }
@@ -150,104 +151,36 @@ private func payment(_ cents: Int64, _ currency: Currency = .usd, at seconds: Ti
     }
 }
 
-/// The demo backend behind a wrapper that can hold `/transactions` answers and make transfers
-/// fail: before reaching the backend, or after it applied them (the answer lost on the way).
-final class RoundUpTestAPI: SavingsAPI {
-    enum TransferFault: Sendable { case none, beforeApplying, afterApplying }
-
-    struct State {
-        var transactions: @Sendable (Date, Date) -> [Transaction] = { _, _ in [] }
-        var transactionCalls: [(Date, Date)] = []
-        var heldTransactions: [CheckedContinuation<Void, Never>] = []
-        var holdTransactions = false
-        var transferFaults: [TransferFault] = []
-        var transferIds: [UUID] = []
-        var createFault = false
-    }
-
-    let inner: DemoSavingsAPI
-    let state = Mutex(State())
-    init(backend: DemoBackend) { inner = DemoSavingsAPI(backend: backend) }
-
-    var sourceName: String { "test" }
-    func update(_ change: (inout State) -> Void) { state.withLock { change(&$0) } }
-
-    func releaseOneTransactionsAnswer() {
-        let waiter = state.withLock { $0.heldTransactions.isEmpty ? nil : $0.heldTransactions.removeFirst() }
-        waiter?.resume()
-    }
-
-    func goals() async throws -> [Goal] { try await inner.goals() }
-    func feed(goalId: GoalID) async throws -> [FeedItem] { try await inner.feed(goalId: goalId) }
-    func rules() async throws -> [SavingsRule] { try await inner.rules() }
-    func user(id: Int) async throws -> User { try await inner.user(id: id) }
-    func activities(from: Date, to: Date) async throws -> ActivityPage { try await inner.activities(from: from, to: to) }
-
-    func transactions(from: Date, to: Date) async throws -> [Transaction] {
-        let script = state.withLock { state in
-            state.transactionCalls.append((from, to))
-            return state.transactions
-        }
-        await withCheckedContinuation { continuation in
-            let hold = state.withLock { state -> Bool in
-                if state.holdTransactions { state.heldTransactions.append(continuation) }
-                return state.holdTransactions
-            }
-            if !hold { continuation.resume() }
-        }
-        return script(from, to)
-    }
-
-    func createGoal(name: String, target: Money?) async throws -> Goal {
-        if state.withLock({ $0.createFault }) {
-            throw APIError(kind: .http(status: 500), request: "POST /savingsgoals", message: "POST /savingsgoals: HTTP 500")
-        }
-        return try await inner.createGoal(name: name, target: target)
-    }
-
-    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
-        let fault = state.withLock { state in
-            state.transferIds.append(transferId)
-            return state.transferFaults.isEmpty ? .none : state.transferFaults.removeFirst()
-        }
-        let label = "POST /savingsgoals/\(goalId)/transfers"
-        let failure = APIError(kind: .http(status: 500), request: label, message: "\(label): HTTP 500")
-        if fault == .beforeApplying { throw failure }
-        let goal = try await inner.transfer(goalId: goalId, transferId: transferId, amount: amount)
-        if fault == .afterApplying { throw failure }
-        return goal
-    }
-}
-
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct RoundUpStoreTests {
     nonisolated static let now = Date(timeIntervalSince1970: 1_800_000_000)  // Fri 15 Jan 2027, 08:00 UTC
     static let calendar = Week.calendar(in: .gmt)
 
     /// A store on a fresh demo backend whose `/transactions` answers the seed example in every week.
-    func makeStore() async -> (RoundUpStore, GoalStore, RoundUpTestAPI, DemoBackend) {
+    func makeStore() async -> (RoundUpStore, GoalStore, FakeSavingsAPI, DemoBackend, EventProbe<StoreEvent>) {
         let backend = DemoBackend(now: RoundUpStoreTests.now)
-        let api = RoundUpTestAPI(backend: backend)
-        api.update { state in
-            state.transactions = { from, _ in
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: backend), sourceName: "test")
+        api.script { script in
+            script.transactions = { from, _ in
                 [-435, -520, -87, 1_000].enumerated().map { index, cents in
                     Transaction(id: "t\(index)", timestamp: from.addingTimeInterval(Double(index + 1) * 3_600),
                                 amount: usd(Int64(cents)), counterparty: "Shop \(index)")
                 }
             }
         }
-        let goals = GoalStore(api: api)
+        let probe = EventProbe<StoreEvent>()
+        let goals = GoalStore(api: api, events: probe.sink)
         goals.load()
-        await waitUntil({ goals.onChange = $0 }, { goals.status == .loaded })
+        #expect(await probe.wait { goals.status == .loaded })
         let store = RoundUpStore(api: api, goals: goals, accountCurrency: .usd, calendar: RoundUpStoreTests.calendar,
-                                 now: { RoundUpStoreTests.now })
-        return (store, goals, api, backend)
+                                 now: { RoundUpStoreTests.now }, events: probe.sink)
+        return (store, goals, api, backend, probe)
     }
 
     @Test func loadsTheCurrentWeekAndNeverGoesPastIt() async {
-        let (store, _, api, _) = await makeStore()
+        let (store, _, api, _, probe) = await makeStore()
         store.load()
-        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        #expect(await probe.wait { store.status == .loaded })
         #expect(store.week.start == Timestamp.parse("2027-01-11T00:00:00+00:00"))
         #expect(store.summary?.saveable == usd(158))
         #expect(store.isCurrentWeek)
@@ -255,65 +188,65 @@ final class RoundUpTestAPI: SavingsAPI {
         store.showPreviousWeek()
         #expect(store.summary == nil)
         #expect(store.status == .loading)
-        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        #expect(await probe.wait { store.status == .loaded })
         #expect(store.week.start == Timestamp.parse("2027-01-04T00:00:00+00:00"))
         #expect(store.showNextWeek())
-        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        #expect(await probe.wait { store.status == .loaded })
         #expect(store.isCurrentWeek)
-        let calls = api.state.withLock { $0.transactionCalls.map(\.0) }
+        let calls = api.transactionCalls.map(\.from)
         #expect(calls == [store.week.start, store.week.previous.start, store.week.start])
     }
 
     @Test func anAnswerForAWeekLeftBehindIsDropped() async {
-        let (store, _, api, _) = await makeStore()
-        api.update { state in
-            state.holdTransactions = true
-            let current = state.transactions
+        let (store, _, api, _, probe) = await makeStore()
+        api.hold([.transactions])
+        api.script { script in
+            let current = script.transactions!
             // The current week's answer is a single payment; older weeks answer the seed example.
-            state.transactions = { from, to in
+            script.transactions = { from, to in
                 from == Timestamp.parse("2027-01-11T00:00:00+00:00")
                     ? [Transaction(id: "late", timestamp: from.addingTimeInterval(60), amount: usd(-1), counterparty: "Late")]
-                    : current(from, to)
+                    : try current(from, to)
             }
         }
         store.load()
         store.showPreviousWeek()
         // Let both answers through, the stale one first.
-        while api.state.withLock({ $0.transactionCalls.count }) < 2 { await Task.yield() }
-        while api.state.withLock({ $0.heldTransactions.count }) < 2 { await Task.yield() }
-        api.releaseOneTransactionsAnswer()
-        api.releaseOneTransactionsAnswer()
-        await waitUntil({ store.onChange = $0 }, { !store.isBusy })
+        while api.transactionCalls.count < 2 { await Task.yield() }
+        while api.heldCount < 2 { await Task.yield() }
+        api.releaseOne(.transactions)
+        api.releaseOne(.transactions)
+        #expect(await probe.wait { !store.isBusy })
         #expect(store.status == .loaded)
         #expect(store.summary?.lines.map(\.id) == ["t2", "t1", "t0"])
         #expect(store.summary?.saveable == usd(158))
     }
 
     @Test func aTransferThatFailedAfterApplyingIsRetriedWithItsIdAndMovesMoneyOnce() async throws {
-        let (store, goals, api, backend) = await makeStore()
+        let (store, goals, api, backend, probe) = await makeStore()
         store.load()
-        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        #expect(await probe.wait { store.status == .loaded })
         let dog = try #require(goals.goal(id: 2))
-        api.update { $0.transferFaults = [.afterApplying, .beforeApplying] }
+        api.script { $0.transferFaults = [.afterApplying, .beforeApplying] }
 
         try store.save(into: dog)
         #expect(store.transfer?.isSending == true)
         #expect(store.saveProblem == .inFlight)
-        await waitUntil({ store.onChange = $0 }, { store.transfer?.isSending == false })
+        #expect(await probe.wait { store.transfer?.isSending == false })
         #expect(store.transfer?.failureMessage == "POST /savingsgoals/2/transfers: HTTP 500")
         #expect(store.saveProblem == .failedTransferPending)
         #expect(await backend.dataset.goals.first { $0.id == 2 }?.balance == dog.balance + usd(158))  // it did land
 
         #expect(store.retryTransfer())
-        await waitUntil({ store.onChange = $0 }, { store.transfer?.isSending == false })
+        #expect(await probe.wait { store.transfer?.isSending == false })
         #expect(store.transfer?.failureMessage != nil)
 
         #expect(store.retryTransfer())
-        await waitUntil({ store.onChange = $0 }, { store.transfer?.isSending == false })
+        #expect(await probe.wait { store.transfer?.isSending == false })
         let transfer = try #require(store.transfer)
         #expect(transfer.phase == .succeeded(goals.goal(id: 2)!))
         #expect(transfer.attempts == 3)
-        let ids = api.state.withLock { $0.transferIds }
+        let ids = api.transferIds
         #expect(ids.count == 3 && Set(ids) == [transfer.id])
         #expect(goals.goal(id: 2)?.balance == dog.balance + usd(158))
         #expect(await backend.dataset.goals.first { $0.id == 2 }?.balance == dog.balance + usd(158))
@@ -324,37 +257,37 @@ final class RoundUpTestAPI: SavingsAPI {
     }
 
     @Test func aTransferGivenUpOnAndSavedAgainKeepsItsId() async throws {
-        let (store, goals, api, backend) = await makeStore()
+        let (store, goals, api, backend, probe) = await makeStore()
         store.load()
-        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        #expect(await probe.wait { store.status == .loaded })
         let dog = try #require(goals.goal(id: 2))
-        api.update { $0.transferFaults = [.afterApplying] }
+        api.script { $0.transferFaults = [.afterApplying] }
         try store.save(into: dog)
-        await waitUntil({ store.onChange = $0 }, { store.transfer?.failureMessage != nil })
+        #expect(await probe.wait { store.transfer?.failureMessage != nil })
         store.dismissTransfer()
         #expect(store.transfer == nil)
         try store.save(into: dog)
-        await waitUntil({ store.onChange = $0 }, { store.transfer?.isSending == false })
-        let ids = api.state.withLock { $0.transferIds }
+        #expect(await probe.wait { store.transfer?.isSending == false })
+        let ids = api.transferIds
         #expect(ids.count == 2 && ids[0] == ids[1])
         #expect(await backend.dataset.goals.first { $0.id == 2 }?.balance == dog.balance + usd(158))
     }
 
     @Test func aZeroTotalCannotBeSaved() async throws {
-        let (store, goals, api, _) = await makeStore()
-        api.update { state in
-            state.transactions = { from, _ in
+        let (store, goals, api, _, probe) = await makeStore()
+        api.script { script in
+            script.transactions = { from, _ in
                 [Transaction(id: "w", timestamp: from.addingTimeInterval(60), amount: usd(-500), counterparty: "Whole"),
                  Transaction(id: "e", timestamp: from.addingTimeInterval(90), amount: Money(minorUnits: -435, currency: .eur), counterparty: "Abroad")]
             }
         }
         #expect(store.saveProblem == .notLoaded)
         store.load()
-        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        #expect(await probe.wait { store.status == .loaded })
         #expect(store.summary?.saveable == usd(0))
         #expect(store.saveProblem == .nothingToSave)
         #expect(throws: RoundUpStore.SaveProblem.nothingToSave) { try store.save(into: goals.goals[0]) }
-        #expect(api.state.withLock { $0.transferIds.isEmpty })
+        #expect(api.transferIds.isEmpty)
     }
 }
 
@@ -362,14 +295,15 @@ final class RoundUpTestAPI: SavingsAPI {
 @Suite(.timeLimit(.minutes(1))) struct GoalCreatorTests {
     @Test func aCreatedGoalShowsInTheGoalListAtOnce() async throws {
         let backend = DemoBackend(now: Date(timeIntervalSince1970: 1_800_000_000))
-        let api = RoundUpTestAPI(backend: backend)
-        let goals = GoalStore(api: api)
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: backend), sourceName: "test")
+        let probe = EventProbe<StoreEvent>()
+        let goals = GoalStore(api: api, events: probe.sink)
         goals.load()
-        await waitUntil({ goals.onChange = $0 }, { goals.status == .loaded })
-        let creator = GoalCreator(api: api, goals: goals)
+        #expect(await probe.wait { goals.status == .loaded })
+        let creator = GoalCreator(api: api, goals: goals, events: probe.sink)
         creator.create(try NewGoal.validate(name: " Piano ", target: "1200", currency: .usd).get())
         #expect(creator.isBusy)
-        await waitUntil({ creator.onChange = $0 }, { !creator.isBusy })
+        #expect(await probe.wait { !creator.isBusy })
         guard case .created(let goal) = creator.phase else {
             Issue.record("not created: \(creator.phase)")
             return
@@ -377,14 +311,20 @@ final class RoundUpTestAPI: SavingsAPI {
         #expect(goal.name == "Piano")
         #expect(goal.target == usd(120_000))
         #expect(goals.goals.last == goal)
+        #expect(await probe.wait { probe.received.contains(.goalCreated(goal)) })
     }
 
     @Test func aFailureIsReported() async throws {
-        let api = RoundUpTestAPI(backend: DemoBackend(now: Date(timeIntervalSince1970: 1_800_000_000)))
-        api.update { $0.createFault = true }
-        let creator = GoalCreator(api: api, goals: GoalStore(api: api))
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: Date(timeIntervalSince1970: 1_800_000_000))))
+        api.script { script in
+            script.createGoal = { _, _ in
+                throw APIError(kind: .http(status: 500), request: "POST /savingsgoals", message: "POST /savingsgoals: HTTP 500")
+            }
+        }
+        let probe = EventProbe<StoreEvent>()
+        let creator = GoalCreator(api: api, goals: GoalStore(api: api), events: probe.sink)
         creator.create(NewGoal(name: "Piano", target: nil))
-        await waitUntil({ creator.onChange = $0 }, { !creator.isBusy })
+        #expect(await probe.wait { !creator.isBusy })
         #expect(creator.phase == .failed("POST /savingsgoals: HTTP 500"))
     }
 }

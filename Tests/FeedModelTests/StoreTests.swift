@@ -2,15 +2,15 @@
 import Foundation
 import Testing
 import Synchronization
+import TestSupport
 @testable import FeedModel
 
-/// Waits, without sleeping, until `condition` holds; `subscribe` hands over the change callback.
-@MainActor
-func waitUntil(_ subscribe: (@escaping @MainActor () -> Void) -> Void, _ condition: @MainActor () -> Bool) async {
-    if condition() { return }
-    let (changes, continuation) = AsyncStream<Void>.makeStream()
-    subscribe { continuation.yield() }
-    for await _ in changes where condition() { return }
+/// A user answer for the fake: found, or the server's 404.
+func users(_ known: [Int: Result<User, APIError>]) -> @Sendable (Int) throws -> User {
+    { id in
+        let label = "GET /users/\(id)"
+        return try (known[id] ?? .failure(APIError(kind: .notFound, request: label, message: "\(label): not found (HTTP 404)"))).get()
+    }
 }
 
 @MainActor
@@ -19,10 +19,14 @@ func waitUntil(_ subscribe: (@escaping @MainActor () -> Void) -> Void, _ conditi
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let backend = DemoBackend(now: now)
         let dataset = await backend.dataset
-        let feed = ActivityFeed(api: DemoSavingsAPI(backend: backend), now: { now })
+        let probe = EventProbe<StoreEvent>()
+        let feed = ActivityFeed(api: DemoSavingsAPI(backend: backend), now: { now }, events: probe.sink)
         feed.start()
-        await waitUntil({ callback in feed.onChange = { callback(); feed.viewportChanged(cursor: feed.activities.count, screenHeight: 30) } },
-                        { feed.phase == .atEnd })
+        // On every change the cursor is at the end of what is loaded, as when scrolling down.
+        #expect(await probe.wait {
+            feed.viewportChanged(cursor: feed.activities.count, screenHeight: 30)
+            return feed.phase == .atEnd
+        })
         #expect(feed.activities == dataset.activities)
         #expect(!feed.isBusy || feed.phase == .atEnd)
         // 18 months and a long gap: more than 30 windows, each asked once.
@@ -30,49 +34,50 @@ func waitUntil(_ subscribe: (@escaping @MainActor () -> Void) -> Void, _ conditi
     }
 
     @Test func aFailureThenRetryThroughTheDriver() async {
-        let api = ScriptedAPI()
+        let api = FakeSavingsAPI()
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let failing = Mutex(true)
-        api.update { state in
-            state.activities = { from, to in
+        api.script { script in
+            script.activities = { from, to in
                 if failing.withLock({ $0 }) {
-                    return .failure(APIError(kind: .http(status: 500), request: "GET /activities", message: "GET /activities: HTTP 500"))
+                    throw APIError(kind: .http(status: 500), request: "GET /activities", message: "GET /activities: HTTP 500")
                 }
-                return .success(ActivityPage(oldest: from, activities: [
+                return ActivityPage(oldest: from, activities: [
                     Activity(message: MarkupText(parsing: "x"), amount: .zero(.usd), userId: 1, timestamp: to.addingTimeInterval(-60)),
-                ]))
+                ])
             }
         }
-        let feed = ActivityFeed(api: api, now: { now })
+        let probe = EventProbe<StoreEvent>()
+        let feed = ActivityFeed(api: api, now: { now }, events: probe.sink)
         feed.start()
-        await waitUntil({ feed.onChange = $0 }, { feed.phase == .failed("GET /activities: HTTP 500") })
+        #expect(await probe.wait { feed.phase == .failed("GET /activities: HTTP 500") })
         failing.withLock { $0 = false }
         feed.retry()
-        await waitUntil({ feed.onChange = $0 }, { feed.phase == .atEnd })
+        #expect(await probe.wait { feed.phase == .atEnd })
         #expect(feed.activities.count == 1)
-        #expect(api.state.withLock { $0.activityCalls.count } == 2)
+        #expect(api.activityCalls.count == 2)
     }
 
     @Test func anEmptyHistoryBackToYearOneIsWalkedAYearAtATimeAndPaced() async {
-        let api = ScriptedAPI()
+        let api = FakeSavingsAPI()
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        api.update { state in
-            state.activities = { _, _ in .success(ActivityPage(oldest: Date(timeIntervalSince1970: -62_135_596_800), activities: [])) }
+        api.script { script in
+            script.activities = { _, _ in ActivityPage(oldest: Date(timeIntervalSince1970: -62_135_596_800), activities: []) }
         }
         // The pacer's clock stands still and its waits return at once: only the waits asked for count.
         let waits = Mutex<[TimeInterval]>([])
-        let feed = ActivityFeed(api: api, now: { now }, pacer: RequestPacer(burst: 32, perSecond: 20), uptime: { 0 },
-                                sleep: { delay in waits.withLock { $0.append(delay) } })
+        let probe = EventProbe<StoreEvent>()
+        let feed = ActivityFeed(api: api, now: { now }, events: probe.sink, pacer: RequestPacer(burst: 32, perSecond: 20),
+                                uptime: { 0 }, sleep: { delay in waits.withLock { $0.append(delay) } })
         feed.start()
-        await waitUntil({ feed.onChange = $0 }, { feed.pager.isPaused })
+        #expect(await probe.wait { feed.pager.isPaused && !feed.isBusy })
         #expect(feed.phase == .pausedAfterEmptyYear(before: now))
-        #expect(api.state.withLock { $0.activityCalls.count } == 27)
+        #expect(api.activityCalls.count == 27)
         #expect(waits.withLock { $0 }.isEmpty)  // within the burst
-        #expect(!feed.isBusy)
 
         feed.keepLooking()
-        await waitUntil({ feed.onChange = $0 }, { feed.pager.isPaused && !feed.isBusy })
-        #expect(api.state.withLock { $0.activityCalls.count } == 54)
+        #expect(await probe.wait { feed.pager.isPaused && !feed.isBusy })
+        #expect(api.activityCalls.count == 54)
         // Past the burst of 32, each request waits 1/20 s longer than the one before.
         let sorted = waits.withLock { $0 }.sorted()
         #expect(sorted.count == 54 - 32)
@@ -121,14 +126,14 @@ func waitUntil(_ subscribe: (@escaping @MainActor () -> Void) -> Void, _ conditi
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct UserDirectoryTests {
     @Test func tenConcurrentLookupsShareOneRequest() async {
-        let api = ScriptedAPI()
-        api.update { $0.users[5] = .success(User(id: 5, displayName: "George")) }
-        api.closeGate()
+        let api = FakeSavingsAPI()
+        api.script { $0.user = users([5: .success(User(id: 5, displayName: "George"))]) }
+        api.hold()
         let directory = UserDirectory(api: api)
         #expect(directory.lookup(5) == .loading)
         let lookups = (0..<10).map { _ in Task { await directory.user(5) } }
         #expect(directory.displayName(for: 5) == "User #5")
-        api.openGate()
+        api.release()
         for lookup in lookups {
             #expect(await lookup.value == .found(User(id: 5, displayName: "George")))
         }
@@ -139,7 +144,7 @@ func waitUntil(_ subscribe: (@escaping @MainActor () -> Void) -> Void, _ conditi
     }
 
     @Test func aMissingUserIsRememberedAsUnknown() async {
-        let api = ScriptedAPI()
+        let api = FakeSavingsAPI()
         let directory = UserDirectory(api: api)
         #expect(await directory.user(42) == .unknown)
         #expect(directory.displayName(for: 42) == "User #42")
@@ -148,15 +153,15 @@ func waitUntil(_ subscribe: (@escaping @MainActor () -> Void) -> Void, _ conditi
     }
 
     @Test func aFailedLookupIsRetriedLaterNotNever() async {
-        let api = ScriptedAPI()
+        let api = FakeSavingsAPI()
         let clock = ManualClock()
         let error = APIError(kind: .http(status: 503), request: "GET /users/3", message: "GET /users/3: HTTP 503")
-        api.update { $0.users[3] = .failure(error) }
+        api.script { $0.user = users([3: .failure(error)]) }
         let directory = UserDirectory(api: api, retryAfter: 30, now: { clock.now })
         #expect(await directory.user(3) == .failed("GET /users/3: HTTP 503"))
         #expect(directory.lookup(3) == .failed("GET /users/3: HTTP 503"))
         #expect(api.userCalls == [3])
-        api.update { $0.users[3] = .success(User(id: 3, displayName: "Johan")) }
+        api.script { $0.user = users([3: .success(User(id: 3, displayName: "Johan"))]) }
         clock.advance(by: 31)
         #expect(await directory.user(3) == .found(User(id: 3, displayName: "Johan")))
         #expect(api.userCalls == [3, 3])
@@ -169,14 +174,16 @@ func waitUntil(_ subscribe: (@escaping @MainActor () -> Void) -> Void, _ conditi
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let backend = DemoBackend(now: now)
         let dataset = await backend.dataset
-        let store = GoalStore(api: DemoSavingsAPI(backend: backend))
+        let probe = EventProbe<StoreEvent>()
+        let store = GoalStore(api: DemoSavingsAPI(backend: backend), events: probe.sink)
         store.load()
         #expect(store.status == .loading)
-        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        #expect(await probe.wait { store.status == .loaded })
         #expect(store.goals.map(\.id) == dataset.goals.filter { $0.status == .active }.map(\.id))
         #expect(!store.goals.contains { $0.name == "Old laptop" })
         store.loadFeed(goalId: 1)
-        await waitUntil({ store.onChange = $0 }, { store.feed(for: 1).status == .loaded })
+        #expect(await probe.wait { store.feed(for: 1).status == .loaded })
+        #expect(probe.received.contains(.goalFeed(1)))
         let entries = store.feed(for: 1).entries
         #expect(!entries.isEmpty)
         #expect(entries.map(\.item.timestamp) == entries.map(\.item.timestamp).sorted(by: >))
@@ -187,19 +194,21 @@ func waitUntil(_ subscribe: (@escaping @MainActor () -> Void) -> Void, _ conditi
     }
 
     @Test func aFailedLoadSaysWhatFailed() async {
-        let api = ScriptedAPI()
-        api.update { $0.goals = .failure(APIError(kind: .cannotConnect, request: "GET /savingsgoals", message: "GET /savingsgoals: cannot connect to 127.0.0.1:9")) }
-        let store = GoalStore(api: api)
+        let api = FakeSavingsAPI()
+        api.script { $0.unreachable = [.goals] }
+        let probe = EventProbe<StoreEvent>()
+        let store = GoalStore(api: api, events: probe.sink)
         store.load()
-        await waitUntil({ store.onChange = $0 }, { store.status != .loading })
+        #expect(await probe.wait { store.status != .loading })
         #expect(store.status == .failed("GET /savingsgoals: cannot connect to 127.0.0.1:9"))
     }
 
     @Test func applyShowsATransferredBalanceAtOnce() async {
         let backend = DemoBackend(now: Date(timeIntervalSince1970: 1_800_000_000))
-        let store = GoalStore(api: DemoSavingsAPI(backend: backend))
+        let probe = EventProbe<StoreEvent>()
+        let store = GoalStore(api: DemoSavingsAPI(backend: backend), events: probe.sink)
         store.load()
-        await waitUntil({ store.onChange = $0 }, { store.status == .loaded })
+        #expect(await probe.wait { store.status == .loaded })
         let goal = try! await backend.transfer(goalId: 2, transferId: UUID(), amount: Money(minorUnits: 158, currency: .usd))
         store.apply(goal)
         #expect(store.goal(id: 2)?.balance.minorUnits == 5_158)
@@ -209,36 +218,38 @@ func waitUntil(_ subscribe: (@escaping @MainActor () -> Void) -> Void, _ conditi
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct ActivityRefreshTests {
     @Test func aRefreshKeepsWhatIsShownUntilTheNewFirstPageEvenIfItFails() async {
-        let api = ScriptedAPI()
+        let api = FakeSavingsAPI()
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let failing = Mutex(false)
-        api.update { state in
-            state.activities = { from, to in
+        api.script { script in
+            script.activities = { from, to in
                 if failing.withLock({ $0 }) {
-                    return .failure(APIError(kind: .cannotConnect, request: "GET /activities", message: "GET /activities: cannot connect to x"))
+                    throw APIError(kind: .cannotConnect, request: "GET /activities", message: "GET /activities: cannot connect to x")
                 }
-                return .success(ActivityPage(oldest: from, activities: [
+                return ActivityPage(oldest: from, activities: [
                     Activity(message: MarkupText(parsing: "kept"), amount: .zero(.usd), userId: 1, timestamp: to.addingTimeInterval(-60)),
-                ]))
+                ])
             }
         }
-        let feed = ActivityFeed(api: api, now: { now })
+        let probe = EventProbe<StoreEvent>()
+        let feed = ActivityFeed(api: api, now: { now }, events: probe.sink)
         feed.start()
-        await waitUntil({ feed.onChange = $0 }, { feed.phase == .atEnd })
+        #expect(await probe.wait { feed.phase == .atEnd })
         let identity = feed.listIdentity
         failing.withLock { $0 = true }
         var seenDuringRefresh: [Int] = []
-        feed.onChange = { seenDuringRefresh.append(feed.activities.count) }
         feed.refresh()
         #expect(feed.activities.count == 1)  // shown at once, before any answer
-        await waitUntil({ callback in feed.onChange = { seenDuringRefresh.append(feed.activities.count); callback() } },
-                        { if case .failed = feed.phase { return true } else { return false } })
+        #expect(await probe.wait {
+            seenDuringRefresh.append(feed.activities.count)
+            if case .failed = feed.phase { return true } else { return false }
+        })
         #expect(feed.activities.map(\.message.plainText) == ["kept"])
         #expect(!seenDuringRefresh.contains(0))
         #expect(feed.listIdentity > identity)
         failing.withLock { $0 = false }
         feed.retry()
-        await waitUntil({ feed.onChange = $0 }, { feed.phase == .atEnd })
+        #expect(await probe.wait { feed.phase == .atEnd })
         #expect(feed.activities.count == 1)
     }
 

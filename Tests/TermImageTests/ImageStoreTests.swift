@@ -58,18 +58,20 @@ actor ScriptedLoader {
 @Suite struct ImageStoreTests {
     static func url(_ n: Int) -> URL { URL(string: "http://images.example/\(n).png")! }
 
-    /// A store whose `onChange` feeds a stream, so a test can await arrivals.
+    /// A store whose arrivals feed a stream, so a test can await them.
     static func store(_ loader: ScriptedLoader, byteLimit: Int = 1 << 20) -> (ImageStore, AsyncStream<URL>) {
-        let store = ImageStore(byteLimit: byteLimit, sourceSide: 16) { try await loader.load($0) }
         let (arrivals, continuation) = AsyncStream<URL>.makeStream()
-        store.onChange = { continuation.yield($0) }
+        let store = ImageStore(byteLimit: byteLimit, sourceSide: 16, arrived: { continuation.yield($0) }) { try await loader.load($0) }
         return (store, arrivals)
     }
 
     @Test func concurrentAsksForOneURLShareOneFetch() async {
         let loader = ScriptedLoader()
         let (store, arrivals) = ImageStoreTests.store(loader)
-        for _ in 0..<10 { #expect(store.image(for: ImageStoreTests.url(1), columns: 4, rows: 1) == nil) }
+        for _ in 0..<10 {
+            store.request(ImageStoreTests.url(1))
+            #expect(store.image(for: ImageStoreTests.url(1), columns: 4, rows: 1) == nil)
+        }
         #expect(store.fetchCount == 1 && store.pendingCount == 1 && store.isBusy)
         await loader.waitForCalls(1)
         await loader.release()
@@ -89,6 +91,7 @@ actor ScriptedLoader {
         let (store, _) = ImageStoreTests.store(loader)
         for text in ["ftp://example.com/a.png", "file:///etc/passwd", "javascript:alert(1)", "data:image/png;base64,AAAA", "http:///nohost.png"] {
             let url = URL(string: text)!
+            store.request(url)
             #expect(store.image(for: url, columns: 4, rows: 1) == nil)
             #expect(store.hasFailed(url), "\(text)")
         }
@@ -99,7 +102,7 @@ actor ScriptedLoader {
     @Test func aBrokenBodyIsRememberedAsAFailure() async {
         let loader = ScriptedLoader(held: false) { _ in Data("<html>not found</html>".utf8) }
         let (store, arrivals) = ImageStoreTests.store(loader)
-        _ = store.image(for: ImageStoreTests.url(1), columns: 4, rows: 1)
+        store.request(ImageStoreTests.url(1))
         var iterator = arrivals.makeAsyncIterator()
         _ = await iterator.next()
         #expect(store.hasFailed(ImageStoreTests.url(1)))
@@ -110,16 +113,11 @@ actor ScriptedLoader {
     @Test func aFetchNoFrameAsksForAnyMoreIsCancelled() async {
         let loader = ScriptedLoader()
         let (store, _) = ImageStoreTests.store(loader)
-        store.beginFrame()
-        _ = store.image(for: ImageStoreTests.url(1), columns: 4, rows: 1)
-        _ = store.image(for: ImageStoreTests.url(2), columns: 4, rows: 1)
-        store.endFrame()
+        store.want([ImageStoreTests.url(1), ImageStoreTests.url(2)])
         #expect(store.pendingCount == 2)
         await loader.waitForCalls(2)
         // The row of picture 1 scrolled away: the next frame asks for picture 2 only.
-        store.beginFrame()
-        _ = store.image(for: ImageStoreTests.url(2), columns: 4, rows: 1)
-        store.endFrame()
+        store.want([ImageStoreTests.url(2)])
         #expect(store.cancelCount == 1 && store.pendingCount == 1)
         await loader.release()
         await loader.waitForEnds(2)
@@ -129,6 +127,7 @@ actor ScriptedLoader {
         #expect(store.image(for: ImageStoreTests.url(2), columns: 4, rows: 1) != nil)
         #expect(!store.hasFailed(ImageStoreTests.url(1)))
         #expect(store.image(for: ImageStoreTests.url(1), columns: 4, rows: 1) == nil)
+        store.request(ImageStoreTests.url(1))
         #expect(store.fetchCount == 3)
     }
 
@@ -136,7 +135,7 @@ actor ScriptedLoader {
         let loader = ScriptedLoader(held: false)
         // One entry: a 16×16 source (1 KB) plus a 4×1 strip; the limit holds three.
         let (probe, probeArrivals) = ImageStoreTests.store(loader)
-        _ = probe.image(for: ImageStoreTests.url(0), columns: 4, rows: 1)
+        probe.request(ImageStoreTests.url(0))
         var probeIterator = probeArrivals.makeAsyncIterator()
         _ = await probeIterator.next()
         _ = probe.image(for: ImageStoreTests.url(0), columns: 4, rows: 1)
@@ -146,14 +145,14 @@ actor ScriptedLoader {
         let (store, arrivals) = ImageStoreTests.store(loader, byteLimit: entry * 3 + entry / 2)
         var iterator = arrivals.makeAsyncIterator()
         for n in 1...3 {
-            _ = store.image(for: ImageStoreTests.url(n), columns: 4, rows: 1)
+            store.request(ImageStoreTests.url(n))
             _ = await iterator.next()
             #expect(store.image(for: ImageStoreTests.url(n), columns: 4, rows: 1) != nil)
         }
         #expect(store.totalBytes == entry * 3)
         // Picture 1 is used again, so 2 is now the least recently used and goes for picture 4.
         #expect(store.image(for: ImageStoreTests.url(1), columns: 4, rows: 1) != nil)
-        _ = store.image(for: ImageStoreTests.url(4), columns: 4, rows: 1)
+        store.request(ImageStoreTests.url(4))
         _ = await iterator.next()
         #expect(store.image(for: ImageStoreTests.url(4), columns: 4, rows: 1) != nil)
         #expect(store.totalBytes <= store.byteLimit)
@@ -161,6 +160,7 @@ actor ScriptedLoader {
         #expect(store.image(for: ImageStoreTests.url(3), columns: 4, rows: 1) != nil)
         #expect(store.fetchCount == 4)
         #expect(store.image(for: ImageStoreTests.url(2), columns: 4, rows: 1) == nil)
+        store.request(ImageStoreTests.url(2))
         #expect(store.fetchCount == 5, "an evicted picture is fetched again")
     }
 }

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The bank account behind a source that has one (Starling): who holds it, its numbers, its
+/// currency and balance, and when it was opened (the start of its history).
+public struct Account: Hashable, Sendable {
+    /// The server's id for the account (Starling's `accountUid`).
+    public var id: String
+    /// The account's own name ("Personal").
+    public var name: String
+    /// Every amount of the account is in it; only round-ups in it can be saved.
+    public var currency: Currency
+    /// When the account was opened: nothing in its feeds is older.
+    public var createdAt: Date
+    public var holder: String?
+    /// "60-83-71"
+    public var sortCode: String?
+    public var accountNumber: String?
+    /// What can be spent, pending payments included.
+    public var effectiveBalance: Money?
+
+    public init(id: String, name: String, currency: Currency, createdAt: Date, holder: String? = nil,
+                sortCode: String? = nil, accountNumber: String? = nil, effectiveBalance: Money? = nil) {
+        self.id = TextSanitizer.clean(id)
+        self.name = TextSanitizer.clean(name)
+        self.currency = currency
+        self.createdAt = createdAt
+        self.holder = holder.map(TextSanitizer.clean)
+        self.sortCode = sortCode.map(TextSanitizer.clean)
+        self.accountNumber = accountNumber.map(TextSanitizer.clean)
+        self.effectiveBalance = effectiveBalance
+    }
+
+    /// "Jane Doe · 60-83-71 12345678 · £1,234.56": what a header line shows, parts it lacks left out.
+    public var summary: String {
+        var parts: [String] = []
+        if let holder, !holder.isEmpty { parts.append(holder) }
+        let numbers = [sortCode, accountNumber].compactMap { $0 }.filter { !$0.isEmpty }
+        if !numbers.isEmpty { parts.append(numbers.joined(separator: " ")) }
+        if let effectiveBalance { parts.append(effectiveBalance.formatted) }
+        if parts.isEmpty { parts.append(name) }
+        return parts.joined(separator: " · ")
+    }
+
+    /// "608371" → "60-83-71"; anything that is not six digits stays as it is.
+    public static func formatSortCode(_ text: String) -> String {
+        let digits = text.filter { $0 != "-" && $0 != " " }
+        guard digits.count == 6, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return text }
+        let characters = Array(digits)
+        return "\(String(characters[0..<2]))-\(String(characters[2..<4]))-\(String(characters[4..<6]))"
+    }
+}

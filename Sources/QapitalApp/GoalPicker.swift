@@ -1,0 +1,59 @@
+import FeedModel
+import TermUI
+
+/// Round-ups' `s`: choosing the goal to save the week into, among the active goals. Moves with
+/// the list keys (the one list navigation); Enter opens the confirmation.
+@MainActor
+final class GoalPicker: Overlay {
+    enum Action: Sendable { case choose, cancel }
+
+    nonisolated static let keyMap: KeyMap<Action> = {
+        var map = KeyMap<Action>()
+        let section = "Goal picker (Round-ups s; moves as lists do)"
+        map.bind([.enter], to: .choose, help: "save into the selected goal (asks first)", section: section)
+        map.bind([.escape, .backspace, .char("h"), .char("q")], to: .cancel, help: "cancel", section: section)
+        return map
+    }()
+    nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
+
+    var list = ListState()
+
+    func handle(_ key: Key, _ data: ScreenData) -> Outcome {
+        let goals = data.goals.goals
+        switch Self.keyMap.action(for: key) {
+        case .choose:
+            guard list.selected < goals.count else { return .consumed }
+            return .replace(with: SaveConfirmation(goalId: goals[list.selected].id))
+        case .cancel:
+            return .close()
+        case nil:
+            if let action = AppAction.keyMap.action(for: key) { _ = list.navigate(action, count: goals.count) }
+            return .consumed
+        }
+    }
+
+    func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
+        let amount = data.roundUps.summary?.saveable.formatted ?? ""
+        let choices = data.goals.goals
+        var lines: [[Span]] = []
+        if choices.isEmpty {
+            let text = switch data.goals.status {
+            case .failed: "The goals could not be loaded: r in tab 1 retries."
+            case .idle, .loading: "Loading goals…"
+            case .loaded: "No active goals yet: n creates one."
+            }
+            lines = [[Span(text, Style(fg: .role(.muted)))]]
+        }
+        let nameWidth = min(32, choices.map { TextWidth.of($0.name) }.max() ?? 0)
+        let rows = max(1, area.height - 4)
+        list.update(visibleRows: rows, count: choices.count)
+        for (index, goal) in choices.enumerated() {
+            let text = " " + TextWidth.pad(TextWidth.truncate(goal.name, to: nameWidth), to: nameWidth) + "  "
+                + TextWidth.pad(goal.balance.formatted, to: 12, alignRight: true) + " "
+            lines.append([Span(text, index == list.selected ? Style(fg: .role(.selection), attributes: .reverse) : .plain)])
+        }
+        var modal = Modal(title: "Save \(amount) into…", lines: lines, footer: "Enter choose · Esc cancel")
+        modal.scroll = list.offset
+        modal.draw(into: &buffer, in: area)
+    }
+}

@@ -1,0 +1,39 @@
+import FeedModel
+import TermUI
+
+/// `?`: every key, generated from the key maps that dispatch them (the global one, each tab's,
+/// each overlay's), so the help cannot disagree with what keys do.
+@MainActor
+final class KeysHelp: Overlay {
+    enum Action: Sendable { case down, up, close }
+
+    nonisolated static let keyMap: KeyMap<Action> = {
+        var map = KeyMap<Action>()
+        let section = "Help (?)"
+        map.bind([.char("j"), .down, .mouseWheelDown], to: .down, help: "scroll down", section: section)
+        map.bind([.char("k"), .up, .mouseWheelUp], to: .up, help: "scroll up", section: section)
+        map.bind([.escape, .char("?"), .char("q")], to: .close, help: "close (any other key too)", section: section)
+        return map
+    }()
+    nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
+
+    private(set) var scroll = 0
+    private let lineCount: Int
+
+    init() {
+        lineCount = HelpOverlay.lines(for: AppCore.helpEntries).count
+    }
+
+    func handle(_ key: Key, _ data: ScreenData) -> Outcome {
+        switch Self.keyMap.action(for: key) {
+        case .down: scroll = min(scroll + 1, lineCount - 1)
+        case .up: scroll = max(0, scroll - 1)
+        case .close, nil: return .close()
+        }
+        return .consumed
+    }
+
+    func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
+        HelpOverlay.modal(for: AppCore.helpEntries, title: "Keys", scroll: scroll).draw(into: &buffer, in: area)
+    }
+}

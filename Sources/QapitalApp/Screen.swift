@@ -1,0 +1,168 @@
+import FeedModel
+import Foundation
+import TermImage
+import TermUI
+
+/// What every screen reads: the stores and how to show things. Screens read, never fetch; what
+/// they show goes back to the core as `Shown`, and the core asks for it.
+@MainActor
+struct ScreenData {
+    let goals: GoalStore
+    let feed: ActivityFeed
+    let users: UserDirectory
+    let roundUps: RoundUpStore
+    let goalCreator: GoalCreator
+    let achievements: AchievementsFile
+    let format: DisplayFormat
+    /// Pictures, when shown at all (with colours and without `--no-images`).
+    let images: ImageStore?
+    let colors: Bool
+    let currency: Currency
+    let timeZone: TimeZone
+    /// `r` on the feed: the offline cache fetches again what it would answer (nil without a cache).
+    let refreshCache: (@Sendable () -> Void)?
+    /// The spinner's frame this frame, nil while nothing has waited long enough.
+    var spinnerFrame: String?
+}
+
+/// What a frame shows that may need fetching: the core asks for it after drawing.
+@MainActor
+struct Shown {
+    var users: Set<Int> = []
+    var pictures: Set<URL> = []
+    /// The activity feed's cursor and screen height, when the feed is on screen (the pager
+    /// decides from it whether to fetch further back).
+    var feedViewport: (cursor: Int, screenHeight: Int)?
+
+    /// A person: their name, and once known their avatar.
+    mutating func add(user id: Int, _ users: UserDirectory, avatar: Bool = true) {
+        self.users.insert(id)
+        if avatar, case .found(let user) = users.lookup(id), let url = user.avatarURL { pictures.insert(url) }
+    }
+
+    mutating func add(picture url: URL?) {
+        if let url { pictures.insert(url) }
+    }
+
+    mutating func merge(_ other: Shown) {
+        users.formUnion(other.users)
+        pictures.formUnion(other.pictures)
+        feedViewport = other.feedViewport ?? feedViewport
+    }
+}
+
+/// What handling a key led to; the core carries it out.
+enum Outcome {
+    /// Not for this layer: the next one (screen, then global keys) may take it.
+    case ignored
+    case consumed
+    /// Opens a screen over this one in the same tab (Enter on a goal).
+    case push(any Screen)
+    /// Goes back to the screen below in the tab.
+    case pop
+    /// Opens an overlay (a card, a picker, a form) above everything.
+    case present(any Overlay)
+    /// A passing note in the status bar ("Nothing to save…").
+    case notice(String)
+    /// For overlays: closes it, optionally with a note.
+    case close(notice: String? = nil)
+    /// For overlays: closes it and opens another (the picker's choice opens the confirmation).
+    case replace(with: any Overlay)
+}
+
+/// A screen: owns its state and answers the same few questions. Tab screens are listed once,
+/// in `AppCore.tabs`; a screen opened from another (the goal detail) is pushed on its tab.
+@MainActor
+protocol Screen: AnyObject {
+    /// The tab's name ("Goals"); the tab bar shows it after the tab's number.
+    nonisolated static var title: String { get }
+    /// Keys only this screen takes (listed in the help under their own section); they are
+    /// looked up before the global `AppAction.keyMap`.
+    nonisolated static var keyMap: KeyMap<AppAction> { get }
+
+    /// The list filter (`/`); setting it starts the list at its top again.
+    var filter: String { get set }
+    /// Called once when the app starts: load what the screen shows before anyone looks.
+    func start(_ data: ScreenData)
+    /// Called when its tab is shown (the first time may start loading what it shows).
+    func appear(_ data: ScreenData)
+    /// A key, and the action it is bound to if any. `.ignored` passes it on to the global keys.
+    func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome
+    /// Draws into `area`; only reads `data`.
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData)
+    /// The users, pictures and feed position the last frame showed.
+    func shown(_ data: ScreenData) -> Shown
+    /// `r`: load again, or retry what failed.
+    func refresh(_ data: ScreenData)
+    /// `u`: the card of the people behind the selection, if any.
+    func people(_ data: ScreenData) -> UserPopup?
+    /// A store changed (called for every event, before the frame is drawn).
+    func receive(_ event: StoreEvent, _ data: ScreenData)
+}
+
+/// A screen that is a tab of its own (listed in `AppCore.tabs`), made when the app starts.
+@MainActor
+protocol TabScreen: Screen {
+    init()
+}
+
+extension Screen {
+    nonisolated static var keyMap: KeyMap<AppAction> { KeyMap() }
+    func start(_ data: ScreenData) {}
+    func appear(_ data: ScreenData) {}
+    func refresh(_ data: ScreenData) {}
+    func people(_ data: ScreenData) -> UserPopup? { nil }
+    func receive(_ event: StoreEvent, _ data: ScreenData) {}
+    func shown(_ data: ScreenData) -> Shown { Shown() }
+}
+
+/// Something over the screens that takes keys first: help, a person's card, the filter line,
+/// the goal picker, a confirmation, the new-goal form. Each has its own key map, which the help lists.
+@MainActor
+protocol Overlay: AnyObject {
+    /// Its lines in the help.
+    nonisolated static var help: [HelpEntry] { get }
+    /// Every key goes to the top overlay first; `.ignored` passes it on to the screen.
+    func handle(_ key: Key, _ data: ScreenData) -> Outcome
+    /// Draws over the screen's `area` (`statusBar` is the bottom line, for the filter line).
+    func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData)
+    func shown(_ data: ScreenData) -> Shown
+    /// A store changed; `.close` closes it (the new-goal form once its goal arrived).
+    func receive(_ event: StoreEvent, _ data: ScreenData) -> Outcome
+}
+
+extension Overlay {
+    func shown(_ data: ScreenData) -> Shown { Shown() }
+    func receive(_ event: StoreEvent, _ data: ScreenData) -> Outcome { .ignored }
+}
+
+extension ListState {
+    /// The one list navigation: moves, pages, ends and filter matches, for every list (the goal
+    /// picker's too). Returns false for actions that are not list moves.
+    mutating func navigate(_ action: AppAction, count: Int) -> Bool {
+        switch action {
+        case .moveDown: moveBy(1, count: count)
+        case .moveUp: moveBy(-1, count: count)
+        case .pageDown: page(1, count: count)
+        case .pageUp: page(-1, count: count)
+        case .scrollDown: moveBy(3, count: count)
+        case .scrollUp: moveBy(-3, count: count)
+        case .top: top()
+        case .bottom: bottom(count: count)
+        case .nextMatch, .previousMatch:
+            // With a filter every row shown matches: the next match is the next row, wrapping.
+            guard count > 0 else { return true }
+            let direction = action == .nextMatch ? 1 : -1
+            if direction > 0 && selected >= count - 1 {
+                top()
+            } else if direction < 0 && selected == 0 {
+                bottom(count: count)
+            } else {
+                moveBy(direction, count: count)
+            }
+        default:
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,91 @@
+import FeedModel
+import Foundation
+import TermUI
+
+/// The status bar's state and drawing: the source, offline or cached, the spinner, the newest
+/// error (until it expires or goes away), the filter, a passing notice, the key hints.
+@MainActor
+struct StatusLine {
+    let sourceName: String
+    /// How long an error or notice stays.
+    let lifetime: TimeInterval
+    let now: @Sendable () -> Date
+    var error: (message: String, at: Date)?
+    /// A passing message ("Created goal …"), expiring like errors.
+    var notice: (message: String, at: Date)?
+    var lastReconnect = Date.distantPast
+    private var reportedFailures: Set<String> = []
+    private var busySince: Date?
+    /// TermUI's spinner: its delay and frames; the time comes from the app's own clock.
+    private let spinner = Spinner(startedAt: .now)
+
+    init(sourceName: String, lifetime: TimeInterval, now: @escaping @Sendable () -> Date) {
+        self.sourceName = sourceName
+        self.lifetime = lifetime
+        self.now = now
+    }
+
+    mutating func expire() {
+        if let error, now().timeIntervalSince(error.at) >= lifetime { self.error = nil }
+        if let notice, now().timeIntervalSince(notice.at) >= lifetime { self.notice = nil }
+    }
+
+    /// New failures go to the status bar; a failure that went away clears it.
+    mutating func collectFailures(goals: GoalStore, feed: ActivityFeed, roundUps: RoundUpStore) {
+        var current: Set<String> = []
+        if let message = goals.status.failureMessage { current.insert(message) }
+        for state in goals.feeds.values { if let message = state.status.failureMessage { current.insert(message) } }
+        if case .failed(let message) = feed.phase { current.insert(message) }
+        if let message = roundUps.status.failureMessage { current.insert(message) }
+        if let message = roundUps.transfer?.failureMessage { current.insert(message) }
+        if let newest = current.subtracting(reportedFailures).sorted().first {
+            error = (newest, now())
+        } else if let shown = error, !current.contains(shown.message), reportedFailures.contains(shown.message) {
+            error = nil
+        }
+        reportedFailures = current
+    }
+
+    /// The spinner shows only after a second of waiting, so quick answers never flicker.
+    /// Worked out once a frame: the feed's loading row and the status bar show the same one.
+    mutating func spinnerFrame(idle: Bool) -> String? {
+        if idle {
+            busySince = nil
+            return nil
+        }
+        let since = busySince ?? now()
+        busySince = since
+        return spinner.frame(elapsed: .seconds(now().timeIntervalSince(since)))
+    }
+
+    /// "just now", "5 min ago", "2 h ago", "3 d ago".
+    static func age(since date: Date, now: Date) -> String {
+        let seconds = max(0, now.timeIntervalSince(date))
+        switch seconds {
+        case ..<60: return "just now"
+        case ..<3600: return "\(Int(seconds / 60)) min ago"
+        case ..<(2 * 86_400): return "\(Int(seconds / 3600)) h ago"
+        default: return "\(Int(seconds / 86_400)) d ago"
+        }
+    }
+
+    func draw(into buffer: inout CellBuffer, rect: Rect, filter: String, hints: String, spinnerFrame: String?,
+              offline: Bool, cachedAt: Date?) {
+        var left = [Span(" " + sourceName + " ")]
+        if offline {
+            left.append(Span("offline — showing cached data ", Style(fg: .role(.warning), attributes: .bold)))
+        } else if let cachedAt {
+            left.append(Span("cached \(StatusLine.age(since: cachedAt, now: now())) ", Style(fg: .role(.muted))))
+        }
+        if let frame = spinnerFrame { left.append(Span(frame + " ")) }
+        var center: [Span] = []
+        if let error {
+            center = [Span("✗ " + error.message, Style(fg: .role(.error), attributes: [.bold, .reverse]))]
+        } else if !filter.isEmpty {
+            center = [Span("filter: " + filter + " (Esc clears)")]
+        } else if let notice {
+            center = [Span(notice.message, .bold)]
+        }
+        StatusBar(left: left, center: center, right: [Span(rect.width < 40 ? "? help " : hints)]).draw(into: &buffer, rect: rect)
+    }
+}

@@ -1,0 +1,304 @@
+import FeedModel
+import Foundation
+import HTTPTransport
+
+/// Starling Bank's public API (v2) as a `SavingsAPI`, for one account: the PRIMARY account of
+/// the token (else its first). See docs/starling.md for the mapping.
+///
+/// Every request carries the bearer token (through `HTTPTransport`, to this base URL only);
+/// timestamps go out as `2026-11-08T00:00:00.000Z`, percent-encoded; both error envelopes
+/// become one-line messages. The account's currency is Starling's, never `--currency`.
+public struct StarlingAPI: SavingsAPI {
+    public static let productionURL = URL(string: "https://api.starlingbank.com")!
+    public static let sandboxURL = URL(string: "https://api-sandbox.starlingbank.com")!
+    /// Goal photos: `starling-photo:<savingsGoalUid>`, answered by `imageData(at:)`.
+    public static let photoScheme = "starling-photo"
+    /// Before any Starling account: the history's end when an account says no `createdAt`.
+    /// The URL a goal's photo is drawn from.
+    public static func photoURL(goalUid: String) -> URL? {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        return URL(string: photoScheme + ":" + (goalUid.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""))
+    }
+
+    public static let earliestHistory = Date(timeIntervalSince1970: 1_388_534_400)   // 2014-01-01
+
+    public let transport: HTTPTransport
+    /// The account every request is about.
+    public let primary: Starling.AccountItem
+    public let accountCurrency: Currency
+    /// The start of the account's history: the activity feed's `oldest`.
+    public let createdAt: Date
+    private let decoder: PayloadDecoder
+    private let now: @Sendable () -> Date
+
+    /// An API for an account already known (see `connect`).
+    public init(transport: HTTPTransport, account: Starling.AccountItem, now: @escaping @Sendable () -> Date = { Date() })
+        throws(MalformedPayload) {
+        guard let currency = Currency.from(code: account.currency) else {
+            throw MalformedPayload(resource: "GET /api/v2/accounts",
+                                   reason: "accounts[].currency: not an ISO currency code: \"\(String(account.currency.prefix(10)))\"")
+        }
+        self.transport = transport
+        self.primary = account
+        self.accountCurrency = currency
+        self.createdAt = account.createdAt ?? StarlingAPI.earliestHistory
+        self.decoder = PayloadDecoder(accountCurrency: currency, skipped: SkippedRecords())
+        self.now = now
+    }
+
+    /// Notes about records Starling's answers held but that could not be read (for the status bar).
+    public var skippedRecords: SkippedRecords? { decoder.skipped }
+
+    /// A transport with Starling's error envelopes.
+    public static func transport(baseURL: URL, token: String?, timeout: TimeInterval = 10) -> HTTPTransport {
+        HTTPTransport(baseURL: baseURL, token: token, timeout: timeout, serverMessage: Starling.serverMessage)
+    }
+
+    /// Checks the token with `GET /api/v2/accounts` and picks the account: the PRIMARY one, else
+    /// the first. A refused token throws an `APIError` of kind `.unauthorized`.
+    public static func connect(baseURL: URL, token: String?, timeout: TimeInterval = 10,
+                               now: @escaping @Sendable () -> Date = { Date() }) async throws(APIError) -> StarlingAPI {
+        let label = "GET /api/v2/accounts"
+        // A token is printable ASCII: anything else (a pasted line break, a space) would make a
+        // broken header; refused here, without quoting it.
+        if let token, !token.isEmpty, !token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) {
+            throw APIError(kind: .unauthorized, request: label,
+                           message: "\(label): not sent: the token has spaces or characters a token cannot have")
+        }
+        let transport = transport(baseURL: baseURL, token: token, timeout: timeout)
+        let list = try await fetch(transport, "/api/v2/accounts", label: label, as: Starling.AccountList.self,
+                                   decoder: PayloadDecoder())
+        let accounts = list.accounts ?? []
+        guard let chosen = accounts.first(where: { $0.accountType?.uppercased() == "PRIMARY" }) ?? accounts.first else {
+            throw APIError(kind: .notFound, request: label, message: "\(label): the token has no account")
+        }
+        do {
+            return try StarlingAPI(transport: transport, account: chosen, now: now)
+        } catch {
+            throw APIError(kind: .malformed, request: label, message: error.description)
+        }
+    }
+
+    public var baseURL: URL { transport.baseURL }
+    public var sourceName: String { transport.hostAndPort }
+
+    // MARK: - The account
+
+    public func account() async throws -> Account? {
+        async let balance = get(accountPath("/balance", under: "/api/v2/accounts"), as: Starling.Balance.self)
+        async let identifiers = get(accountPath("/identifiers", under: "/api/v2/accounts"), as: Starling.Identifiers.self)
+        async let holder = holderName()
+        let (balanceValue, identifierValue, holderValue) = try await (balance, identifiers, holder)
+        return Account(id: primary.accountUid, name: primary.name ?? "", currency: accountCurrency, createdAt: createdAt,
+                       holder: holderValue,
+                       sortCode: identifierValue.bankIdentifier.map(Account.formatSortCode),
+                       accountNumber: identifierValue.accountIdentifier,
+                       effectiveBalance: try balanceValue.effectiveBalance?.money("effectiveBalance"))
+    }
+
+    private func holderName() async throws -> String? {
+        try await get(Path("/api/v2/account-holder/name"), as: Starling.HolderName.self).accountHolderName
+    }
+
+    // MARK: - SavingsAPI
+
+    public func goals() async throws -> [Goal] {
+        let list = try await get(goalsPath(), as: Starling.SavingsGoalList.self)
+        return try mapped(goalsPath().label("GET")) {
+            try (list.savingsGoalList ?? []).map { try StarlingMapping.goal($0, currency: accountCurrency) }
+        }
+    }
+
+    /// The goal's own feed (its category), from the account's opening to now, newest first.
+    public func feed(goalId: GoalID) async throws -> [FeedItem] {
+        let path = feedPath(category: goalId.rawValue)
+        let items = try await feedItems(path, from: createdAt, to: now().addingTimeInterval(60))
+        return try mapped(path.label("GET")) { try items.map(StarlingMapping.goalFeedItem) }
+            .sorted { $0.timestamp > $1.timestamp }
+    }
+
+    /// Starling has no savings rules.
+    public func rules() async throws -> [SavingsRule] { [] }
+
+    /// The holder is user 1; there is nobody else.
+    public func user(id: Int) async throws -> User {
+        guard id == StarlingMapping.holderId else {
+            let label = "user \(id)"
+            throw APIError(kind: .notFound, request: label, message: "\(label): not found")
+        }
+        return User(id: id, displayName: try await holderName() ?? primary.name ?? "You")
+    }
+
+    /// The account's feed (its default category) in the window; `oldest` is the account's opening.
+    public func activities(from: Date, to: Date) async throws -> ActivityPage {
+        let path = feedPath(category: primary.defaultCategory)
+        let items = try await feedItems(path, from: from, to: to)
+        let activities = try mapped(path.label("GET")) { try items.map(StarlingMapping.activity) }
+        return ActivityPage(oldest: createdAt, activities: activities.sorted { $0.timestamp > $1.timestamp })
+    }
+
+    /// The account's feed as payments that round up by seed 002's rule.
+    public func transactions(from: Date, to: Date) async throws -> [Transaction] {
+        let path = feedPath(category: primary.defaultCategory)
+        let items = try await feedItems(path, from: from, to: to)
+        return try mapped(path.label("GET")) { try items.map(StarlingMapping.transaction) }
+    }
+
+    public func createGoal(name: String, target: Money?) async throws -> Goal {
+        let body = Starling.CreateGoalRequest(name: name, currency: accountCurrency.code, target: target.map(Starling.Amount.init))
+        let path = goalsPath()
+        let answer = try await send("PUT", path, body: try encode(body), as: Starling.CreateGoalResponse.self)
+        try check(success: answer.success, errors: answer.errors, label: path.label("PUT"))
+        guard let uid = answer.savingsGoalUid, !uid.isEmpty else {
+            throw APIError(kind: .malformed, request: path.label("PUT"),
+                           message: MalformedPayload(resource: path.label("PUT"), reason: "savingsGoalUid: missing").description)
+        }
+        return Goal(id: GoalID(uid), name: name, ownerId: StarlingMapping.holderId, imageURL: nil, target: target,
+                    balance: .zero(accountCurrency))
+    }
+
+    /// `add-money` with `transferId` as the `transferUid`: the same id twice moves money once.
+    /// Answers the goal as the server has it afterwards.
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
+        let path = Path("/api/v2/account/").uid(primary.accountUid).then("/savings-goals/").uid(goalId.rawValue)
+            .then("/add-money/").uid(transferId.uuidString.lowercased())
+        let body = Starling.TopUpRequest(amount: Starling.Amount(amount))
+        let answer = try await send("PUT", path, body: try encode(body), as: Starling.TransferResponse.self)
+        try check(success: answer.success, errors: answer.errors, label: path.label("PUT"))
+        guard let goal = try await goals().first(where: { $0.id == goalId }) else {
+            let label = goalsPath().label("GET")
+            throw APIError(kind: .notFound, request: label, message: "\(label): the goal \(goalId) is gone")
+        }
+        return goal
+    }
+
+    /// A goal's photo (`starling-photo:UID`): the base64 bytes of `…/photo`, decoded.
+    public func imageData(at url: URL) async throws -> Data {
+        let shown = "GET \(TextSanitizer.clean(url.absoluteString))"
+        guard url.scheme?.lowercased() == StarlingAPI.photoScheme else {
+            throw APIError(kind: .notFound, request: shown, message: "\(shown): Starling has no other pictures")
+        }
+        let uid = String(url.absoluteString.dropFirst(StarlingAPI.photoScheme.count + 1)).removingPercentEncoding ?? ""
+        let path = goalsPath().then("/").uid(uid).then("/photo")
+        let label = path.label("GET")
+        let photo = try await get(path, as: Starling.Photo.self)
+        let text = photo.base64EncodedPhoto ?? ""
+        guard !text.isEmpty else {
+            throw APIError(kind: .notFound, request: label, message: "\(label): the goal has no photo")
+        }
+        guard text.utf8.count <= ImageFetch.maxBytes * 4 / 3 + 4,
+              let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters), !data.isEmpty else {
+            throw APIError(kind: .malformed, request: label, message: "\(label): the photo is not base64 or is too large")
+        }
+        return data
+    }
+
+    // MARK: - Paths
+
+    /// A path and its label: the label shows ids as "…" (short, and no ids in messages).
+    struct Path {
+        var text: String
+        var shown: String
+
+        init(_ text: String) {
+            self.text = text
+            self.shown = text
+        }
+
+        func then(_ more: String) -> Path {
+            var copy = self
+            copy.text += more
+            copy.shown += more
+            return copy
+        }
+
+        func uid(_ value: String) -> Path {
+            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+            var copy = self
+            copy.text += value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+            copy.shown += "…"
+            return copy
+        }
+
+        func label(_ method: String) -> String { "\(method) \(shown)" }
+    }
+
+    private func accountPath(_ tail: String, under prefix: String) -> Path {
+        Path(prefix + "/").uid(primary.accountUid).then(tail)
+    }
+
+    private func goalsPath() -> Path {
+        Path("/api/v2/account/").uid(primary.accountUid).then("/savings-goals")
+    }
+
+    private func feedPath(category: String) -> Path {
+        Path("/api/v2/feed/account/").uid(primary.accountUid).then("/category/").uid(category).then("/transactions-between")
+    }
+
+    // MARK: - Plumbing
+
+    /// `2026-11-08T00:00:00.000Z`, the form Starling's queries take.
+    public static func timestamp(_ date: Date) -> String { Timestamp.feedString(date) }
+
+    private func feedItems(_ path: Path, from: Date, to: Date) async throws(APIError) -> [Starling.FeedItem] {
+        let query = [URLQueryItem(name: "minTransactionTimestamp", value: StarlingAPI.timestamp(from)),
+                     URLQueryItem(name: "maxTransactionTimestamp", value: StarlingAPI.timestamp(to))]
+        return try await get(path, query: query, as: Starling.FeedItems.self).feedItems ?? []
+    }
+
+    /// The request URL (for tests).
+    func url(for path: Path, query: [URLQueryItem] = []) -> URL {
+        transport.url(for: path.text, query: query)
+    }
+
+    private func get<T: Decodable>(_ path: Path, query: [URLQueryItem] = [], as type: T.Type) async throws(APIError) -> T {
+        try await send("GET", path, query: query, body: nil, as: type)
+    }
+
+    private func send<T: Decodable>(_ method: String, _ path: Path, query: [URLQueryItem] = [], body: Data?,
+                                    as type: T.Type) async throws(APIError) -> T {
+        try await StarlingAPI.fetch(transport, path.text, method: method, query: query, body: body, label: path.label(method),
+                                    as: type, decoder: decoder)
+    }
+
+    private static func fetch<T: Decodable>(_ transport: HTTPTransport, _ path: String, method: String = "GET",
+                                            query: [URLQueryItem] = [], body: Data? = nil, label: String, as type: T.Type,
+                                            decoder: PayloadDecoder) async throws(APIError) -> T {
+        let data = try await transport.send(method, path, query: query, body: body, label: label)
+        do {
+            return try decoder.decode(type, from: data, resource: label)
+        } catch {
+            throw APIError(kind: .malformed, request: label, message: error.description)
+        }
+    }
+
+    /// Turns a value that decoded but does not fit the model (a bad currency code) into a malformed answer.
+    private func mapped<T>(_ label: String, _ body: () throws -> T) throws(APIError) -> T {
+        do {
+            return try body()
+        } catch let error as MalformedPayload {
+            throw APIError(kind: .malformed, request: label,
+                           message: MalformedPayload(resource: label, reason: "\(error.resource): \(error.reason)").description)
+        } catch {
+            throw APIError(kind: .malformed, request: label, message: MalformedPayload(resource: label, reason: "\(error)").description)
+        }
+    }
+
+    /// A 2xx answer that still says `"success": false` is a refusal, in the server's words.
+    private func check(success: Bool?, errors: [Starling.ErrorDetail]?, label: String) throws(APIError) {
+        guard success == false else { return }
+        let said = Starling.ErrorBody(messages: (errors ?? []).compactMap(\.message)).message
+        let message = said.map { ": " + TextSanitizer.clean(String($0.prefix(200))) } ?? ": refused"
+        throw APIError(kind: .rejected, request: label, message: "\(label)\(message)")
+    }
+
+    private func encode<T: Encodable>(_ value: T) throws(APIError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        do {
+            return try encoder.encode(value)
+        } catch {
+            throw APIError(kind: .transport, request: "encode", message: "cannot write the request body")
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import FeedModel
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Tokens kept between runs, only when the user asks ("remember" on the sign-in screen): one
+/// JSON file, mode 0600, in a 0700 directory under `$XDG_CONFIG_HOME/qapital-tui/` (default
+/// `~/.config/qapital-tui/`). Each token is kept for its origin (scheme, host and port) and only
+/// ever read back for that origin, so a production token never goes to a test server.
+struct RememberedTokens {
+    let fileURL: URL
+
+    /// `$XDG_CONFIG_HOME/qapital-tui/starling-tokens.json`, else `~/.config/qapital-tui/…`.
+    static func defaultFile(environment: [String: String]) -> URL {
+        let base: URL
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            base = URL(fileURLWithPath: xdg)
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            base = URL(fileURLWithPath: home).appendingPathComponent(".config")
+        }
+        return base.appendingPathComponent("qapital-tui").appendingPathComponent("starling-tokens.json")
+    }
+
+    /// `https://api.starlingbank.com:443`: what a token is kept for.
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\((url.host ?? "").lowercased()):\(port)"
+    }
+
+    /// The token kept for `baseURL`'s origin; nil when there is none, or the file is not the
+    /// user's own with mode 0600 (then it is not trusted, and not read).
+    func token(for baseURL: URL) -> String? {
+        guard let tokens = read() else { return nil }
+        return tokens[RememberedTokens.origin(of: baseURL)].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Keeps `token` for `baseURL`'s origin (replacing the one kept before). Throws a one-line
+    /// message that never quotes the token.
+    func remember(_ token: String, for baseURL: URL) throws(Failure) {
+        var tokens = read() ?? [:]
+        tokens[RememberedTokens.origin(of: baseURL)] = token
+        try write(tokens)
+    }
+
+    /// Drops the token kept for `baseURL`'s origin (a refused one).
+    func forget(_ baseURL: URL) throws(Failure) {
+        guard var tokens = read(), tokens.removeValue(forKey: RememberedTokens.origin(of: baseURL)) != nil else { return }
+        try write(tokens)
+    }
+
+    struct Failure: Error, Equatable, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    private func read() -> [String: String]? {
+        var info = stat()
+        guard lstat(fileURL.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == getuid(),
+              info.st_mode & 0o077 == 0, info.st_size < 65_536,
+              let data = FileManager.default.contents(atPath: fileURL.path) else { return nil }
+        return try? JSONDecoder().decode([String: String].self, from: data)
+    }
+
+    private func write(_ tokens: [String: String]) throws(Failure) {
+        let directory = fileURL.deletingLastPathComponent()
+        let shownDirectory = TextSanitizer.clean(directory.path)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw Failure(message: "cannot create \(shownDirectory)")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard let data = try? encoder.encode(tokens) else { throw Failure(message: "cannot write the token file") }
+        // A new file created 0600 from the start (never readable by others, not even for a
+        // moment), then renamed over the old one.
+        let temporary = directory.appendingPathComponent(".starling-tokens-\(UUID().uuidString).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Failure(message: "cannot write in \(shownDirectory)") }
+        let written = data.withUnsafeBytes { bytes in Glibc.write(descriptor, bytes.baseAddress, bytes.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == data.count, synced, rename(temporary.path, fileURL.path) == 0 else {
+            unlink(temporary.path)
+            throw Failure(message: "cannot write \(TextSanitizer.clean(fileURL.path))")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import FeedModel
+import Foundation
+import StarlingClient
+import Testing
+@testable import qapital_tui
+
+/// `--source`, `--sandbox`, `--api-url` and where the token comes from.
+@Suite struct SourceCommandTests {
+    func source(_ arguments: [String], _ environment: [String: String] = [:]) throws -> AppCommand.Source {
+        try AppCommand.parse(arguments).settings(environment: environment).source
+    }
+
+    @Test func choosingTheSource() throws {
+        #expect(try source([]) == .demo)
+        #expect(try source(["--api-url", "http://127.0.0.1:8080"]) == .qapital(URL(string: "http://127.0.0.1:8080")!))
+        #expect(try source(["--source", "starling"]) == .starling(StarlingAPI.productionURL))
+        #expect(try source(["--source", "Starling", "--sandbox"]) == .starling(StarlingAPI.sandboxURL))
+        #expect(try source(["--source", "starling", "--sandbox", "--api-url", "http://127.0.0.1:9"])
+                == .starling(URL(string: "http://127.0.0.1:9")!))
+        #expect(try source([], ["QAPITAL_SOURCE": "starling"]) == .starling(StarlingAPI.productionURL))
+        #expect(try source(["--source", "qapital", "--api-url", "http://h:1"], ["QAPITAL_SOURCE": "starling"])
+                == .qapital(URL(string: "http://h:1")!))
+        #expect(try source([], ["QAPITAL_API_URL": "http://h:2"]) == .qapital(URL(string: "http://h:2")!))
+    }
+
+    @Test func starlingSettings() throws {
+        let settings = try AppCommand.parse(["--source", "starling"]).settings(environment: [:])
+        #expect(settings.api == nil)
+        #expect(settings.pictureSchemes == [StarlingAPI.photoScheme])
+    }
+
+    @Test func badCombinationsAreOneLine() {
+        for (arguments, expected) in [
+            (["--source", "bank"], "--source wants starling or qapital, not \"bank\""),
+            (["--sandbox"], "--sandbox goes with --source starling"),
+            (["--source", "qapital"], "--source qapital needs --api-url (or QAPITAL_API_URL)"),
+            (["--source", "starling", "--currency", "USD"], "--currency does not apply to starling: the account says its own"),
+            (["--source", "starling", "--api-url", "ftp://x"], "--api-url: unsupported URL scheme \"ftp\" in ftp://x (use http or https)"),
+        ] {
+            do {
+                _ = try AppCommand.parse(arguments).settings(environment: [:])
+                Issue.record("accepted \(arguments)")
+            } catch let error as ValidationError {
+                #expect(error.message == expected)
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+
+    @Test func tokenOrder() throws {
+        let both = ["STARLING_TOKEN": "starling", "QAPITAL_TOKEN": "qapital"]
+        #expect(try AppCommand.parse(["--token", "flag"]).resolvedToken(both, starling: true) == "flag")
+        #expect(try AppCommand.parse([]).resolvedToken(both, starling: true) == "starling")
+        #expect(try AppCommand.parse([]).resolvedToken(["QAPITAL_TOKEN": "qapital"], starling: true) == "qapital")
+        #expect(try AppCommand.parse([]).resolvedToken(["STARLING_TOKEN": "", "QAPITAL_TOKEN": "q"], starling: true) == "q")
+        #expect(try AppCommand.parse([]).resolvedToken([:], starling: true) == nil)
+        // The Qapital API never gets Starling's token.
+        #expect(try AppCommand.parse([]).resolvedToken(both) == "qapital")
+    }
+
+    @Test func anUnreachableServerIsOneLine() async {
+        do {
+            _ = try await AppCommand.connectStarling(baseURL: URL(string: "http://127.0.0.1:1")!, token: "secret-token-xyz")
+            Issue.record("connected to a closed port")
+        } catch {
+            #expect(error.kind == .cannotConnect)
+            #expect(error.message == "GET /api/v2/accounts: cannot connect to 127.0.0.1:1")
+        }
+    }
+}
