@@ -75,12 +75,15 @@ public struct AchievementsFile: Decodable, Sendable {
         var achievements: [Achievement] = []
         var skipped: [String] = []
         while !entries.isAtEnd {
+            let index = entries.currentIndex
             do {
                 achievements.append(try entries.decode(Achievement.self))
-            } catch let error as DecodingError {
-                skipped.append(PayloadDecoder.explain(error))
+            } catch {
+                skipped.append(PayloadDecoder.explain(error, place: "achievements[\(index)]"))
                 // Step over the bad element so the rest can still be read.
                 _ = try? entries.decode(SkipValue.self)
+                if entries.currentIndex == index { _ = try? entries.decodeNil() }
+                if entries.currentIndex == index { throw error }
             }
         }
         self.init(title: title, achievements: achievements, skipped: skipped)

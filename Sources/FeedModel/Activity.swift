@@ -52,7 +52,7 @@ public struct ActivityPage: Codable, Sendable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         oldest = try container.decode(Date.self, forKey: .oldest)
-        activities = try container.decodeIfPresent([Activity].self, forKey: .activities) ?? []
+        activities = try container.lossyListIfPresent(Activity.self, forKey: .activities)
     }
 
     public func encode(to encoder: Encoder) throws {

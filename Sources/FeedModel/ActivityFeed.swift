@@ -2,6 +2,8 @@ import Foundation
 
 /// Runs an `ActivityPager` against an API: performs its requests in tasks and feeds the answers
 /// back on the main actor, where the app's event loop lives; each change is posted as `.activityPage`.
+///
+/// Requests are paced (`RequestPacer`: 32 at once, then 20 a second), across refreshes too.
 @MainActor
 public final class ActivityFeed {
     public private(set) var pager: ActivityPager
@@ -10,15 +12,25 @@ public final class ActivityFeed {
     private let api: any SavingsAPI
     private let now: @Sendable () -> Date
     private var tasks: [PageRequest: Task<Void, Never>] = [:]
+    private var pacer: RequestPacer
+    private let uptime: @Sendable () -> TimeInterval
+    private let sleep: @Sendable (TimeInterval) async -> Void
 
     /// `cache`: the offline cache behind `api`, if there is one (its newest page is shown while the server is asked).
+    /// `uptime` and `sleep` are the pacer's monotonic clock and wait (tests pass their own).
     public init(api: any SavingsAPI, cache: (any OfflineCache)? = nil, maxInFlight: Int = 8,
-                now: @escaping @Sendable () -> Date = { Date() }, events: EventSink<StoreEvent> = .ignored) {
+                now: @escaping @Sendable () -> Date = { Date() }, events: EventSink<StoreEvent> = .ignored,
+                pacer: RequestPacer = RequestPacer(),
+                uptime: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime },
+                sleep: @escaping @Sendable (TimeInterval) async -> Void = { try? await Task.sleep(for: .seconds($0)) }) {
         self.api = api
         self.cache = cache
         self.events = events
         self.now = now
         self.pager = ActivityPager(maxInFlight: maxInFlight)
+        self.pacer = pacer
+        self.uptime = uptime
+        self.sleep = sleep
     }
 
     /// What is shown: the pager's activities, or during a refresh, until its first page
@@ -52,7 +64,8 @@ public final class ActivityFeed {
     private func showWhileLoading(_ activities: [Activity], generation: Int) {
         guard generation == pager.generation, pager.activities.isEmpty, shownDuringRefresh == nil,
               pager.phase == .loading(firstPage: true) else { return }
-        shownDuringRefresh = activities
+        var seen: Set<Activity> = []
+        shownDuringRefresh = activities.filter { seen.insert($0).inserted }
         listIdentity += 1
         events.send(.activityPage)
     }
@@ -82,15 +95,27 @@ public final class ActivityFeed {
         events.send(.activityPage)
     }
 
+    /// After a year of empty windows (`.pausedAfterEmptyYear`): looks another year further back.
+    public func keepLooking() {
+        perform(pager.keepLooking())
+        events.send(.activityPage)
+    }
+
     private func perform(_ requests: [PageRequest]) {
         for request in requests {
             let api = self.api
+            let sleep = self.sleep
+            let delay = pacer.reserve(now: uptime())
             tasks[request] = Task { [weak self] in
                 let result: Result<ActivityPage, APIError>
+                if delay > 0 { await sleep(delay) }
                 do {
+                    try Task.checkCancellation()
                     result = .success(try await api.activities(from: request.window.from, to: request.window.to))
                 } catch let error as APIError {
                     result = .failure(error)
+                } catch is CancellationError {
+                    result = .failure(APIError(kind: .cancelled, request: "GET /activities", message: "GET /activities: cancelled"))
                 } catch {
                     result = .failure(APIError(kind: .transport, request: "GET /activities", message: "GET /activities: \(error)"))
                 }
@@ -103,7 +128,7 @@ public final class ActivityFeed {
         tasks[request] = nil
         guard request.generation == pager.generation else { return }
         perform(pager.receive(request, result))
-        if shownDuringRefresh != nil, !pager.activities.isEmpty || pager.phase == .atEnd {
+        if shownDuringRefresh != nil, !pager.activities.isEmpty || pager.phase == .atEnd || pager.isPaused {
             shownDuringRefresh = nil
             listIdentity += 1
         }

@@ -19,7 +19,13 @@ public struct PageRequest: Hashable, Sendable {
 /// generation. While windows come back empty it keeps up to `maxInFlight` of the following
 /// windows in flight at once, and assembles results strictly in order. Beyond that it asks for
 /// the next window only when the cursor comes within one screen height of the last loaded row.
-/// It stops at the window that reaches `oldest`, learned from the responses.
+/// It stops at the window that reaches `oldest`, learned from the responses. It also pauses
+/// after `emptyWindowLimit` empty windows in a row (27 × 14 days: just over a year), so an absurd
+/// `oldest` cannot turn into thousands of requests; `keepLooking()` walks another year.
+///
+/// An activity is shown once per generation: exact duplicates (same message, amount, user and
+/// time; the original server made new ids on every request, so content is the identity) are
+/// dropped within a window and across windows.
 public struct ActivityPager: Sendable {
     public enum Phase: Equatable, Sendable {
         /// Nothing asked for yet.
@@ -32,11 +38,18 @@ public struct ActivityPager: Sendable {
         case failed(String)
         /// The whole history is shown.
         case atEnd
+        /// A year of windows in a row came back empty: nothing more is asked for until
+        /// `keepLooking()`. There is no activity between `before` and a year earlier.
+        case pausedAfterEmptyYear(before: Date)
     }
+
+    /// Empty windows in a row after which walking pauses: 27 × 14 days = 378 days, over a year.
+    public static let defaultEmptyWindowLimit = 27
 
     public static let windowLength: TimeInterval = 14 * 86_400
 
     public let maxInFlight: Int
+    public let emptyWindowLimit: Int
     public private(set) var generation = 0
     /// Everything delivered so far, newest first, never duplicated.
     public private(set) var activities: [Activity] = []
@@ -51,12 +64,21 @@ public struct ActivityPager: Sendable {
     private var requested: Set<Int> = []
     private var inFlight: Set<Int> = []
     private var arrived: [Int: Result<ActivityPage, APIError>] = [:]
+    private var seen: Set<Activity> = []
     private var lastDeliveredWasEmpty = false
+    /// The first window of the current stretch of empty windows (or of the stretch since `keepLooking()`).
+    private var emptyRunStart: Int?
     private var cursor = 0
     private var screenHeight = 0
 
-    public init(maxInFlight: Int = 8) {
+    /// Whether walking paused after a year of empty windows.
+    public var isPaused: Bool {
+        if case .pausedAfterEmptyYear = phase { true } else { false }
+    }
+
+    public init(maxInFlight: Int = 8, emptyWindowLimit: Int = ActivityPager.defaultEmptyWindowLimit) {
         self.maxInFlight = max(1, maxInFlight)
+        self.emptyWindowLimit = max(1, emptyWindowLimit)
     }
 
     public func window(_ index: Int) -> ActivityWindow {
@@ -75,7 +97,9 @@ public struct ActivityPager: Sendable {
         requested = []
         inFlight = []
         arrived = [:]
+        seen = []
         lastDeliveredWasEmpty = false
+        emptyRunStart = nil
         phase = .loading(firstPage: true)
         return pump()
     }
@@ -99,6 +123,14 @@ public struct ActivityPager: Sendable {
         requestCount += 1
         phase = .loading(firstPage: activities.isEmpty)
         return [PageRequest(generation: generation, window: failed)] + pump()
+    }
+
+    /// After a pause on an empty year: walks up to another year further back.
+    public mutating func keepLooking() -> [PageRequest] {
+        guard case .pausedAfterEmptyYear = phase else { return [] }
+        emptyRunStart = nextToDeliver
+        phase = .loading(firstPage: activities.isEmpty)
+        return pump()
     }
 
     /// An answer arrived. Answers of an older generation, or for windows past the end, are dropped.
@@ -125,11 +157,22 @@ public struct ActivityPager: Sendable {
                     activity.timestamp >= window.from
                         && (activity.timestamp < window.to || (window.index == 0 && activity.timestamp == window.to))
                 }
-                activities.append(contentsOf: inside.sorted { $0.timestamp > $1.timestamp })
+                activities.append(contentsOf: inside.sorted { $0.timestamp > $1.timestamp }.filter { seen.insert($0).inserted })
                 lastDeliveredWasEmpty = inside.isEmpty
+                if !inside.isEmpty {
+                    emptyRunStart = nil
+                } else if emptyRunStart == nil {
+                    emptyRunStart = nextToDeliver
+                }
                 nextToDeliver += 1
                 if window.from <= page.oldest {
                     phase = .atEnd
+                    arrived = [:]
+                    return
+                }
+                if let run = emptyRunStart, nextToDeliver - run >= emptyWindowLimit {
+                    // Nothing past the stretch was asked for (see `pump`), so nothing is in flight.
+                    phase = .pausedAfterEmptyYear(before: self.window(run).to)
                     arrived = [:]
                     return
                 }
@@ -144,14 +187,17 @@ public struct ActivityPager: Sendable {
 
     private mutating func pump() -> [PageRequest] {
         switch phase {
-        case .failed, .atEnd, .idle: return []
+        case .failed, .atEnd, .idle, .pausedAfterEmptyYear: return []
         case .loading, .ready: break
         }
         guard wantsMore else { return [] }
         // Walking an empty stretch: keep several windows ahead in flight; otherwise one at a time.
         let depth = lastDeliveredWasEmpty ? maxInFlight : 1
+        // Never ask past the end of a year of empty windows: there the walk pauses.
+        let limit = emptyRunStart.map { $0 + emptyWindowLimit } ?? Int.max
         var requests: [PageRequest] = []
         for index in nextToDeliver..<(nextToDeliver + depth) where inFlight.count < maxInFlight {
+            guard index < limit else { break }
             guard !requested.contains(index) else { continue }
             let window = window(index)
             if let oldest, window.to <= oldest { break }

@@ -60,7 +60,7 @@ public struct GoalFeed: Codable, Sendable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        feed = try container.decodeIfPresent([FeedItem].self, forKey: .feed) ?? []
+        feed = try container.lossyListIfPresent(FeedItem.self, forKey: .feed)
     }
 }
 

@@ -93,6 +93,6 @@ public struct GoalList: Codable, Sendable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        savingsGoals = try container.decodeIfPresent([Goal].self, forKey: .savingsGoals) ?? []
+        savingsGoals = try container.lossyListIfPresent(Goal.self, forKey: .savingsGoals)
     }
 }

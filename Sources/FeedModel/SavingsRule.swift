@@ -68,6 +68,6 @@ public struct RuleList: Codable, Sendable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        savingsRules = try container.decodeIfPresent([SavingsRule].self, forKey: .savingsRules) ?? []
+        savingsRules = try container.lossyListIfPresent(SavingsRule.self, forKey: .savingsRules)
     }
 }

@@ -4,6 +4,13 @@
 /// become a space; other C0 controls, DEL and C1 controls are removed; every escape sequence
 /// (CSI, OSC ended by BEL or ST or not at all, DCS/SOS/PM/APC, two-byte ESC forms such as
 /// `ESC c`, a lone ESC) and their 8-bit C1 forms are removed whole.
+///
+/// Invisible format characters (Unicode category Cf) go too: the bidi embeddings, overrides
+/// and isolates (U+202A–U+202E, U+2066–U+2069), the marks U+200E, U+200F and U+061C, zero-width
+/// spaces, word joiners, soft hyphens, BOMs and tag characters. They could reorder or hide text
+/// next to an amount ("‮00.001$" shown as "$100.00"). Only the joiners U+200C and U+200D stay,
+/// and only between two visible characters, where emoji sequences (👩‍👩‍👧) and some scripts need
+/// them. The line and paragraph separators U+2028 and U+2029 become a space, as newline does.
 public enum TextSanitizer {
     public static func clean(_ text: String) -> String {
         // Fast path: most text has nothing to remove.
@@ -27,9 +34,22 @@ public enum TextSanitizer {
                 index = skipString(scalars, from: index + 1, bellEnds: value == 0x9D)
             case 0x00...0x1F, 0x7F, 0x80...0x9F:
                 index += 1
-            default:
-                output.append(scalar)
+            case 0x2028, 0x2029:
+                output.append(" ")
                 index += 1
+            case 0x200C, 0x200D:
+                // A joiner stays only between two visible characters (and never twice in a row).
+                let before = output.last
+                let after = index + 1 < scalars.count ? scalars[index + 1] : nil
+                if let before, let after, isVisible(before), isVisible(after) { output.append(scalar) }
+                index += 1
+            default:
+                if isFormat(scalar) {
+                    index += 1
+                } else {
+                    output.append(scalar)
+                    index += 1
+                }
             }
         }
         return String(output)
@@ -37,7 +57,24 @@ public enum TextSanitizer {
 
     private static func needsAttention(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
-        return value < 0x20 || (value >= 0x7F && value <= 0x9F)
+        if value < 0x20 || (value >= 0x7F && value <= 0x9F) { return true }
+        // U+00AD (soft hyphen) is the first format character.
+        return value >= 0xAD && (value == 0x2028 || value == 0x2029 || isFormat(scalar))
+    }
+
+    /// Unicode category Cf: invisible characters that format, reorder or join text.
+    private static func isFormat(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value >= 0xAD && scalar.properties.generalCategory == .format
+    }
+
+    /// What a joiner may stand between: not a control, space, separator or format character.
+    private static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value <= 0x20 || (value >= 0x7F && value <= 0x9F) { return false }
+        switch scalar.properties.generalCategory {
+        case .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .control: return false
+        default: return true
+        }
     }
 
     /// `scalars[start]` is ESC. Returns the index just past the whole sequence.

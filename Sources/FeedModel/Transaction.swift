@@ -56,6 +56,6 @@ public struct TransactionList: Codable, Sendable {
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        transactions = try container.decodeIfPresent([Transaction].self, forKey: .transactions) ?? []
+        transactions = try container.lossyListIfPresent(Transaction.self, forKey: .transactions)
     }
 }

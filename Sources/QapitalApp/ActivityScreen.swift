@@ -7,6 +7,11 @@ import TermUI
 @MainActor
 final class ActivityScreen: TabScreen {
     nonisolated static let title = "Activity"
+    nonisolated static let keyMap: KeyMap<AppAction> = {
+        var map = KeyMap<AppAction>()
+        map.bind([.char("m")], to: .lookFurtherBack, help: "after a year without activity: look a year further back", section: "Activity")
+        return map
+    }()
     var list = ListState()
     var filter = "" {
         didSet { list.top() }
@@ -24,6 +29,10 @@ final class ActivityScreen: TabScreen {
 
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
         guard let action else { return .ignored }
+        if action == .lookFurtherBack {
+            data.feed.keepLooking()
+            return .consumed
+        }
         Self.sync(state: self, feed: data.feed, users: data.users, timeZone: data.timeZone)
         let before = list.selected
         guard list.navigate(action, count: rowCount) else { return .ignored }
@@ -194,6 +203,9 @@ final class ActivityScreen: TabScreen {
         case .failed(let message):
             text = "✗ \(message) — press r to retry"
             style = Style(fg: .role(.error), attributes: .bold)
+        case .pausedAfterEmptyYear(let before):
+            text = "— No activity in the year before \(format.shortDate(before)) — press m to look further back —"
+            style = Style(fg: .role(.muted))
         case .atEnd:
             if let oldest = feed.pager.oldest, !feed.activities.isEmpty {
                 text = "— Beginning of history (\(format.shortDate(oldest))) —"

@@ -13,6 +13,8 @@ enum AppAction: Hashable, Sendable {
     case previousWeek, nextWeek, save, newGoal
     /// `n` and `N` with a filter set (`n` is `newGoal` otherwise).
     case nextMatch, previousMatch
+    /// Activity, after a year of empty windows: walk another year back.
+    case lookFurtherBack
 
     /// The keys every screen shares; tab keys come from `AppCore.tabs`.
     @MainActor static let keyMap: KeyMap<AppAction> = {

@@ -35,11 +35,15 @@ extension AppCore {
         public var connectivity: Connectivity?
         /// `r` on the activity feed: fetch again what the cache would answer.
         public var refreshCache: (@Sendable () -> Void)?
+        /// Notes about records the source's answers held but it could not read (for the status bar).
+        public var skippedRecords: SkippedRecords?
 
-        public init(cache: (any OfflineCache)? = nil, connectivity: Connectivity? = nil, refreshCache: (@Sendable () -> Void)? = nil) {
+        public init(cache: (any OfflineCache)? = nil, connectivity: Connectivity? = nil, refreshCache: (@Sendable () -> Void)? = nil,
+                    skippedRecords: SkippedRecords? = nil) {
             self.cache = cache
             self.connectivity = connectivity
             self.refreshCache = refreshCache
+            self.skippedRecords = skippedRecords
         }
     }
 }

@@ -43,6 +43,7 @@ public final class AppCore {
     /// Pictures, when shown at all (with colours and without `--no-images`).
     let images: ImageStore?
     private let connectivity: Connectivity?
+    private let skippedRecords: SkippedRecords?
     private var data: ScreenData
     private let queue: EventQueue
 
@@ -64,6 +65,7 @@ public final class AppCore {
         self.queue = queue
         self.configuration = configuration
         connectivity = capabilities.connectivity
+        skippedRecords = capabilities.skippedRecords
         users = UserDirectory(api: api, now: now, events: sink)
         goals = GoalStore(api: api, users: users, cache: capabilities.cache, events: sink)
         feed = ActivityFeed(api: api, cache: capabilities.cache, now: now, events: sink)
@@ -165,6 +167,8 @@ public final class AppCore {
         default:
             break
         }
+        // Records an answer held but could not read: named in the status bar, the rest shown.
+        if let note = skippedRecords?.drain().last { status.error = (note, status.now()) }
         for screen in stacks.joined() { screen.receive(event, data) }
         for overlay in overlays { apply(overlay.receive(event, data), from: overlay) }
     }

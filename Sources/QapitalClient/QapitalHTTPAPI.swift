@@ -9,8 +9,10 @@ public struct QapitalHTTPAPI: SavingsAPI {
 
     public init(baseURL: URL, token: String? = nil, timeout: TimeInterval = 10, accountCurrency: Currency = .usd) {
         self.transport = HTTPTransport(baseURL: baseURL, token: token, timeout: timeout)
-        self.decoder = PayloadDecoder(accountCurrency: accountCurrency)
+        self.decoder = PayloadDecoder(accountCurrency: accountCurrency, skipped: SkippedRecords())
     }
+
+    public var skippedRecords: SkippedRecords? { decoder.skipped }
 
     public var baseURL: URL { transport.baseURL }
     public var sourceName: String { transport.hostAndPort }

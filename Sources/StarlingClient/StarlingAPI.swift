@@ -42,9 +42,12 @@ public struct StarlingAPI: SavingsAPI {
         self.primary = account
         self.accountCurrency = currency
         self.createdAt = account.createdAt ?? StarlingAPI.earliestHistory
-        self.decoder = PayloadDecoder(accountCurrency: currency)
+        self.decoder = PayloadDecoder(accountCurrency: currency, skipped: SkippedRecords())
         self.now = now
     }
+
+    /// Notes about records Starling's answers held but that could not be read (for the status bar).
+    public var skippedRecords: SkippedRecords? { decoder.skipped }
 
     /// A transport with Starling's error envelopes.
     public static func transport(baseURL: URL, token: String?, timeout: TimeInterval = 10) -> HTTPTransport {

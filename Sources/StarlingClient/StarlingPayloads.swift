@@ -118,6 +118,12 @@ public enum Starling {
     public struct SavingsGoalList: Codable, Sendable {
         public var savingsGoalList: [SavingsGoal]?
         public init(savingsGoalList: [SavingsGoal]) { self.savingsGoalList = savingsGoalList }
+
+        /// Goal by goal: one that cannot be read is skipped and named, not the whole list.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            savingsGoalList = try container.decodeIfPresent(LossyList<SavingsGoal>.self, forKey: .savingsGoalList)?.elements
+        }
     }
 
     /// `GET …/savings-goals/{savingsGoalUid}/photo`
@@ -177,6 +183,12 @@ public enum Starling {
     public struct FeedItems: Codable, Sendable {
         public var feedItems: [FeedItem]?
         public init(feedItems: [FeedItem]) { self.feedItems = feedItems }
+
+        /// Item by item: one that cannot be read is skipped and named, not the whole feed.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            feedItems = try container.decodeIfPresent(LossyList<FeedItem>.self, forKey: .feedItems)?.elements
+        }
     }
 
     /// `PUT /api/v2/account/{accountUid}/savings-goals`: the body.

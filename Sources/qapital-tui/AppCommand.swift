@@ -75,6 +75,8 @@ struct AppCommand: AsyncParsableCommand {
         var images: Bool = true
         /// The URL schemes pictures come from (the demo's are made in process).
         var pictureSchemes: Set<String> = ["http", "https"]
+        /// Where the source notes records it skipped (for the status bar).
+        var skippedRecords: SkippedRecords?
     }
 
     /// The achievements file named on the command line, or the one bundled with the app.
@@ -122,12 +124,15 @@ struct AppCommand: AsyncParsableCommand {
         let source = try chosenSource(environment: environment)
         let api: (any SavingsAPI)?
         var pictureSchemes: Set<String> = ["http", "https"]
+        var skippedRecords: SkippedRecords?
         switch source {
         case .demo:
             api = DemoSavingsAPI(backend: DemoBackend(options: .init(currency: accountCurrency)))
             pictureSchemes.insert(DemoImages.scheme)
         case .qapital(let base):
-            api = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency)
+            let http = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency)
+            api = http
+            skippedRecords = http.skippedRecords
         case .starling:
             if currency != nil { throw ValidationError("--currency does not apply to starling: the account says its own") }
             // Goal photos come through the API, as `starling-photo:` pictures; no other pictures are fetched.
@@ -138,7 +143,7 @@ struct AppCommand: AsyncParsableCommand {
         let colors = !(noColor || noColorEnvironment)
         return Settings(source: source, api: api, colors: colors, currency: accountCurrency,
                         achievements: try AppCommand.loadAchievements(path: achievements), images: colors && !noImages,
-                        pictureSchemes: pictureSchemes)
+                        pictureSchemes: pictureSchemes, skippedRecords: skippedRecords)
     }
 
     /// `--token`, else `$STARLING_TOKEN` (for starling), else `$QAPITAL_TOKEN`; empty counts as none.
@@ -266,6 +271,7 @@ struct AppCommand: AsyncParsableCommand {
                 return
             }
             settings.api = connected.api
+            settings.skippedRecords = connected.api.skippedRecords
             starlingAccountUid = connected.api.primary.accountUid
             settings.currency = connected.api.accountCurrency
             sourceName = connected.header
@@ -286,10 +292,12 @@ struct AppCommand: AsyncParsableCommand {
             cached = withOfflineCache(api, baseURL: base, partition: starlingAccountUid, currency: settings.currency,
                                       environment: environment)
         }
+        var capabilities = cached.capabilities
+        capabilities.skippedRecords = settings.skippedRecords
         let core = AppCore(api: cached.api, configuration: .init(sourceName: sourceName, colors: settings.colors,
                                                                   currency: settings.currency, images: settings.images,
                                                                   pictureSchemes: settings.pictureSchemes),
-                           capabilities: cached.capabilities, achievements: settings.achievements)
+                           capabilities: capabilities, achievements: settings.achievements)
         if let note = cached.note { core.showNotice(note) }
         let terminal = NcursesTerminal(theme: settings.colors ? .standard : .noColor)
         terminal.start(colors: settings.colors)

@@ -88,3 +88,10 @@ func failing(_ api: FakeSavingsAPI, _ on: Bool) {
     }
     api.script { $0.activities = on ? failure : nil }
 }
+
+/// The demo with an activity history empty back to the year 1 (an absurd `oldest`).
+func emptyHistoryAPI() -> FakeSavingsAPI {
+    let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "empty")
+    api.script { $0.activities = { _, _ in ActivityPage(oldest: Date(timeIntervalSince1970: -62_135_596_800), activities: []) } }
+    return api
+}

@@ -175,6 +175,24 @@ import TermUI
         #expect(lines[1].hasPrefix("Today") || lines[1].hasPrefix("Yesterday"))
     }
 
+    @Test func aYearWithoutActivityStopsWithARowAndMLooksFurther() async {
+        let api = emptyHistoryAPI()
+        let app = AppHarness(api: api)
+        _ = await app.start()
+        var lines = await app.press(.char("2"))
+        let day = DisplayFormat(timeZone: TimeZone(identifier: "UTC")!, now: { fixedNow }).shortDate(fixedNow)
+        #expect(lines.contains { $0.contains("— No activity in the year before \(day) — press m to look further back —") },
+                "\(lines.joined(separator: "\n"))")
+        #expect(api.activityCalls.count == 27)
+        // Other keys ask for nothing more; m walks one more year.
+        lines = await app.press(.char("j"), .char("G"), .char("k"))
+        #expect(api.activityCalls.count == 27)
+        lines = await app.press(.char("m"))
+        #expect(api.activityCalls.count == 54)
+        let earlier = DisplayFormat(timeZone: TimeZone(identifier: "UTC")!, now: { fixedNow }).shortDate(fixedNow.addingTimeInterval(-27 * ActivityPager.windowLength))
+        #expect(lines.contains { $0.contains("— No activity in the year before \(earlier) —") })
+    }
+
     @Test func anUnreachableServerOpensTheAppAndSaysSo() async throws {
         let port = try freeLoopbackPort()
         let api = QapitalHTTPAPI(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)

@@ -56,14 +56,42 @@ import Testing
         }
         let wrongType = #"{"savingsGoals": [{"id": 1, "name": "A", "currentBalance": "lots"}]}"#
         try await withServer(handler: CannedHandler(body: wrongType)) { _, api in
-            let error = await ServeFaultTests.apiError { _ = try await api.goals() }
-            #expect(error?.kind == .malformed)
-            #expect(error?.message.contains("savingsGoals[0].currentBalance") == true, "\(String(describing: error))")
+            // A record of the wrong type is skipped and named; the answer itself is not refused.
+            let goals = try await api.goals()
+            #expect(goals.isEmpty)
+            let notes = api.skippedRecords?.drain() ?? []
+            #expect(notes.count == 1 && notes[0].contains("savingsGoals[0].currentBalance: expected a number (id 1)"), "\(notes)")
         }
         try await withServer(handler: CannedHandler(body: #"{"oldest": "2016-05-23T00:00:00+00:00", "activi"#)) { _, api in
             let error = await ServeFaultTests.apiError { _ = try await api.activities(from: fixedNow, to: fixedNow) }
             #expect(error?.kind == .malformed)
         }
+    }
+
+    @Test func aGoalThatCannotBeMoneyIsSkippedAndNamedInTheStatusBar() async throws {
+        let goals = #"{"savingsGoals":[{"id":1,"name":"Bike","currentBalance":5,"targetAmount":10},"#
+            + #"{"id":2,"name":"Yacht","currentBalance":1,"targetAmount":1e308},{"id":3,"name":"Trip","currentBalance":7}]}"#
+        let oldest = Timestamp.queryString(fixedNow.addingTimeInterval(-86_400))
+        let handler = RoutedHandler(routes: [
+            ("/savingsgoals/", #"{"feed":[]}"#), ("/savingsgoals", goals), ("/savingsrules", #"{"savingsRules":[]}"#),
+            ("/activities", #"{"oldest":"\#(oldest)","activities":[]}"#),
+        ])
+        try await withServer(handler: handler) { _, api in
+            try await ServeFaultTests.showSkippedGoal(api: api)
+        }
+    }
+
+    @MainActor
+    static func showSkippedGoal(api: QapitalHTTPAPI) async throws {
+        let app = AppHarness(api: api, width: 160, height: 20, capabilities: AppCore.Capabilities(skippedRecords: api.skippedRecords))
+        let lines = await app.start()
+        #expect(lines.contains { $0.contains("Bike") })
+        #expect(lines.contains { $0.contains("Trip") })
+        #expect(!lines.contains { $0.contains("Yacht") })
+        let status = try #require(lines.last)
+        #expect(status.contains("GET /savingsgoals: skipped 1 bad record (savingsGoals[1].targetAmount: the amount 1e308 cannot be represented (id 2))"),
+                "\(status)")
+        #expect(!lines.joined().contains("not valid JSON"))
     }
 
     @Test func jsonSentAsTextHTMLIsAccepted() async throws {

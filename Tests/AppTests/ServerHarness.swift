@@ -61,3 +61,15 @@ func rawRequest(_ method: String, _ url: String, body: String? = nil) async thro
     let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
     return (http?.statusCode ?? 0, json, http?.value(forHTTPHeaderField: "Content-Type"))
 }
+
+/// Fixed answers by path (the first prefix that matches), 404 for anything else.
+struct RoutedHandler: ServeHandler {
+    var routes: [(prefix: String, body: String)]
+
+    func handle(_ request: ServeRequest) async -> ServeResponse {
+        guard let route = routes.first(where: { request.path.hasPrefix($0.prefix) }) else {
+            return .data(Data(#"{"error":"no"}"#.utf8), contentType: "application/json", status: 404)
+        }
+        return .data(Data(route.body.utf8), contentType: "application/json")
+    }
+}

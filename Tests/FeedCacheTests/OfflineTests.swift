@@ -147,4 +147,26 @@ let serverEndpoints: Set<FakeSavingsAPI.Endpoint> = [.goals, .feed, .rules, .use
         #expect(await probe.wait { feed.phase != .loading(firstPage: true) })
         #expect(feed.activities.prefix(seen.count) == seen[...])
     }
+
+    @Test func duplicatesKeptInTheCacheAreDrawnOnce() async throws {
+        let directory = temporaryDirectory()
+        let cache = try openCache(directory)
+        let window = (from: now.addingTimeInterval(-ActivityPager.windowLength), to: now)
+        let one = Activity(message: MarkupText(parsing: "<strong>You</strong> saved"), amount: Money(minorUnits: 500, currency: .usd),
+                           userId: 1, timestamp: now.addingTimeInterval(-3600))
+        var two = one
+        two.timestamp = now.addingTimeInterval(-7200)
+        await cache.saveActivities(ActivityPage(oldest: window.from, activities: [one, one, two, one]),
+                                   from: window.from, to: window.to, at: now)
+
+        let remote = countingAPI(now: now)
+        remote.hold(serverEndpoints)
+        let api = CachingSavingsAPI(remote: remote, cache: cache, now: { now })
+        let probe = EventProbe<StoreEvent>()
+        let feed = ActivityFeed(api: api, cache: cache, now: { now }, events: probe.sink)
+        feed.start()
+        #expect(await probe.wait { !feed.activities.isEmpty })
+        #expect(feed.activities == [one, two])
+        remote.release()
+    }
 }

@@ -196,6 +196,87 @@ import Testing
         #expect(pager.phase == .atEnd)
     }
 
+    @Test func exactDuplicatesAreShownOnceWithinAndAcrossWindows() {
+        var pager = ActivityPager(maxInFlight: 1)
+        let history = Self.history(days: [1, 2, 20])
+        let oldest = history.last!.timestamp
+        let first = pager.start(now: Self.now)
+        _ = pager.viewportChanged(cursor: 0, screenHeight: 30)
+        // The same activity four times in one answer, and another once more.
+        let repeated = [history[0], history[0], history[1], history[0], history[1], history[0]]
+        let second = pager.receive(first[0], .success(ActivityPage(oldest: oldest, activities: repeated)))
+        #expect(pager.activities == [history[0], history[1]])
+        // A sloppy server sends window 0's rows again with window 1's (outside it) and window 1's twice.
+        let page = ActivityPage(oldest: oldest, activities: [history[0], history[2], history[1], history[2]])
+        _ = pager.receive(second[0], .success(page))
+        #expect(pager.activities == [history[0], history[1], history[2]])
+        #expect(pager.phase == .atEnd)
+        // Same content but a different amount is a different activity.
+        var other = pager
+        let again = other.start(now: Self.now)
+        var changed = history[0]
+        changed.amount = Money(minorUnits: 101, currency: .usd)
+        _ = other.receive(again[0], .success(ActivityPage(oldest: oldest, activities: [history[0], changed])))
+        #expect(other.activities.count == 2)
+    }
+
+    /// Answers every request in flight at once with no activity and `oldest` in year 1, round after round.
+    static func walkEmpty(_ pager: inout ActivityPager, _ first: [PageRequest]) -> [PageRequest] {
+        let yearOne = Date(timeIntervalSince1970: -62_135_596_800)
+        var outstanding = first
+        var all = first
+        while !outstanding.isEmpty && all.count < 10_000 {
+            var next: [PageRequest] = []
+            for request in outstanding {
+                next += pager.receive(request, .success(ActivityPage(oldest: yearOne, activities: [])))
+            }
+            outstanding = next
+            all += next
+        }
+        return all
+    }
+
+    @Test func anAbsurdOldestPausesAfterAYearOfEmptyWindows() {
+        var pager = ActivityPager(maxInFlight: 8)
+        let requests = Self.walkEmpty(&pager, pager.start(now: Self.now))
+        // 27 windows (378 days), each once, none past them, and a pause that names where the year ends.
+        #expect(requests.map(\.window.index) .sorted() == Array(0..<27))
+        #expect(pager.phase == .pausedAfterEmptyYear(before: Self.now))
+        #expect(pager.isPaused)
+        #expect(pager.viewportChanged(cursor: 0, screenHeight: 30).isEmpty)
+        #expect(pager.retry().isEmpty)
+
+        // Keep looking: another 27 windows, then a pause a year further back.
+        let more = pager.keepLooking()
+        #expect(more.map(\.window.index) == Array(27..<35))
+        #expect(pager.phase == .loading(firstPage: true))
+        let walked = Self.walkEmpty(&pager, more)
+        #expect(walked.map(\.window.index).sorted() == Array(27..<54))
+        #expect(pager.phase == .pausedAfterEmptyYear(before: pager.window(27).to))
+        #expect(pager.requestCount == 54)
+    }
+
+    @Test func aYearOfEmptyWindowsCountsFromTheLastActivity() {
+        var pager = ActivityPager(maxInFlight: 8)
+        // Activity today, then 20 empty windows, activity at day 300, then nothing for good.
+        let history = Self.history(days: [0, 300])
+        let yearOne = Date(timeIntervalSince1970: -62_135_596_800)
+        let result = Self.walk(&pager, history: history, oldest: yearOne, firstRequests: pager.start(now: Self.now), untilEnd: true)
+        #expect(pager.activities.count == 2)
+        // Day 300 lies in window 21; the pause comes 27 empty windows after it.
+        #expect(result.requests.map(\.window.index).max() == 21 + 27)
+        #expect(pager.phase == .pausedAfterEmptyYear(before: pager.window(22).to))
+    }
+
+    @Test func aNearlyYearLongGapDoesNotPause() {
+        var pager = ActivityPager(maxInFlight: 8)
+        // 26 empty windows (364 days), then activity: walked through without stopping.
+        let history = Self.history(days: [365, 366])
+        let _ = Self.walk(&pager, history: history, oldest: history.last!.timestamp, firstRequests: pager.start(now: Self.now), untilEnd: true)
+        #expect(pager.phase == .atEnd)
+        #expect(pager.activities.count == 2)
+    }
+
     @Test func noActivityAtAllEndsAfterTheFirstWindow() {
         var pager = ActivityPager()
         let first = pager.start(now: Self.now)

@@ -24,9 +24,9 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"savingsGoals":[{"id":1,"name":"A","currentBalance":"lots"}]}"#, "GET /test: malformed JSON (savingsGoals[0].currentBalance: expected a number"),
-        (#"{"savingsGoals":[{"name":"A"}]}"#, "GET /test: malformed JSON (savingsGoals[0].id: missing)"),
-        (#"{"savingsGoals":[{"id":1,"name":null}]}"#, "GET /test: malformed JSON (savingsGoals[0].name: expected a string, found null)"),
+        (#"{"savingsGoals":{"id":1}}"#, "GET /test: malformed JSON (savingsGoals: expected an array"),
+        (#"{"savingsGoals":"none"}"#, "GET /test: malformed JSON (savingsGoals: expected"),
+        (#"[1, 2]"#, "GET /test: malformed JSON (top level: expected an object"),
         (#"{"savingsGoals":[{"id":1,"#, "GET /test: malformed JSON (top level:"),
     ])
     func malformedPayloadsNameTheResourceAndThePlace(json: String, prefix: String) {
@@ -35,6 +35,66 @@ import Testing
             Issue.record("expected a failure")
         } catch {
             #expect(error.description.hasPrefix(prefix), "\(error.description)")
+        }
+    }
+
+    /// Decodes with a notes sink; returns the value and the one note of the answer, if any.
+    func decodeNoting<T: Decodable>(_ type: T.Type, _ json: String) throws(MalformedPayload) -> (T, String?) {
+        let notes = SkippedRecords()
+        let value = try PayloadDecoder(skipped: notes).decode(type, from: Data(json.utf8), resource: "GET /test")
+        let drained = notes.drain()
+        #expect(drained.count <= 1)
+        return (value, drained.first)
+    }
+
+    @Test(arguments: [
+        (#"{"id":2,"name":"Yacht","currentBalance":1,"targetAmount":1e308}"#,
+         "savingsGoals[1].targetAmount: the amount 1e308 cannot be represented (id 2)"),
+        (#"{"id":2,"name":"Yacht","currentBalance":-1e-300}"#, "savingsGoals[1].currentBalance: the amount -1e-300 cannot be represented (id 2)"),
+        (#"{"id":2,"name":"Yacht","currentBalance":1e20}"#, "savingsGoals[1].currentBalance: amount out of range (id 2)"),
+        (#"{"id":2,"name":"Yacht","currentBalance":1,"userId":99999999999999999999}"#,
+         "savingsGoals[1]: the number 99999999999999999999 cannot be represented (id 2)"),
+        (#"{"id":2,"name":"A","currentBalance":"lots"}"#, "savingsGoals[1].currentBalance: expected a number"),
+        (#"{"name":"Nameless"}"#, "savingsGoals[1].id: missing"),
+        (#"null"#, "savingsGoals[1]: expected"),
+        (#"7"#, "savingsGoals[1]: expected"),
+    ])
+    func aRecordThatCannotBeReadIsSkippedAndNamedAndTheRestKept(bad: String, reason: String) throws {
+        let json = #"{"savingsGoals":[{"id":1,"name":"Bike","currentBalance":5},"# + bad + #",{"id":3,"name":"Trip","currentBalance":7}]}"#
+        let (list, note) = try decodeNoting(GoalList.self, json)
+        #expect(list.savingsGoals.map(\.id) == [1, 3])
+        let text = try #require(note)
+        #expect(text.hasPrefix("GET /test: skipped 1 bad record (" + reason), "\(text)")
+        #expect(!text.contains("not valid JSON"))
+    }
+
+    @Test func everyListSkipsItsBadRecords() throws {
+        let (feed, feedNote) = try decodeNoting(GoalFeed.self, #"{"feed":[{"id":"a","timestamp":"2016-10-04T00:00:00Z","amount":1e400,"userId":1},{"id":"b","timestamp":"2016-10-04T00:00:00Z","amount":1,"userId":1}]}"#)
+        #expect(feed.feed.map(\.id) == ["b"])
+        #expect(feedNote == "GET /test: skipped 1 bad record (feed[0].amount: the amount 1e400 cannot be represented (id a))")
+        let (rules, rulesNote) = try decodeNoting(RuleList.self, #"{"savingsRules":[{"id":1,"type":"roundup","amount":1e309},{"id":2,"type":"guilty_pleasure","amount":3}]}"#)
+        #expect(rules.savingsRules.map(\.id) == [2])
+        #expect(rulesNote?.contains("savingsRules[0].amount") == true)
+        let (page, pageNote) = try decodeNoting(ActivityPage.self, #"{"oldest":"2016-01-01T00:00:00Z","activities":[{"message":"a","amount":1,"userId":1,"timestamp":"2016-10-04T00:00:00Z"},{"message":"b","amount":2,"userId":1e999,"timestamp":"2016-10-03T00:00:00Z"},{"message":"c","amount":3,"timestamp":"2016-10-02T00:00:00Z"}]}"#)
+        #expect(page.activities.map(\.message.plainText) == ["a"])
+        #expect(pageNote == "GET /test: skipped 2 bad records (activities[1]: the number 1e999 cannot be represented (at 2016-10-03T00:00:00Z))")
+        let (transactions, transactionsNote) = try decodeNoting(TransactionList.self, #"{"transactions":[{"id":"t1","timestamp":"2026-11-20T10:00:00Z","amount":-4.35,"currency":"xx","counterparty":"Tesco"},{"id":"t2","timestamp":"2026-11-20T10:00:00Z","amount":-1,"currency":"gbp","counterparty":"Co-op"}]}"#)
+        #expect(transactions.transactions.map(\.id) == ["t2"])
+        #expect(transactionsNote?.contains("transactions[0].currency") == true)
+        // Nothing skipped: no note.
+        let (_, none) = try decodeNoting(GoalList.self, #"{"savingsGoals":[{"id":1,"name":"A","currentBalance":1}]}"#)
+        #expect(none == nil)
+    }
+
+    @Test func anUnrepresentableNumberOutsideAListIsNamedNotCalledInvalidJSON() {
+        for (json, expected) in [(#"{"id":1,"name":"x","currentBalance":1e308}"#, "GET /test: malformed JSON (currentBalance: the amount 1e308 cannot be represented)"),
+                                 (#"{"userId":1e400,"displayName":"x"}"#, "GET /test: malformed JSON (top level: the number 1e400 cannot be represented)")] {
+            do {
+                if json.hasPrefix(#"{"userId""#) { _ = try decode(UserResponse.self, json) } else { _ = try decode(Goal.self, json) }
+                Issue.record("expected a failure")
+            } catch {
+                #expect(error.description == expected)
+            }
         }
     }
 
@@ -69,6 +129,17 @@ import Testing
         #expect(goal.name == "Evil goal")
         let user = try decode(UserResponse.self, #"{"userId":2,"displayName":"Bob\u009b31m\tSmith"}"#).user
         #expect(user.displayName == "Bob Smith")
+    }
+
+    @Test func bidiControlsAreRemovedFromNamesMessagesAndCounterparties() throws {
+        let goal = try decode(Goal.self, #"{"id":1,"name":"Rent \u202e00.001$\u202c","currentBalance":1}"#)
+        #expect(goal.name == "Rent 00.001$")
+        let user = try decode(UserResponse.self, #"{"userId":2,"displayName":"\u2067Eve\u2069\u200b"}"#).user
+        #expect(user.displayName == "Eve")
+        let page = try decode(ActivityPage.self, #"{"oldest":"2026-01-01T00:00:00Z","activities":[{"message":"<strong>\u202dMe\u202c</strong> saved\u2066 $5\u2069","amount":5,"userId":1,"timestamp":"2026-02-01T00:00:00Z"}]}"#)
+        #expect(page.activities[0].message.plainText == "Me saved $5")
+        let list = try decode(TransactionList.self, #"{"transactions":[{"id":"t1","timestamp":"2026-11-20T10:00:00Z","amount":-4.35,"currency":"gbp","counterparty":"Tes\u200fco\u061c"}]}"#)
+        #expect(list.transactions[0].counterparty == "Tesco")
     }
 
     @Test func roundTripThroughOurEncoder() throws {

@@ -73,14 +73,17 @@ import Testing
         #expect(file.skipped.isEmpty)
     }
 
-    /// The Starling example is another API's shape; it only has to fail cleanly as ours.
+    /// The Starling example is another API's shape; it only has to fail cleanly as ours:
+    /// no records, and a note naming what was skipped.
     @Test func foreignTransactionShapeFailsWithAMessage() throws {
         let data = try FixtureLoader.data("starling_transactions_docs_example")
         let list = try decoder.decode(TransactionList.self, from: data, resource: "GET /transactions")
         #expect(list.transactions.isEmpty)
         let wrongShape = Data(#"{"transactions":[{"id":"1","timestamp":"2020-12-20T11:21:16.323Z","amount":{"currency":"GBP","minorUnits":20},"currency":"GBP"}]}"#.utf8)
-        #expect(throws: MalformedPayload.self) {
-            try decoder.decode(TransactionList.self, from: wrongShape, resource: "GET /transactions")
-        }
+        // Each record of the wrong shape is skipped and named; nothing is made up.
+        let notes = SkippedRecords()
+        let skipped = try PayloadDecoder(skipped: notes).decode(TransactionList.self, from: wrongShape, resource: "GET /transactions")
+        #expect(skipped.transactions.isEmpty)
+        #expect(notes.drain() == ["GET /transactions: skipped 1 bad record (transactions[0].amount: expected a number (id 1))"])
     }
 }

@@ -57,6 +57,70 @@ func users(_ known: [Int: Result<User, APIError>]) -> @Sendable (Int) throws -> 
         #expect(feed.activities.count == 1)
         #expect(api.activityCalls.count == 2)
     }
+
+    @Test func anEmptyHistoryBackToYearOneIsWalkedAYearAtATimeAndPaced() async {
+        let api = FakeSavingsAPI()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        api.script { script in
+            script.activities = { _, _ in ActivityPage(oldest: Date(timeIntervalSince1970: -62_135_596_800), activities: []) }
+        }
+        // The pacer's clock stands still and its waits return at once: only the waits asked for count.
+        let waits = Mutex<[TimeInterval]>([])
+        let probe = EventProbe<StoreEvent>()
+        let feed = ActivityFeed(api: api, now: { now }, events: probe.sink, pacer: RequestPacer(burst: 32, perSecond: 20),
+                                uptime: { 0 }, sleep: { delay in waits.withLock { $0.append(delay) } })
+        feed.start()
+        #expect(await probe.wait { feed.pager.isPaused && !feed.isBusy })
+        #expect(feed.phase == .pausedAfterEmptyYear(before: now))
+        #expect(api.activityCalls.count == 27)
+        #expect(waits.withLock { $0 }.isEmpty)  // within the burst
+
+        feed.keepLooking()
+        #expect(await probe.wait { feed.pager.isPaused && !feed.isBusy })
+        #expect(api.activityCalls.count == 54)
+        // Past the burst of 32, each request waits 1/20 s longer than the one before.
+        let sorted = waits.withLock { $0 }.sorted()
+        #expect(sorted.count == 54 - 32)
+        for (index, wait) in sorted.enumerated() {
+            #expect(abs(wait - Double(index + 1) / 20) < 1e-9)
+        }
+    }
+}
+
+@Suite struct RequestPacerTests {
+    @Test func aBurstThenAtMostTheRate() {
+        var pacer = RequestPacer(burst: 8, perSecond: 10)
+        let starts = (0..<40).map { _ in pacer.reserve(now: 100) }
+        #expect(starts.prefix(8).allSatisfy { $0 == 0 })
+        for (index, start) in starts.enumerated().dropFirst(8) {
+            #expect(abs(start - Double(index - 7) / 10) < 1e-9)
+        }
+        // Requests asked for one at a time, slower than the rate, never wait.
+        var slow = RequestPacer(burst: 1, perSecond: 10)
+        #expect((0..<20).allSatisfy { slow.reserve(now: Double($0) * 0.2) == 0 })
+    }
+
+    @Test func anyStretchHoldsAtMostTheBurstPlusTheRate() {
+        var pacer = RequestPacer(burst: 32, perSecond: 20)
+        var generator = SystemRandomNumberGenerator()
+        var now = 0.0
+        var starts: [Double] = []
+        for _ in 0..<2_000 {
+            now += Double.random(in: 0...0.01, using: &generator)
+            starts.append(now + pacer.reserve(now: now))
+        }
+        starts.sort()
+        // Any span of w seconds holds at most 32 + 20·w starts.
+        for (first, start) in starts.enumerated() {
+            var last = first
+            while last + 1 < starts.count, starts[last + 1] - start < 1 { last += 1 }
+            #expect(last - first + 1 <= 32 + 20)
+        }
+        // After a long quiet time the whole burst is there again.
+        let later = starts.last! + 60
+        #expect((0..<32).allSatisfy { _ in pacer.reserve(now: later) == 0 })
+        #expect(pacer.reserve(now: later) > 0)
+    }
 }
 
 @MainActor

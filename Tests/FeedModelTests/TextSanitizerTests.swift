@@ -39,6 +39,37 @@ import Testing
         #expect(TextSanitizer.clean(input) == expected)
     }
 
+    @Test(arguments: [
+        // Bidi override: "$100.00" would be drawn reversed.
+        ("\u{202E}00.001$\u{202C}", "00.001$"),
+        // Embeddings, isolates and their pop; the marks LRM, RLM, ALM.
+        ("a\u{202A}b\u{202B}c\u{202D}d\u{202C}e", "abcde"),
+        ("\u{2066}x\u{2069}\u{2067}y\u{2069}\u{2068}z\u{2069}", "xyz"),
+        ("l\u{200E}r\u{200F}a\u{061C}m", "lram"),
+        // Zero-width space, word joiner, soft hyphen, BOM, invisible times, tag characters.
+        ("in\u{200B}vis\u{2060}i\u{00AD}ble\u{FEFF}\u{2062}", "invisible"),
+        ("tag\u{E0041}\u{E0042}\u{E007F}s", "tags"),
+        // Line and paragraph separators read as newline does.
+        ("one\u{2028}two\u{2029}three", "one two three"),
+        // Joiners between visible characters stay: a ZWJ family, a ZWNJ in Persian.
+        ("👩\u{200D}👩\u{200D}👧", "👩\u{200D}👩\u{200D}👧"),
+        ("می\u{200C}خواهم", "می\u{200C}خواهم"),
+        // Joiners that join nothing go.
+        ("\u{200D}lead trail\u{200D}", "lead trail"),
+        ("a\u{200D}\u{200D}b a \u{200C}b a\u{200D}\u{202E}b", "a\u{200D}b a b ab"),
+    ])
+    func removesInvisibleFormatCharacters(input: String, expected: String) {
+        #expect(TextSanitizer.clean(input) == expected)
+    }
+
+    @Test func outputNeverHoldsABidiControl() {
+        let bidi: [UInt32] = [0x061C, 0x200E, 0x200F] + Array(0x202A...0x202E) + Array(0x2066...0x2069)
+        let text = bidi.map { "x" + String(UnicodeScalar($0)!) }.joined()
+        let cleaned = TextSanitizer.clean(text)
+        #expect(cleaned == String(repeating: "x", count: bidi.count))
+        #expect(!cleaned.unicodeScalars.contains { $0.properties.generalCategory == .format })
+    }
+
     @Test func outputNeverHoldsAControl() {
         let nasty = (0..<256).map { String(UnicodeScalar(UInt8($0))) }.joined()
         let cleaned = TextSanitizer.clean(nasty)

@@ -142,13 +142,15 @@ enum Fixture {
         let goal = Starling.SavingsGoal(savingsGoalUid: "x", name: "n", target: Starling.Amount(currency: "pounds!", minorUnits: 1),
                                         totalSaved: Starling.Amount(currency: "GBP", minorUnits: 0), savedPercentage: nil, state: "ACTIVE")
         #expect(throws: MalformedPayload.self) { try StarlingMapping.goal(goal, currency: .gbp) }
-        let missing = Data(#"{"feedItems": [{"feedItemUid": "1", "direction": "OUT", "transactionTime": "2020-12-20T11:21:16.323Z"}]}"#.utf8)
-        do {
-            _ = try decoder.decode(Starling.FeedItems.self, from: missing, resource: "GET feed")
-            Issue.record("decoded an item without an amount")
-        } catch {
-            #expect(error.description == "GET feed: malformed JSON (feedItems[0].amount: missing)")
-        }
+        // An item without an amount is skipped and named; the items around it are kept.
+        let json = #"{"feedItems": [{"feedItemUid": "1", "direction": "OUT", "transactionTime": "2020-12-20T11:21:16.323Z"}, "#
+            + #"{"feedItemUid": "2", "direction": "OUT", "transactionTime": "2020-12-20T11:21:16.323Z", "#
+            + #""amount": {"currency": "GBP", "minorUnits": 1e30}}]}"#
+        let missing = Data(json.utf8)
+        let notes = SkippedRecords()
+        let items = try PayloadDecoder(accountCurrency: .gbp, skipped: notes).decode(Starling.FeedItems.self, from: missing, resource: "GET feed")
+        #expect(items.feedItems?.isEmpty == true)
+        #expect(notes.drain() == ["GET feed: skipped 2 bad records (feedItems[0].amount: missing (id 1))"])
     }
 
     @Test func foreignPaymentShowsWhatWasPaidAndPendingItsStatus() throws {
