@@ -121,7 +121,10 @@ final class HTTPConnection: ChannelInboundHandler {
         switch event {
         case .stopGracefully:
             stopping = true
-            if case .head = phase, !requestStarted { context.close(promise: nil) }
+            switch phase {
+            case .head where !requestStarted, .closing: context.close(promise: nil)
+            default: break
+            }
         case .stopNow:
             stopping = true
             if case .handling(let head) = phase {
@@ -158,7 +161,8 @@ final class HTTPConnection: ChannelInboundHandler {
                     guard buffer!.readableBytes > 0 else { return }
                     requestStarted = true
                     requestStart = .now
-                    if case .idle? = currentTimer { arm(.header) }
+                    // From the first byte (a new connection's timer runs from its opening).
+                    if currentTimer != .header { arm(.header) }
                 }
                 let outcome = buffer!.withUnsafeReadableBytes { scanner.scan($0) }
                 switch outcome {
@@ -226,7 +230,8 @@ final class HTTPConnection: ChannelInboundHandler {
                 return
             }
             if buffer!.readableBytes == 0 {
-                buffer!.clear()
+                // Dropped, not cleared: a buffer grown by one large body is not kept for the connection's life.
+                buffer = nil
                 return
             }
         }

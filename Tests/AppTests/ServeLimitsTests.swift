@@ -113,6 +113,12 @@ import Glibc
         }
         answered = answered ?? trickle.readResponse()
         #expect(answered?.status == 408)
+        // And one that follows a whole request with the start of another.
+        let pipelined = try serve.client()
+        pipelined.send("GET /savingsrules HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /savingsrules HTTP/1.1\r\nHo")
+        #expect(pipelined.readResponse()?.status == 200)
+        #expect(pipelined.readResponse()?.status == 408)
+        #expect(pipelined.waitUntilClosed())
         #expect(serve.stop().status == 0)
     }
 
