@@ -1,5 +1,6 @@
 import FeedModel
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -11,7 +12,9 @@ import FoundationNetworking
 public struct HTTPTransport: Sendable {
     public let baseURL: URL
     /// Sent as `Authorization: Bearer …` to `baseURL`'s origin only. Never logged or shown.
-    let token: String?
+    var token: String? { credential.token }
+    /// The token, shared by every copy of this transport: a sign-in replaces it for all of them.
+    private let credential: Credential
     public let timeout: TimeInterval
     /// Reads the server's own error text out of an error body (each API has its envelope).
     private let serverMessage: @Sendable (Data) -> String?
@@ -20,7 +23,7 @@ public struct HTTPTransport: Sendable {
     public init(baseURL: URL, token: String?, timeout: TimeInterval = 10,
                 serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField) {
         self.baseURL = baseURL
-        self.token = token.flatMap { $0.isEmpty ? nil : $0 }
+        self.credential = Credential(token: token.flatMap { $0.isEmpty ? nil : $0 })
         self.timeout = timeout
         self.serverMessage = serverMessage
         let configuration = URLSessionConfiguration.ephemeral
@@ -34,6 +37,29 @@ public struct HTTPTransport: Sendable {
 
     /// Whether a token is set (the token itself stays inside).
     public var hasToken: Bool { token != nil }
+
+    /// Whether the server refused the token now in use (401 or 403) since it was set.
+    public var tokenRefused: Bool { credential.refused }
+
+    /// Uses `token` from now on (a sign-in after a refusal), for every copy of this transport.
+    public func replaceToken(_ token: String) {
+        credential.replace(token.isEmpty ? nil : token)
+    }
+
+    /// The token and whether it was refused, behind a lock (requests run on many tasks).
+    private final class Credential: Sendable {
+        private let state: Mutex<(token: String?, refused: Bool)>
+
+        init(token: String?) { state = Mutex((token, false)) }
+
+        var token: String? { state.withLock { $0.token } }
+        var refused: Bool { state.withLock { $0.refused } }
+
+        func replace(_ token: String?) { state.withLock { $0 = (token, false) } }
+
+        /// A refusal counts only for the token it was sent with (not for one replaced meanwhile).
+        func refuse(_ sent: String?) { state.withLock { if $0.token == sent { $0.refused = true } } }
+    }
 
     /// Checks a user-given base URL: http or https with a host. Throws a message when unusable.
     public static func validate(baseURL text: String) throws(InvalidBaseURL) -> URL {
@@ -89,7 +115,8 @@ public struct HTTPTransport: Sendable {
         var request = URLRequest(url: url(for: path, query: query), timeoutInterval: timeout)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let sent = token
+        if let sent { request.setValue("Bearer \(sent)", forHTTPHeaderField: "Authorization") }
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -104,6 +131,7 @@ public struct HTTPTransport: Sendable {
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 200
         if (200..<300).contains(status) { return data }
+        if status == 401 || status == 403 { credential.refuse(sent) }
         throw HTTPTransport.statusError(status, label: label, serverMessage: serverMessage(data))
     }
 

@@ -14,7 +14,7 @@ public final class AppCore {
     static let tabs: [any TabScreen.Type] = [GoalListScreen.self, ActivityScreen.self, RoundUpsScreen.self, AchievementsScreen.self]
     /// Every overlay, for the help.
     static let overlayTypes: [any Overlay.Type] = [FilterLine.self, UserPopup.self, GoalPicker.self, SaveConfirmation.self,
-                                                   NewGoalForm.self, KeysHelp.self]
+                                                   NewGoalForm.self, SignInOverlay.self, KeysHelp.self]
     /// The help: the shared keys, each tab's own, each overlay's.
     static var helpEntries: [HelpEntry] {
         AppAction.keyMap.helpEntries + tabs.flatMap { $0.keyMap.helpEntries } + overlayTypes.flatMap { $0.help }
@@ -44,8 +44,12 @@ public final class AppCore {
     let images: ImageStore?
     private let connectivity: Connectivity?
     private let skippedRecords: SkippedRecords?
+    private let signIn: SignInCapability?
+    /// Closed by the user: not shown again for the same refusal.
+    private var signInDismissed = false
     private var data: ScreenData
     private let queue: EventQueue
+    private let sink: EventSink<StoreEvent>
 
     /// Each tab's screens, the tab's own first (Enter on a goal pushes its detail).
     private(set) var stacks: [[any Screen]]
@@ -63,9 +67,11 @@ public final class AppCore {
         let queue = EventQueue()
         let sink: EventSink<StoreEvent> = queue.sink.map { .store($0) }
         self.queue = queue
+        self.sink = sink
         self.configuration = configuration
         connectivity = capabilities.connectivity
         skippedRecords = capabilities.skippedRecords
+        signIn = capabilities.signIn
         users = UserDirectory(api: api, now: now, events: sink)
         goals = GoalStore(api: api, users: users, cache: capabilities.cache, events: sink)
         feed = ActivityFeed(api: api, cache: capabilities.cache, now: now, events: sink)
@@ -109,7 +115,7 @@ public final class AppCore {
     /// Nothing in flight: used to wait for the app to settle.
     public var isIdle: Bool {
         !goals.isBusy && !feed.isBusy && !users.isBusy && !roundUps.isBusy && !goalCreator.isBusy && !account.isBusy
-            && !(images?.isBusy ?? false)
+            && !(images?.isBusy ?? false) && !overlays.contains { ($0 as? SignInOverlay)?.isChecking == true }
     }
 
     /// Events posted and not handled yet.
@@ -164,13 +170,30 @@ public final class AppCore {
         case .transfer:
             // Money moved into a goal: the balance in the header changed.
             if case .succeeded? = roundUps.transfer?.phase { account.load() }
+        case .signIn:
+            if let signIn, !signIn.isRefused() { signedInAgain() }
         default:
             break
         }
         // Records an answer held but could not read: named in the status bar, the rest shown.
         if let note = skippedRecords?.drain().last { status.error = (note, status.now()) }
+        offerSignInIfRefused()
         for screen in stacks.joined() { screen.receive(event, data) }
         for overlay in overlays { apply(overlay.receive(event, data), from: overlay) }
+    }
+
+    /// The server refused the token in use: the sign-in form, once (until a sign-in succeeds).
+    private func offerSignInIfRefused() {
+        guard let signIn, signIn.isRefused(), !signInDismissed, !overlays.contains(where: { $0 is SignInOverlay }) else { return }
+        overlays.append(SignInOverlay(signIn, refusal: "The server refused the token in use: paste a new one.", events: sink))
+    }
+
+    /// A new token was accepted: everything shown loads again with it.
+    private func signedInAgain() {
+        signInDismissed = false
+        status.error = nil
+        for stack in stacks { stack[0].refresh(data) }
+        account.load()
     }
 
     /// The event pump: the top overlay, then the screen, then the keys every screen shares.
@@ -218,6 +241,7 @@ public final class AppCore {
         case .present(let next): overlays.append(next)
         case .notice(let text): showNotice(text)
         case .close(let notice):
+            if overlay is SignInOverlay, signIn?.isRefused() == true { signInDismissed = true }
             overlays.removeAll { $0 === overlay }
             if let notice { showNotice(notice) }
         case .replace(let next):
