@@ -43,7 +43,10 @@ public final class CachingSavingsAPI: SavingsAPI {
             return value
         } catch let error as APIError where error.isConnectivity {
             connectivity.failedToConnect(at: now())
-            if let cached = await fallback() { return cached }
+            if let cached = await fallback() {
+                connectivity.servedFromCache()
+                return cached
+            }
             throw error
         } catch let error as APIError {
             // A cancelled request says nothing about the server.

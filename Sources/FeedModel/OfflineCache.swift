@@ -40,13 +40,24 @@ public final class Connectivity: Sendable {
     }
 
     private let state = MutexBox<State>(.online)
+    /// A request was answered from the cache since the server was last reached.
+    private let answeredFromCache = MutexBox(false)
 
     public init() {}
 
     public var current: State { state.value }
     public var isOffline: Bool { if case .offline = state.value { return true } else { return false } }
 
-    func reachedServer() { state.value = .online }
+    /// Offline, and something the cache kept was answered instead (so "showing cached data" is
+    /// true); offline with nothing kept to show, it is false.
+    public var showsCachedData: Bool { isOffline && answeredFromCache.value }
+
+    func reachedServer() {
+        state.value = .online
+        answeredFromCache.value = false
+    }
+
+    func servedFromCache() { answeredFromCache.value = true }
 
     func failedToConnect(at date: Date) {
         state.update { if case .online = $0 { $0 = .offline(since: date) } }

@@ -553,8 +553,9 @@ public final class AppCore {
 
     private func drawStatusBar(into buffer: inout CellBuffer, rect: Rect, spinnerFrame: String?) {
         var left = [Span(" " + configuration.sourceName + " ")]
-        if connectivity?.isOffline == true {
-            left.append(Span("offline — showing cached data ", Style(fg: .role(.warning), attributes: .bold)))
+        if let connectivity, connectivity.isOffline {
+            let text = connectivity.showsCachedData ? "offline — showing cached data " : "offline "
+            left.append(Span(text, Style(fg: .role(.warning), attributes: .bold)))
         } else if let cachedAt = goals.cachedAt {
             left.append(Span("cached \(AppCore.age(since: cachedAt, now: now())) ", Style(fg: .role(.muted))))
         }

@@ -156,7 +156,7 @@ final class ServeProcess {
     private var firstLines: String
 
     init(_ arguments: [String] = []) throws {
-        process.executableURL = PseudoTerminal.binary
+        process.executableURL = ServeProcess.binary
         process.arguments = ["serve", "--port", "0"] + arguments
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -180,6 +180,11 @@ final class ServeProcess {
 
     deinit {
         if process.isRunning { process.terminate() }
+    }
+
+    /// The binary SwiftPM built beside the test bundle.
+    static var binary: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("qapital-tui")
     }
 
     func client() throws -> RawHTTPClient {

@@ -106,10 +106,31 @@ func waitUntil(_ store: GoalStore, _ condition: @MainActor () -> Bool) async {
         #expect(try await api.goals() == goals)
         #expect(try await api.feed(goalId: 1).count == feed.count)
         #expect(api.connectivity.isOffline)
+        #expect(api.connectivity.showsCachedData)
         await #expect(throws: APIError.self) { try await api.feed(goalId: 2) }  // never fetched
         remote.unreachable.withLock { $0 = false }
         _ = try await api.goals()
         #expect(!api.connectivity.isOffline)
+        #expect(!api.connectivity.showsCachedData)
+    }
+
+    @Test func offlineWithNothingKeptIsNotShowingCachedData() async throws {
+        // A cache that starts empty (as after a damaged file was moved aside): offline, yes;
+        // showing cached data, no, until something kept is answered.
+        let remote = CountingAPI(now: now)
+        remote.unreachable.withLock { $0 = true }
+        let api = CachingSavingsAPI(remote: remote, cache: try openCache(temporaryDirectory()), now: { now })
+        await #expect(throws: APIError.self) { try await api.goals() }
+        #expect(api.connectivity.isOffline)
+        #expect(!api.connectivity.showsCachedData)
+
+        remote.unreachable.withLock { $0 = false }
+        let goals = try await api.goals()
+        remote.unreachable.withLock { $0 = true }
+        await #expect(throws: APIError.self) { try await api.rules() }  // never kept
+        #expect(!api.connectivity.showsCachedData)
+        #expect(try await api.goals() == goals)
+        #expect(api.connectivity.showsCachedData)
     }
 
     @Test func usersAreTrustedForADayWithoutARequest() async throws {
