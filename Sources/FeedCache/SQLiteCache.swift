@@ -15,14 +15,18 @@ public final class SQLiteCache: OfflineCache {
         public let note: String?
     }
 
-    private let database: DatabasePool
+    private let database: any DatabaseWriter
     public let fileURL: URL
+    /// Opened read-only (its directory or file cannot be written): what it holds is answered,
+    /// nothing new is kept.
+    public let isReadOnly: Bool
     /// Amounts are kept as the API wrote them, without a currency: read back in this one.
     private let decoder: PayloadDecoder
 
-    init(database: DatabasePool, fileURL: URL, accountCurrency: Currency) {
+    init(database: any DatabaseWriter, fileURL: URL, accountCurrency: Currency, readOnly: Bool = false) {
         self.database = database
         self.fileURL = fileURL
+        self.isReadOnly = readOnly
         self.decoder = PayloadDecoder(accountCurrency: accountCurrency)
     }
 
@@ -46,19 +50,27 @@ public final class SQLiteCache: OfflineCache {
     }
 
     /// Opens (or creates) the cache for `baseURL` in `directory`. A corrupt file is moved aside
-    /// and replaced; a directory that cannot be written leaves the app without a cache. Either
+    /// and replaced; a cache that cannot be written but can be read is used read-only; a
+    /// directory that cannot be written and holds no cache leaves the app without one. Either
     /// way the note says what happened, and nothing here throws.
     public static func open(directory: URL, baseURL: URL, token: String? = nil, accountCurrency: Currency = .usd) -> OpenResult {
         let fileURL = directory.appendingPathComponent(fileName(for: baseURL, token: token))
+        let readOnlyNote = "cache read-only, nothing new is kept: cannot write \(directory.path)"
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
+            if let cache = try? openReadOnly(fileURL, accountCurrency: accountCurrency) {
+                return OpenResult(cache: cache, note: readOnlyNote)
+            }
             return OpenResult(cache: nil, note: "cache off: cannot create \(directory.path)")
         }
         do {
             return OpenResult(cache: try openChecked(fileURL, accountCurrency: accountCurrency), note: nil)
         } catch {
             guard isCorruption(error) else {
+                if let cache = try? openReadOnly(fileURL, accountCurrency: accountCurrency) {
+                    return OpenResult(cache: cache, note: readOnlyNote)
+                }
                 return OpenResult(cache: nil, note: "cache off: cannot open \(fileURL.path) (\(describe(error)))")
             }
             let aside = fileURL.appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
@@ -84,6 +96,25 @@ public final class SQLiteCache: OfflineCache {
         let check = try pool.read { try String.fetchOne($0, sql: "PRAGMA quick_check") }
         guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check) }
         return SQLiteCache(database: pool, fileURL: fileURL, accountCurrency: accountCurrency)
+    }
+
+    /// The file as it is, never written: SQLite's `immutable` mode, because a cache in WAL mode
+    /// cannot otherwise be read where its `-shm` file cannot be made. It must hold the schema.
+    static func openReadOnly(_ fileURL: URL, accountCurrency: Currency) throws -> SQLiteCache {
+        guard FileManager.default.isReadableFile(atPath: fileURL.path),
+              let path = fileURL.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))) else {
+            throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "not readable")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: configuration)
+        let usable = try queue.read { db -> Bool in
+            let check = try String.fetchOne(db, sql: "PRAGMA quick_check")
+            let applied = try migrator.appliedIdentifiers(db)
+            return check == "ok" && applied.contains("v1")
+        }
+        guard usable else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "not a usable cache") }
+        return SQLiteCache(database: queue, fileURL: fileURL, accountCurrency: accountCurrency, readOnly: true)
     }
 
     static func isCorruption(_ error: Error) -> Bool {
@@ -141,6 +172,7 @@ public final class SQLiteCache: OfflineCache {
     }
 
     private func storeBytes(_ data: Data, kind: String, key: String, at date: Date) async {
+        guard !isReadOnly else { return }
         _ = try? await database.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO resource (kind, key, json, fetchedAt) VALUES (?, ?, ?, ?)",
                            arguments: [kind, key, data, date.timeIntervalSince1970])
@@ -239,6 +271,7 @@ public final class SQLiteCache: OfflineCache {
     }
 
     public func saveActivities(_ page: ActivityPage, from: Date, to: Date, at date: Date) async {
+        guard !isReadOnly else { return }
         let encoder = JSONEncoder()
         let rows = page.activities.compactMap { activity in
             (try? encoder.encode(activity)).map { (activity.timestamp.timeIntervalSince1970, $0) }
