@@ -1,6 +1,7 @@
 import FeedModel
 import Foundation
 import GRDB
+import Synchronization
 
 /// The offline cache in SQLite (through GRDB): one database file per API base URL.
 ///
@@ -22,6 +23,8 @@ public final class SQLiteCache: OfflineCache {
     public let isReadOnly: Bool
     /// Amounts are kept as the API wrote them, without a currency: read back in this one.
     private let decoder: PayloadDecoder
+    /// The first failure to keep something (a full disk), said once.
+    private let writeProblem = Mutex<(said: Bool, pending: String?)>((false, nil))
 
     init(database: any DatabaseWriter, fileURL: URL, accountCurrency: Currency, readOnly: Bool = false) {
         self.database = database
@@ -173,10 +176,44 @@ public final class SQLiteCache: OfflineCache {
 
     private func storeBytes(_ data: Data, kind: String, key: String, at date: Date) async {
         guard !isReadOnly else { return }
-        _ = try? await database.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO resource (kind, key, json, fetchedAt) VALUES (?, ?, ?, ?)",
-                           arguments: [kind, key, data, date.timeIntervalSince1970])
+        do {
+            try await database.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO resource (kind, key, json, fetchedAt) VALUES (?, ?, ?, ?)",
+                               arguments: [kind, key, data, date.timeIntervalSince1970])
+            }
+        } catch {
+            noteWriteFailure(error)
         }
+    }
+
+    /// Keeps the first failure to write as a note for the status bar; the app goes on without
+    /// keeping (reads still answer what was kept before).
+    private func noteWriteFailure(_ error: any Error) {
+        guard let error = error as? DatabaseError else { return }
+        let note: String
+        switch error.resultCode.primaryResultCode {
+        case .SQLITE_FULL: note = "cache: the disk is full; new data is not kept"
+        case .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
+            note = "cache: cannot write \(fileURL.lastPathComponent) (\(SQLiteCache.describe(error))); new data is not kept"
+        default: return
+        }
+        writeProblem.withLock {
+            guard !$0.said else { return }
+            $0.said = true
+            $0.pending = note
+        }
+    }
+
+    public func takeWriteProblem() -> String? {
+        writeProblem.withLock { state in
+            defer { state.pending = nil }
+            return state.pending
+        }
+    }
+
+    /// Tests: a database that may not grow past `pages` pages, as on a full disk.
+    func limitSize(toPages pages: Int) async throws {
+        try await database.write { try $0.execute(sql: "PRAGMA max_page_count = \(pages)") }
     }
 
     private func load<T: Decodable & Sendable>(_ type: T.Type, kind: String, key: String) async -> Cached<T>? {
@@ -278,16 +315,20 @@ public final class SQLiteCache: OfflineCache {
         }
         let start = from.timeIntervalSince1970
         let end = to.timeIntervalSince1970
-        _ = try? await database.write { db in
-            // The window's activities replace whatever was kept for that span.
-            try db.execute(sql: "DELETE FROM activity WHERE timestamp >= ? AND timestamp < ?", arguments: [start, end])
-            for (timestamp, json) in rows where timestamp >= start && timestamp < end {
-                try db.execute(sql: "INSERT INTO activity (timestamp, json) VALUES (?, ?)", arguments: [timestamp, json])
+        do {
+            try await database.write { db in
+                // The window's activities replace whatever was kept for that span.
+                try db.execute(sql: "DELETE FROM activity WHERE timestamp >= ? AND timestamp < ?", arguments: [start, end])
+                for (timestamp, json) in rows where timestamp >= start && timestamp < end {
+                    try db.execute(sql: "INSERT INTO activity (timestamp, json) VALUES (?, ?)", arguments: [timestamp, json])
+                }
+                try db.execute(sql: "INSERT INTO coverage (fromTime, toTime, fetchedAt) VALUES (?, ?, ?)",
+                               arguments: [start, end, date.timeIntervalSince1970])
+                try db.execute(sql: "INSERT OR REPLACE INTO history (id, oldest) VALUES (1, ?)",
+                               arguments: [page.oldest.timeIntervalSince1970])
             }
-            try db.execute(sql: "INSERT INTO coverage (fromTime, toTime, fetchedAt) VALUES (?, ?, ?)",
-                           arguments: [start, end, date.timeIntervalSince1970])
-            try db.execute(sql: "INSERT OR REPLACE INTO history (id, oldest) VALUES (1, ?)",
-                           arguments: [page.oldest.timeIntervalSince1970])
+        } catch {
+            noteWriteFailure(error)
         }
     }
 }

@@ -29,6 +29,12 @@ public protocol OfflineCache: Sendable {
     /// The bytes of a goal image or avatar fetched before.
     func image(at url: URL) async -> Cached<Data>?
     func saveImage(_ data: Data, at url: URL, fetchedAt date: Date) async
+    /// The first failure to keep something (a full disk), once: nil before and after.
+    func takeWriteProblem() -> String?
+}
+
+extension OfflineCache {
+    public func takeWriteProblem() -> String? { nil }
 }
 
 /// Whether the server answers, as the last request found; read by the status bar.
@@ -58,6 +64,21 @@ public final class Connectivity: Sendable {
     }
 
     func servedFromCache() { answeredFromCache.value = true }
+
+    private let cacheNotes = MutexBox<[String]>([])
+
+    /// A note about the cache (a full disk) for the status bar, each said once.
+    public func takeCacheNote() -> String? {
+        var note: String?
+        cacheNotes.update { notes in
+            if !notes.isEmpty { note = notes.removeFirst() }
+        }
+        return note
+    }
+
+    public var hasCacheNote: Bool { !cacheNotes.value.isEmpty }
+
+    func noteAboutCache(_ note: String) { cacheNotes.update { $0.append(note) } }
 
     func failedToConnect(at date: Date) {
         state.update { if case .online = $0 { $0 = .offline(since: date) } }

@@ -179,6 +179,7 @@ public final class AppCore {
         if let notice = statusNotice, now().timeIntervalSince(notice.at) >= configuration.errorLifetime {
             statusNotice = nil
         }
+        if let note = connectivity?.takeCacheNote() { showNotice(note) }
         // Offline: try the server again now and then, so the app recovers by itself.
         if connectivity?.isOffline == true, !goals.isBusy, now().timeIntervalSince(lastReconnectAttempt) >= 10 {
             lastReconnectAttempt = now()
@@ -187,7 +188,9 @@ public final class AppCore {
     }
 
     /// Whether ticks are needed now (a spinner turns or an error waits to expire).
-    public var wantsTicks: Bool { !isIdle || statusError != nil || statusNotice != nil || connectivity?.isOffline == true }
+    public var wantsTicks: Bool {
+        !isIdle || statusError != nil || statusNotice != nil || connectivity?.isOffline == true || connectivity?.hasCacheNote == true
+    }
 
     /// A name arrived: a filter that matches names must look at the rows again.
     private func userArrived() {

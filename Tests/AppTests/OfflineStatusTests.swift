@@ -22,10 +22,15 @@ import Testing
         func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal { try fail() }
     }
 
-    /// Keeps goals only (nil for the rest), in memory.
+    /// Keeps goals only (nil for the rest), in memory; with `full`, keeps nothing and says so once.
     final class GoalsOnlyCache: OfflineCache {
         let kept: Mutex<[Goal]?>
-        init(_ goals: [Goal]?) { kept = Mutex(goals) }
+        let problem: Mutex<String?>
+        init(_ goals: [Goal]?, full: Bool = false) {
+            kept = Mutex(goals)
+            problem = Mutex(full ? "cache: the disk is full; new data is not kept" : nil)
+        }
+        func takeWriteProblem() -> String? { problem.withLock { note in defer { note = nil }; return note } }
         func goals() async -> Cached<[Goal]>? { kept.withLock { $0 }.map { Cached($0, fetchedAt: fixedNow) } }
         func saveGoals(_ goals: [Goal], at date: Date) async { kept.withLock { $0 = goals } }
         func rules() async -> Cached<[SavingsRule]>? { nil }
@@ -56,5 +61,17 @@ import Testing
         let goals = await DemoBackend(now: fixedNow).goals()
         let bar = await Self.statusBar(cache: GoalsOnlyCache(goals))
         #expect(bar.contains("offline — showing cached data"), "\(bar)")
+    }
+
+    @Test func aFullDiskIsSaidOnceInTheStatusBar() async {
+        let cache = GoalsOnlyCache(nil, full: true)
+        let api = CachingSavingsAPI(remote: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), cache: cache, now: { fixedNow })
+        let app = AppHarness(api: api)
+        _ = await app.start()
+        #expect(app.core.wantsTicks, "a note waits for the next tick")
+        app.core.tick()
+        let bar = await app.screen().last ?? ""
+        #expect(bar.contains("cache: the disk is full"), "\(bar)")
+        #expect(api.connectivity.takeCacheNote() == nil, "said once")
     }
 }

@@ -108,6 +108,23 @@ func openCache(_ directory: URL) throws -> SQLiteCache {
         #expect(try Data(contentsOf: file) == before)
     }
 
+    @Test func aFullDiskIsSaidOnceAndWhatWasKeptIsStillAnswered() async throws {
+        let cache = try openCache(temporaryDirectory())
+        let rules = [SavingsRule(id: 1, kind: .roundup, amount: nil)]
+        await cache.saveRules(rules, at: now)
+        #expect(cache.takeWriteProblem() == nil)
+        // SQLite's own size cap fails writes with SQLITE_FULL, as a full disk does.
+        try await cache.limitSize(toPages: 1)
+        let big = (0..<2_000).map { SavingsRule(id: $0, kind: .roundup, amount: nil) }
+        await cache.saveRules(big, at: now)
+        #expect(cache.takeWriteProblem() == "cache: the disk is full; new data is not kept")
+        #expect(cache.takeWriteProblem() == nil)
+        await cache.saveActivities(ActivityPage(oldest: now, activities: []), from: now, to: now, at: now)
+        await cache.saveRules(big, at: now)
+        #expect(cache.takeWriteProblem() == nil, "said once")
+        #expect(await cache.rules()?.value == rules)
+    }
+
     @Test func aReadableFileThatIsNotACacheIsNotUsedReadOnly() throws {
         let directory = temporaryDirectory()
         let file = directory.appendingPathComponent("other.sqlite")
