@@ -125,7 +125,9 @@ public final class AppCore {
     public var isSettled: Bool { isIdle && queue.pending == 0 }
 
     /// Whether ticks are needed now (a spinner turns or an error waits to expire).
-    public var wantsTicks: Bool { !isIdle || status.error != nil || status.notice != nil || connectivity?.isOffline == true }
+    public var wantsTicks: Bool {
+        !isIdle || status.error != nil || status.notice != nil || connectivity?.isOffline == true || connectivity?.hasCacheNote == true
+    }
 
     /// A one-line note in the status bar that goes away by itself (e.g. about the cache).
     public func showNotice(_ text: String) { status.notice = (text, status.now()) }
@@ -156,6 +158,7 @@ public final class AppCore {
     /// Periodic: expires the status line's messages; offline, tries the server again now and then.
     public func tick() {
         status.expire()
+        if let note = connectivity?.takeCacheNote() { showNotice(note) }
         if connectivity?.isOffline == true, !goals.isBusy, status.now().timeIntervalSince(status.lastReconnect) >= 10 {
             status.lastReconnect = status.now()
             goals.load()
@@ -284,7 +287,8 @@ public final class AppCore {
         var shown = screen.shown(data)
         let hints = stacks[tabIndex].count > 1 ? "Esc back  ? help  q back " : "? help  q quit "
         status.draw(into: &buffer, rect: area.bottom(1), filter: screen.filter, hints: hints, spinnerFrame: data.spinnerFrame,
-                    offline: connectivity?.isOffline == true, cachedAt: goals.cachedAt)
+                    offline: connectivity?.isOffline == true,
+                    showsCachedData: connectivity?.showsCachedData == true, cachedAt: goals.cachedAt)
         for overlay in overlays {
             overlay.draw(into: &buffer, area: body, statusBar: area.bottom(1), data)
             shown.merge(overlay.shown(data))

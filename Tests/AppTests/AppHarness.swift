@@ -56,6 +56,13 @@ final class AppHarness {
         return terminal.lines
     }
 
+    /// One tick of the app's clock, then the frame it leads to.
+    func tick() -> [String] {
+        core.tick()
+        runner.draw()
+        return terminal.lines
+    }
+
     /// The row whose text contains `text`.
     func row(containing text: String) -> Int? {
         terminal.lines.firstIndex { $0.contains(text) }
