@@ -195,3 +195,11 @@ final class ServeProcess {
         return (process.terminationStatus, firstLines + String(decoding: rest, as: UTF8.self))
     }
 }
+
+/// Runs blocking socket work on a thread of its own: the in-process server's handlers run on
+/// the cooperative pool (two threads here), which a test blocked in `poll` would starve.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
+    }
+}
