@@ -56,7 +56,7 @@ public actor DemoHTTPServer {
 
     /// What `stop(grace:)` did.
     public struct StopReport: Sendable, Equatable {
-        /// Requests under way when the stop began that were answered by their handler.
+        /// Requests answered by their handler after the stop began (under way, or read and waiting).
         public var finished: Int
         /// Requests still under way at the end of the grace period, answered 503.
         public var cutOff: Int
@@ -150,7 +150,7 @@ public actor DemoHTTPServer {
     public func stop(grace: Duration) async -> StopReport {
         guard let channel, !stopped else { return StopReport(finished: 0, cutOff: 0) }
         stopped = true
-        let underWay = stats.inFlight
+        stats.beginStopping()
         connections.stopAdmitting()
         try? await channel.close()
         let open = connections.all()
@@ -166,7 +166,7 @@ public actor DemoHTTPServer {
         try? await EventLoopFuture.andAllComplete(open.map(\.closeFuture), on: loop).get()
         deadline.cancel()
         let cutOff = stats.cutOffCount
-        return StopReport(finished: max(0, underWay - cutOff), cutOff: cutOff)
+        return StopReport(finished: stats.finishedWhileStopping, cutOff: cutOff)
     }
 
     /// Returns when the server has stopped listening, by `stop()` or by an error.

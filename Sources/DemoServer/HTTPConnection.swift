@@ -381,14 +381,22 @@ final class HTTPConnection: ChannelInboundHandler {
     }
 }
 
-/// Requests under way, for the stop report.
+/// Requests under way, for the stop report. Requests answered after the stop began count as
+/// finished, a pipelined one the connection had read but not yet started included.
 final class ServerStats: Sendable {
-    private let counts = NIOLockedValueBox((inFlight: 0, cutOff: 0))
+    private let counts = NIOLockedValueBox((inFlight: 0, cutOff: 0, stopping: false, finishedWhileStopping: 0))
 
     func started() { counts.withLockedValue { $0.inFlight += 1 } }
-    func finished() { counts.withLockedValue { $0.inFlight -= 1 } }
+    func finished() {
+        counts.withLockedValue {
+            $0.inFlight -= 1
+            if $0.stopping { $0.finishedWhileStopping += 1 }
+        }
+    }
     func cutOff() { counts.withLockedValue { $0.inFlight -= 1; $0.cutOff += 1 } }
+    func beginStopping() { counts.withLockedValue { $0.stopping = true } }
 
     var inFlight: Int { counts.withLockedValue { $0.inFlight } }
     var cutOffCount: Int { counts.withLockedValue { $0.cutOff } }
+    var finishedWhileStopping: Int { counts.withLockedValue { $0.finishedWhileStopping } }
 }
