@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <pthread.h>
 
 /* Macros and globals that Swift cannot import (or refuses in Swift 6 mode as shared
    mutable state) are read through these tiny functions. */
@@ -99,6 +100,8 @@ struct qt_crash_state {
     struct termios termios;
     int termios_valid;
     struct sigaction previous[NSIG];
+    /* The exit status the watchdog ends the process with (0: not armed). */
+    volatile sig_atomic_t watchdog_status;
 };
 
 static inline struct qt_crash_state *qt_crash_state(void) {
@@ -106,13 +109,23 @@ static inline struct qt_crash_state *qt_crash_state(void) {
     return &state;
 }
 
-static inline void qt_crash_handler(int sig) {
-    /* Leave the alternate screen, show the cursor, reset colours, stop mouse reports, leave keypad mode. */
+/* Puts the terminal back as it was before initscr: modes, then the escape sequences that leave
+   the alternate screen, show the cursor, reset colours, stop mouse reports, leave keypad mode.
+   Only async-signal-safe calls. */
+static inline void qt_restore_terminal_raw(void) {
     static const char reset[] = "\033[?1049l\033[?25h\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?1l\033>\r\n";
     struct qt_crash_state *state = qt_crash_state();
     if (state->termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &state->termios);
     ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
     (void)ignored;
+}
+
+static inline void qt_crash_handler(int sig) {
+    struct qt_crash_state *state = qt_crash_state();
+    qt_restore_terminal_raw();
+    /* Already quitting on a signal: a crash on the way out ends the process now, instead of
+       waiting for the runtime's backtracer (which may wait for a key). */
+    if (state->watchdog_status != 0) _exit(state->watchdog_status);
     /* Put the previous action back and return. A fault happens again and takes that action; a
        signal sent by kill() or raise() is raised once more (pending until we return). Either way
        the runtime's crash report or the default core dump still happens, on a clean screen. */
@@ -132,6 +145,32 @@ static inline void qt_install_crash_restore(void) {
         sigemptyset(&action.sa_mask);
         sigaction(signals[i], &action, &state->previous[signals[i]]);
     }
+}
+
+/* The exit watchdog: once a quit signal has been seen, the process ends within `seconds` even
+   if the app cannot get there itself (a blocked main actor, a teardown that hangs). SIGALRM's
+   handler needs no thread of the app: it restores the terminal and calls _exit. Arming it a
+   second time changes nothing. */
+static inline void qt_watchdog_handler(int sig) {
+    (void)sig;
+    qt_restore_terminal_raw();
+    _exit(qt_crash_state()->watchdog_status);
+}
+
+static inline void qt_arm_exit_watchdog(int status, unsigned seconds) {
+    struct qt_crash_state *state = qt_crash_state();
+    if (state->watchdog_status != 0) return;
+    state->watchdog_status = status;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = qt_watchdog_handler;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGALRM, &action, NULL);
+    sigset_t alarm_only;
+    sigemptyset(&alarm_only);
+    sigaddset(&alarm_only, SIGALRM);
+    pthread_sigmask(SIG_UNBLOCK, &alarm_only, NULL);
+    alarm(seconds);
 }
 
 /* Puts the previous crash actions back, after a normal stop. */

@@ -32,7 +32,20 @@ public struct PayloadDecoder: Sendable {
         self.skipped = skipped
     }
 
+    /// The largest answer decoded at all (the transport refuses bigger bodies while they arrive).
+    public static let maxBytes = 64 * 1024 * 1024
+    /// The deepest nesting of arrays and objects decoded (real answers nest 4 deep).
+    public static let maxDepth = 512
+
     public func decode<T: Decodable>(_ type: T.Type, from data: Data, resource: String) throws(MalformedPayload) -> T {
+        // Bounds first, on the bytes: nothing past them reaches the JSON parser.
+        if data.count > PayloadDecoder.maxBytes {
+            throw MalformedPayload(resource: resource, reason: "top level: the answer is larger than \(PayloadDecoder.maxBytes / 1_048_576) MB")
+        }
+        if let offset = PayloadDecoder.offsetPastMaxDepth(data) {
+            throw MalformedPayload(resource: resource,
+                                   reason: "top level: nested deeper than \(PayloadDecoder.maxDepth) levels (at byte \(offset))")
+        }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom(Timestamp.decode)
         decoder.userInfo[.accountCurrency] = accountCurrency
@@ -46,6 +59,37 @@ public struct PayloadDecoder: Sendable {
             return value
         } catch {
             throw MalformedPayload(resource: resource, reason: PayloadDecoder.explain(error, place: "top level"))
+        }
+    }
+
+    /// Where `[` and `{` first open more than `maxDepth` levels deep, outside strings; nil when they never do.
+    /// One pass over the bytes, no allocation: it runs before any parser sees the answer.
+    static func offsetPastMaxDepth(_ data: Data, maxDepth: Int = PayloadDecoder.maxDepth) -> Int? {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int? in
+            var depth = 0
+            var inString = false
+            var escaped = false
+            for (offset, byte) in bytes.enumerated() {
+                if inString {
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "["), UInt8(ascii: "{"):
+                    depth += 1
+                    if depth > maxDepth { return offset }
+                case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
+                default: break
+                }
+            }
+            return nil
         }
     }
 

@@ -15,24 +15,29 @@ public struct HTTPTransport: Sendable {
     var token: String? { credential.token }
     /// The token, shared by every copy of this transport: a sign-in replaces it for all of them.
     private let credential: Credential
+    /// How long the server may stay silent (an idle timeout).
     public let timeout: TimeInterval
+    /// How long one request may take in all, however steadily the server drips.
+    public let deadline: TimeInterval
+    /// The largest body read; a bigger one is refused while it arrives.
+    public let maxBytes: Int
     /// Reads the server's own error text out of an error body (each API has its envelope).
     private let serverMessage: @Sendable (Data) -> String?
-    private let session: URLSession
+    private let fetcher: HTTPFetcher
 
-    public init(baseURL: URL, token: String?, timeout: TimeInterval = 10,
+    /// The largest API answer read: 64 MB.
+    public static let defaultMaxBytes = PayloadDecoder.maxBytes
+
+    public init(baseURL: URL, token: String?, timeout: TimeInterval = 10, deadline: TimeInterval = 30,
+                maxBytes: Int = HTTPTransport.defaultMaxBytes,
                 serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField) {
         self.baseURL = baseURL
         self.credential = Credential(token: token.flatMap { $0.isEmpty ? nil : $0 })
         self.timeout = timeout
+        self.deadline = max(timeout, deadline)
+        self.maxBytes = maxBytes
         self.serverMessage = serverMessage
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpMaximumConnectionsPerHost = 8
-        self.session = URLSession(configuration: configuration)
+        self.fetcher = HTTPFetcher(idleTimeout: timeout, maxConnectionsPerHost: 8)
     }
 
     /// Whether a token is set (the token itself stays inside).
@@ -123,13 +128,13 @@ public struct HTTPTransport: Sendable {
         }
 
         let data: Data
-        let response: URLResponse
+        let response: HTTPURLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await fetcher.fetch(request, limits: .init(maxBytes: maxBytes, deadline: deadline, redirects: .sameOrigin))
         } catch {
-            throw transportError(error, label: label)
+            throw failure(error, label: label)
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
+        let status = response.statusCode
         if (200..<300).contains(status) { return data }
         if status == 401 || status == 403 { credential.refuse(sent) }
         throw HTTPTransport.statusError(status, label: label, serverMessage: serverMessage(data))
@@ -161,6 +166,28 @@ public struct HTTPTransport: Sendable {
     /// "10", "0.3": a short timeout must not read as "within 0 s".
     private func seconds(_ interval: TimeInterval) -> String {
         interval == interval.rounded() ? String(Int(interval)) : String(format: "%.1f", interval)
+    }
+
+    private func failure(_ failure: HTTPFetcher.Failure, label: String) -> APIError {
+        switch failure {
+        case .tooLarge(let limit):
+            return APIError(kind: .malformed, request: label,
+                            message: "\(label): the answer is larger than \(HTTPTransport.megabytes(limit)) MB; not read")
+        case .deadline(let seconds):
+            return APIError(kind: .timedOut, request: label,
+                            message: "\(label): \(hostAndPort) did not finish answering within \(self.seconds(seconds)) s")
+        case .redirectRefused(let target):
+            return APIError(kind: .rejected, request: label,
+                            message: "\(label): \(hostAndPort) redirected to \(TextSanitizer.clean(target)); not followed (another origin)")
+        case .cancelled:
+            return APIError(kind: .cancelled, request: label, message: "\(label): cancelled")
+        case .transport(let error):
+            return transportError(error, label: label)
+        }
+    }
+
+    static func megabytes(_ bytes: Int) -> String {
+        bytes % 1_048_576 == 0 ? String(bytes / 1_048_576) : String(format: "%.1f", Double(bytes) / 1_048_576)
     }
 
     private func transportError(_ error: Error, label: String) -> APIError {

@@ -5,35 +5,41 @@ import FoundationNetworking
 #endif
 
 /// Picture bytes over HTTP(S): the default `SavingsAPI.imageData(at:)`. No token goes out
-/// (pictures may live on another host), bodies over `maxBytes` are refused, and a cancelled
-/// task cancels the request.
+/// (pictures may live on another host), bodies over `maxBytes` are refused while they arrive,
+/// a request ends after `deadline` in all, and a cancelled task cancels the request.
 public enum ImageFetch {
     public static let maxBytes = 10 * 1024 * 1024
 
-    private static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 10
-        configuration.timeoutIntervalForResource = 20
-        configuration.httpMaximumConnectionsPerHost = 4
-        return URLSession(configuration: configuration)
-    }()
+    /// Pictures may live on other hosts: no token goes out, redirects go anywhere but from https to http.
+    private static let fetcher = HTTPFetcher(idleTimeout: 10, maxConnectionsPerHost: 4)
 
-    public static func data(at url: URL) async throws -> Data {
+    public static func data(at url: URL, deadline: TimeInterval = 20) async throws -> Data {
         let label = "GET \(TextSanitizer.clean(url.absoluteString))"
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", !(url.host ?? "").isEmpty else {
             throw APIError(kind: .rejected, request: label, message: "\(label): only http and https pictures are fetched")
         }
-        var request = URLRequest(url: url)
+        var request = URLRequest(url: url, timeoutInterval: 10)
         request.setValue("image/png, image/jpeg", forHTTPHeaderField: "Accept")
-        let (data, response) = try await session.data(for: request)
-        if let http = response as? HTTPURLResponse {
-            guard (200..<300).contains(http.statusCode) else {
-                throw APIError(kind: .http(status: http.statusCode), request: label, message: "\(label): HTTP \(http.statusCode)")
-            }
-            // URLSession on Linux has no streaming bytes(for:): the size is checked on arrival.
-            if http.expectedContentLength > Int64(maxBytes) || data.count > maxBytes {
+        let data: Data
+        let response: HTTPURLResponse
+        do {
+            (data, response) = try await fetcher.fetch(request, limits: .init(maxBytes: maxBytes, deadline: deadline, redirects: .noDowngrade))
+        } catch {
+            switch error {
+            case .tooLarge:
                 throw APIError(kind: .rejected, request: label, message: "\(label): larger than \(maxBytes / 1_048_576) MB")
+            case .deadline(let seconds):
+                throw APIError(kind: .timedOut, request: label, message: "\(label): not complete within \(Int(seconds)) s")
+            case .redirectRefused:
+                throw APIError(kind: .rejected, request: label, message: "\(label): redirected from https to http; not followed")
+            case .cancelled:
+                throw APIError(kind: .cancelled, request: label, message: "\(label): cancelled")
+            case .transport(let underlying):
+                throw APIError(kind: .transport, request: label, message: "\(label): \(underlying.localizedDescription)")
             }
+        }
+        guard (200..<300).contains(response.statusCode) else {
+            throw APIError(kind: .http(status: response.statusCode), request: label, message: "\(label): HTTP \(response.statusCode)")
         }
         return data
     }

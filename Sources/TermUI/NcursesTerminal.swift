@@ -150,7 +150,22 @@ public final class NcursesTerminal: Terminal {
             source.resume()
             sources.append(source)
         }
+        // The same signals on a queue of their own arm the exit watchdog: whatever the main
+        // actor is doing, the process ends (terminal restored) within a second of a quit signal.
+        for sig in Self.quitSignals { sources.append(Self.watchdogSource(sig)) }
     }
+
+    /// Nonisolated, so its handler is not checked for the main actor: it runs on its own queue.
+    private nonisolated static func watchdogSource(_ sig: Int32) -> any DispatchSourceSignal {
+        let source = DispatchSource.makeSignalSource(signal: sig, queue: watchdogQueue)
+        source.setEventHandler { qt_arm_exit_watchdog(128 + sig, exitDeadline) }
+        source.resume()
+        return source
+    }
+
+    /// Seconds between a quit signal and the watchdog's exit.
+    public nonisolated static let exitDeadline: UInt32 = 1
+    private nonisolated static let watchdogQueue = DispatchQueue(label: "qapital-tui.exit-watchdog")
 
     /// Reads every key waiting; returns whether there was at least one.
     private func drainInput(_ sink: @MainActor (TerminalEvent) -> Void) -> Bool {

@@ -199,3 +199,12 @@ public final class TerminalSession {
         return process.isRunning ? nil : process.terminationStatus
     }
 }
+
+/// Runs blocking work (a terminal session's polling reads) on a thread of its own, so that it
+/// never holds one of the few threads Swift concurrency runs on: a server in the same process
+/// needs them to answer the program being read.
+public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
+    }
+}

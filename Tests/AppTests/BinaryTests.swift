@@ -40,6 +40,35 @@ extension BlockingTests {
             #expect(terminal.text.hasSuffix(Self.leaveAlternateScreen) || terminal.text.contains(Self.showCursor))
         }
 
+        /// A hostile server answers everything with `[[[…]]]` 200,000 deep. The answer is refused
+        /// with a message (the app keeps working), and SIGTERM then ends the app within the deadline
+        /// with the terminal restored. Before the fix, cancelling the rules request while the goals
+        /// answer failed deadlocked Foundation's URLSession with the main actor in about half the
+        /// runs: the app drew nothing more and ignored every further SIGTERM.
+        @Test func aSignalAfterAHostileDeeplyNestedAnswerEndsTheAppAtOnce() async throws {
+            let depth = 200_000
+            let deep = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            try await withServer(handler: CannedHandler(contentType: "application/json", body: deep)) { server, _ in
+                let url = await server.baseURL.absoluteString
+                for _ in 0..<6 {
+                    // The session's reads block: on a thread of their own, so the server here can answer.
+                    let round = await onOwnThread { () -> (drawn: Bool, status: Int32?, restored: Bool, tail: String) in
+                        guard let terminal = try? TerminalSession(arguments: ["--api-url", url, "--no-cache", "--no-images"], width: 200)
+                        else { return (false, nil, false, "no pseudo-terminal") }
+                        let pid = terminal.process.processIdentifier
+                        defer { if terminal.process.isRunning { kill(pid, SIGKILL) } }
+                        let drawn = terminal.read(until: { $0.contains("nested deeper than 512 levels") }, timeout: 5)
+                        kill(pid, SIGTERM)
+                        let status = terminal.waitForExit(timeout: 3)
+                        return (drawn, status, terminal.text.contains(BinaryTests.leaveAlternateScreen), String(terminal.text.suffix(300)))
+                    }
+                    #expect(round.drawn, "the refusal was never drawn: \(round.tail)")
+                    #expect(round.status == 128 + SIGTERM)
+                    #expect(round.restored)
+                }
+            }
+        }
+
         @Test func helpAndTabsWorkInARealTerminal() throws {
             let terminal = try TerminalSession()
             #expect(terminal.read(until: { $0.contains("Balloons") }))

@@ -94,6 +94,21 @@ import Testing
         #expect(!lines.joined().contains("not valid JSON"))
     }
 
+    /// Two requests together, the first failing while the second finishes, as `GoalStore.load`
+    /// does: leaving the scope cancels the second just as its answer arrives. With
+    /// `URLSession.data(for:)` on Linux that deadlocked now and then (swift-corelibs-foundation
+    /// #5412); this ran into it within a few hundred rounds.
+    @Test(.timeLimit(.minutes(1))) func cancellingRequestsAsTheyFinishNeverHangs() async throws {
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        try await withServer(handler: CannedHandler(contentType: "application/json", body: deep)) { _, api in
+            for _ in 0..<400 {
+                async let goals = api.goals()
+                async let _ = api.rules()
+                _ = try? await goals
+            }
+        }
+    }
+
     @Test func jsonSentAsTextHTMLIsAccepted() async throws {
         let body = #"{"savingsGoals": [{"id": 7, "name": "Balloons", "userId": 1, "currentBalance": 400, "targetAmount": 1500.5}]}"#
         try await withServer(handler: CannedHandler(contentType: "text/html", body: body)) { _, api in

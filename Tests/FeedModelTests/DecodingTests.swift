@@ -86,6 +86,34 @@ import Testing
         #expect(none == nil)
     }
 
+    @Test func nestingPastTheLimitIsRefusedBeforeParsing() {
+        let deep = String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)
+        do {
+            _ = try decode(GoalList.self, deep)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.description == "GET /test: malformed JSON (top level: nested deeper than 512 levels (at byte 512))")
+        }
+        // Exactly at the limit: the parser runs (and says what is wrong with the shape).
+        let atLimit = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        #expect(PayloadDecoder.offsetPastMaxDepth(Data(atLimit.utf8)) == nil)
+        // Brackets inside strings (with escaped quotes) do not count; objects do.
+        let quoted = #"{"name":"[[[[\"{{{{"}"#
+        #expect(PayloadDecoder.offsetPastMaxDepth(Data(quoted.utf8), maxDepth: 1) == nil)
+        #expect(PayloadDecoder.offsetPastMaxDepth(Data(#"{"a":{"b":[1]}}"#.utf8), maxDepth: 2) == 10)
+    }
+
+    @Test func anAnswerPastTheSizeLimitIsRefusedBeforeParsing() {
+        var big = Data(count: PayloadDecoder.maxBytes + 1)
+        big[0] = UInt8(ascii: "[")
+        do {
+            _ = try decoder.decode(GoalList.self, from: big, resource: "GET /test")
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.description == "GET /test: malformed JSON (top level: the answer is larger than 64 MB)")
+        }
+    }
+
     @Test func anUnrepresentableNumberOutsideAListIsNamedNotCalledInvalidJSON() {
         for (json, expected) in [(#"{"id":1,"name":"x","currentBalance":1e308}"#, "GET /test: malformed JSON (currentBalance: the amount 1e308 cannot be represented)"),
                                  (#"{"userId":1e400,"displayName":"x"}"#, "GET /test: malformed JSON (top level: the number 1e400 cannot be represented)")] {
