@@ -55,18 +55,22 @@ public final class SQLiteCache: OfflineCache {
     /// Opens (or creates) the cache for `baseURL` in `directory`. A corrupt file is moved aside
     /// and replaced; a cache that cannot be written but can be read is used read-only; a
     /// directory that cannot be written and holds no cache leaves the app without one. Either
-    /// way the note says what happened, and nothing here throws.
-    public static func open(directory: URL, baseURL: URL, token: String? = nil, accountCurrency: Currency = .usd) -> OpenResult {
+    /// way the note says what happened, and nothing here throws. The directory is made private
+    /// (0700, files 0600; see `CacheFiles`) and cache files unused for 30 days are removed.
+    public static func open(directory: URL, baseURL: URL, token: String? = nil, accountCurrency: Currency = .usd,
+                            now: Date = Date()) -> OpenResult {
         let fileURL = directory.appendingPathComponent(fileName(for: baseURL, token: token))
         let readOnlyNote = "cache read-only, nothing new is kept: cannot write \(directory.path)"
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try CacheFiles.preparePrivateDirectory(directory)
         } catch {
             if let cache = try? openReadOnly(fileURL, accountCurrency: accountCurrency) {
                 return OpenResult(cache: cache, note: readOnlyNote)
             }
             return OpenResult(cache: nil, note: "cache off: cannot create \(directory.path)")
         }
+        CacheFiles.prune(directory, keeping: fileURL, now: now)
+        CacheFiles.prepareDatabaseFile(fileURL)
         do {
             return OpenResult(cache: try openChecked(fileURL, accountCurrency: accountCurrency), note: nil)
         } catch {
@@ -79,9 +83,11 @@ public final class SQLiteCache: OfflineCache {
             let aside = fileURL.appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
             do {
                 try FileManager.default.moveItem(at: fileURL, to: aside)
+                CacheFiles.makePrivate(aside)
                 for suffix in ["-wal", "-shm"] {
                     try? FileManager.default.removeItem(atPath: fileURL.path + suffix)
                 }
+                CacheFiles.prepareDatabaseFile(fileURL)
                 return OpenResult(cache: try openChecked(fileURL, accountCurrency: accountCurrency),
                                   note: "the cache was damaged; moved aside to \(aside.lastPathComponent)")
             } catch {

@@ -49,12 +49,22 @@ final class HTTPFetcher: Sendable {
     private let session: URLSession
     private let table: Table
 
+    /// Foundation's URL cache, off. `URLSessionConfiguration.ephemeral` (and `.default` with the
+    /// stock shared cache) create `~/.cache/org.swift.foundation.URLCache/<name>` on Linux, even
+    /// with a disk capacity of 0. The shared cache is replaced, once, before any configuration
+    /// exists, by one that keeps nothing and whose path can never become a directory.
+    private static let noFoundationCache: Void = {
+        URLCache.shared = URLCache(memoryCapacity: 0, diskCapacity: 0, diskPath: "/dev/null")
+    }()
+
     /// `idleTimeout`: how long the connection may stay silent.
     init(idleTimeout: TimeInterval, maxConnectionsPerHost: Int) {
-        let configuration = URLSessionConfiguration.ephemeral
+        _ = HTTPFetcher.noFoundationCache
+        let configuration = URLSessionConfiguration.default
         configuration.timeoutIntervalForRequest = idleTimeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
+        configuration.urlCredentialStorage = nil
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.httpMaximumConnectionsPerHost = maxConnectionsPerHost

@@ -28,7 +28,8 @@ struct LastStarlingAccount {
     /// Best effort: without it the app only cannot start offline.
     func save(_ record: Record) {
         guard let data = try? JSONEncoder().encode(record) else { return }
-        try? FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? CacheFiles.preparePrivateDirectory(fileURL.deletingLastPathComponent())
         try? data.write(to: fileURL, options: .atomic)
+        CacheFiles.makePrivate(fileURL)
     }
 }

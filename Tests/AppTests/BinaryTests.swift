@@ -69,6 +69,36 @@ extension BlockingTests {
             }
         }
 
+        /// With a server, the only files the app leaves are its own cache's: 0600 in a 0700
+        /// directory; Foundation's URL cache (`org.swift.foundation.URLCache`) is not made.
+        @Test func theCacheIsPrivateAndFoundationKeepsNoURLCache() async throws {
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("home-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: home) }
+            try await withDemoServer { server, _ in
+                let url = await server.baseURL.absoluteString
+                let status = await onOwnThread { () -> Int32? in
+                    guard let terminal = try? TerminalSession(arguments: ["--api-url", url],
+                                                              environment: ["HOME": home.path, "XDG_CACHE_HOME": ""]) else { return nil }
+                    defer { if terminal.process.isRunning { kill(terminal.process.processIdentifier, SIGKILL) } }
+                    guard terminal.read(until: { $0.contains("Balloons") }) else { return nil }
+                    terminal.send("q")
+                    return terminal.waitForExit()
+                }
+                #expect(status == 0)
+            }
+            let caches = home.appendingPathComponent(".cache")
+            #expect(!FileManager.default.fileExists(atPath: caches.appendingPathComponent("org.swift.foundation.URLCache").path))
+            let directory = caches.appendingPathComponent("qapital-tui")
+            var info = stat()
+            #expect(stat(directory.path, &info) == 0 && info.st_mode & 0o777 == 0o700)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            #expect(names.contains { $0.hasSuffix(".sqlite") })
+            for name in names {
+                #expect(stat(directory.appendingPathComponent(name).path, &info) == 0 && info.st_mode & 0o777 == 0o600, "\(name)")
+            }
+        }
+
         @Test func helpAndTabsWorkInARealTerminal() throws {
             let terminal = try TerminalSession()
             #expect(terminal.read(until: { $0.contains("Balloons") }))

@@ -194,3 +194,96 @@ func openCache(_ directory: URL) throws -> SQLiteCache {
         #expect(SQLiteCache.defaultDirectory(environment: ["HOME": "/home/me"]).path == "/home/me/.cache/qapital-tui")
     }
 }
+
+/// The cache is private: someone's transactions are in it.
+@Suite struct CachePrivacyTests {
+    static func mode(_ url: URL) -> Int {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return -1 }
+        return Int(info.st_mode & 0o777)
+    }
+
+    /// The default directory's name, in a fresh parent.
+    static func defaultLikeDirectory() -> URL {
+        temporaryDirectory().appendingPathComponent("qapital-tui")
+    }
+
+    @Test func filesAre0600InA0700Directory() async throws {
+        let directory = Self.defaultLikeDirectory()
+        let cache = try openCache(directory)
+        await cache.saveRules([SavingsRule(id: 1, kind: .roundup, amount: nil)], at: now)
+        #expect(Self.mode(directory) == 0o700)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(names.contains { $0.hasSuffix(".sqlite") } && names.contains { $0.hasSuffix(".sqlite-wal") })
+        for name in names {
+            #expect(Self.mode(directory.appendingPathComponent(name)) == 0o600, "\(name)")
+        }
+    }
+
+    @Test func filesAndTheDirectoryOfAnOlderVersionAreMadePrivateOnOpen() async throws {
+        let directory = Self.defaultLikeDirectory()
+        do {
+            let cache = try openCache(directory)
+            await cache.saveRules([SavingsRule(id: 1, kind: .roundup, amount: nil)], at: now)
+        }
+        // As an older version left them.
+        chmod(directory.path, 0o755)
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            chmod(directory.appendingPathComponent(name).path, 0o644)
+        }
+        let cache = try openCache(directory)
+        #expect(await cache.rules()?.value.count == 1)
+        #expect(Self.mode(directory) == 0o700)
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+            #expect(Self.mode(directory.appendingPathComponent(name)) == 0o600, "\(name)")
+        }
+    }
+
+    @Test func aDirectoryTheUserNamedIsLeftAsItIsButTheFilesArePrivate() throws {
+        let directory = temporaryDirectory()
+        try Data("mine".utf8).write(to: directory.appendingPathComponent("notes.txt"))
+        chmod(directory.path, 0o755)
+        _ = try openCache(directory)
+        #expect(Self.mode(directory) == 0o755)
+        #expect(Self.mode(directory.appendingPathComponent(SQLiteCache.fileName(for: baseURL))) == 0o600)
+    }
+
+    @Test func filesOfServersUnusedFor30DaysArePrunedAtStart() throws {
+        let directory = Self.defaultLikeDirectory()
+        let old = URL(string: "http://old.example:1")!
+        let recent = URL(string: "http://recent.example:2")!
+        for url in [old, recent] { _ = SQLiteCache.open(directory: directory, baseURL: url) }
+        let oldFile = directory.appendingPathComponent(SQLiteCache.fileName(for: old))
+        let recentFile = directory.appendingPathComponent(SQLiteCache.fileName(for: recent))
+        let aside = directory.appendingPathComponent(SQLiteCache.fileName(for: old) + ".corrupt-1")
+        let stranger = directory.appendingPathComponent("notes.txt")
+        try Data().write(to: aside)
+        try Data().write(to: stranger)
+        let longAgo = now.addingTimeInterval(-31 * 86_400)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: oldFile.path + suffix) {
+            try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: oldFile.path + suffix)
+        }
+        for file in [aside, stranger] {
+            try FileManager.default.setAttributes([.modificationDate: longAgo], ofItemAtPath: file.path)
+        }
+        try FileManager.default.setAttributes([.modificationDate: now.addingTimeInterval(-29 * 86_400)], ofItemAtPath: recentFile.path)
+
+        let opened = SQLiteCache.open(directory: directory, baseURL: baseURL, now: now)
+        #expect(opened.cache != nil)
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+        #expect(!names.contains { $0.hasPrefix(oldFile.lastPathComponent) })
+        #expect(names.contains(recentFile.lastPathComponent))
+        #expect(names.contains("notes.txt"))
+        #expect(names.contains(SQLiteCache.fileName(for: baseURL)))
+    }
+
+    @Test func onlyTheAppsOwnNamesCountAsCacheFiles() {
+        let name = SQLiteCache.fileName(for: baseURL)
+        for own in [name, name + "-wal", name + "-shm", name + ".corrupt-1795000000", "starling-account-x-1f.json"] {
+            #expect(CacheFiles.isCacheFile(own), "\(own)")
+        }
+        for other in ["notes.txt", "photo.sqlite", "a-xyz.sqlite", ".sqlite", "backup.sqlite-wal.old"] {
+            #expect(!CacheFiles.isCacheFile(other), "\(other)")
+        }
+    }
+}
