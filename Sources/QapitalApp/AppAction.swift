@@ -15,6 +15,8 @@ enum AppAction: Hashable, Sendable {
     case nextMatch, previousMatch
     /// Activity, after a year of empty windows: walk another year back.
     case lookFurtherBack
+    /// Achievements: all, done, in progress, locked.
+    case cycleShow
 
     /// The keys every screen shares; tab keys come from `AppCore.tabs`.
     @MainActor static let keyMap: KeyMap<AppAction> = {
