@@ -199,15 +199,17 @@ enum RoundUpsApp {
         await press(.tab)
         await type("12.345")
         await press(.enter)
-        #expect(Array(frame()[5...12]) == [
-            " Tue 17│ Name      Piano                                                │€0.70)",
+        #expect(Array(frame()[3...12]) == [
+            " Wed 18│ Name      Piano                                                │ $0.80",
+            " Wed 18│                                                                │ $0.00",
+            " Tue 17│ Target  12.345       USD  ✗ at most 2 decimals                 │€0.70)",
             " Tue 17│                                                                │ $0.65",
-            " Mon 16│ Target  12.345       USD  ✗ at most 2 decimals                 │ $0.13",
+            " Mon 16│ Photo                                                          │ $0.13",
+            "       │         optional: a PNG or JPEG file                           │",
             "       │                                                                │",
             "       │                                                                │",
-            "       │ Tab: next field   Enter: create   Esc: cancel                  │",
-            "       └────────────────────────────────────────────────────────────────┘ 1 of 5",
-            "",
+            "       │ Tab: next field   Enter: create   Esc: cancel                  │ 1 of 5",
+            "       └────────────────────────────────────────────────────────────────┘",
         ])
         await press(.backspace, .enter)
         #expect(core.newGoalForm == nil)
