@@ -22,6 +22,7 @@ public actor DemoBackend {
     /// made at one revision can be reused until it changes.
     public private(set) var revision = 0
     private var built: DemoDataset?
+    private var photos: [String: Data] = [:]
     private var appliedTransfers: [UUID: (goalId: GoalID, amount: Money)] = [:]
     private let now: Date
     private let options: DemoDataset.Options
@@ -84,12 +85,33 @@ public actor DemoBackend {
         return nil
     }
 
-    public func createGoal(name: String, target: Money?) throws(APIError) -> Goal {
+    /// A created goal's photo, kept under `/images/photos/ID.png` (or `.jpg`), served back as its picture.
+    public func photo(atPath path: String) -> Data? { photos[path] }
+
+    /// The path a new goal's photo is kept at: `/images/photos/ID.png` or `.jpg`.
+    public static func photoPath(goalId: GoalID, format: String) -> String {
+        "/images/photos/\(goalId).\(format == "png" ? "png" : "jpg")"
+    }
+
+    public func createGoal(name: String, target: Money?, photo: Data? = nil) throws(APIError) -> Goal {
         if let problem = DemoBackend.validateNewGoal(name: name, target: target) {
             throw DemoBackend.rejected("POST /savingsgoals", status: 400, problem)
         }
-        let goal = Goal(id: GoalID((dataset.goals.compactMap(\.id.number).max() ?? 0) + 1), name: name.trimmingCharacters(in: .whitespacesAndNewlines), ownerId: 1,
-                        target: target, balance: .zero(dataset.currency))
+        let id = GoalID((dataset.goals.compactMap(\.id.number).max() ?? 0) + 1)
+        var imageURL: URL?
+        if let photo {
+            guard photo.count <= NewGoal.maxPhotoBytes else {
+                throw DemoBackend.rejected("POST /savingsgoals", status: 400, "base64EncodedPhoto: over 10 MB")
+            }
+            guard let format = NewGoal.photoFormat(photo) else {
+                throw DemoBackend.rejected("POST /savingsgoals", status: 400, "base64EncodedPhoto: not a PNG or JPEG image")
+            }
+            let path = DemoBackend.photoPath(goalId: id, format: format)
+            photos[path] = photo
+            imageURL = URL(string: DemoImages.scheme + ":" + path)
+        }
+        let goal = Goal(id: id, name: name.trimmingCharacters(in: .whitespacesAndNewlines), ownerId: 1,
+                        imageURL: imageURL, target: target, balance: .zero(dataset.currency))
         dataset.goals.append(goal)
         dataset.feeds[goal.id] = []
         return goal

@@ -53,6 +53,11 @@ public struct DemoSavingsAPI: SavingsAPI {
         return try await backend.createGoal(name: name, target: target)
     }
 
+    public func createGoal(name: String, target: Money?, photo: Data?) async throws -> Goal {
+        try await pause()
+        return try await backend.createGoal(name: name, target: target, photo: photo)
+    }
+
     public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
         try await pause()
         return try await backend.transfer(goalId: goalId, transferId: transferId, amount: amount)
@@ -62,6 +67,7 @@ public struct DemoSavingsAPI: SavingsAPI {
     public func imageData(at url: URL) async throws -> Data {
         guard url.scheme?.lowercased() == DemoImages.scheme else { return try await ImageFetch.data(at: url) }
         try await pause()
+        if let photo = await backend.photo(atPath: url.path) { return photo }
         guard let data = DemoImages.png(atPath: url.path) else {
             let label = "GET \(TextSanitizer.clean(url.absoluteString))"
             throw APIError(kind: .notFound, request: label, message: "\(label): not found (HTTP 404)")

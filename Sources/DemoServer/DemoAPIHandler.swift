@@ -54,14 +54,18 @@ public struct DemoAPIHandler: ServeHandler {
         switch segments.count {
         case 3 where segments[0] == "images":
             try DemoAPIHandler.allow(["GET"], method)
-            guard let png = DemoImages.png(atPath: "/" + segments.joined(separator: "/")) else {
+            let path = "/" + segments.joined(separator: "/")
+            if segments[1] == "photos", let photo = await backend.photo(atPath: path) {
+                return .data(photo, contentType: path.hasSuffix(".png") ? "image/png" : "image/jpeg")
+            }
+            guard let png = DemoImages.png(atPath: path) else {
                 throw Failure(status: 404, message: "no such image: \(TextSanitizer.clean(request.path))")
             }
             return .data(png, contentType: "image/png")
         case 1 where segments[0] == "savingsgoals":
             if method == "GET" { return ServeResponse.json(GoalList(savingsGoals: await backend.goals().map { DemoAPIHandler.served($0, base: base) })) }
             try DemoAPIHandler.allow(["GET", "POST"], method)
-            return ServeResponse.json(try await createGoal(request.body), status: 201)
+            return ServeResponse.json(DemoAPIHandler.served(try await createGoal(request.body), base: base), status: 201)
         case 3 where segments[0] == "savingsgoals" && segments[2] == "feed":
             try DemoAPIHandler.allow(["GET"], method)
             let goalId = GoalID(try DemoAPIHandler.id(segments[1], of: "goal"))
@@ -122,6 +126,7 @@ public struct DemoAPIHandler: ServeHandler {
     private struct NewGoalBody: Decodable {
         let name: String
         let targetAmount: Decimal?
+        let base64EncodedPhoto: String?
     }
 
     private struct TransferBody: Decodable {
@@ -133,7 +138,13 @@ public struct DemoAPIHandler: ServeHandler {
         let fields = try DemoAPIHandler.decode(NewGoalBody.self, from: body)
         let currency = await backend.currency
         let target = try fields.targetAmount.map { try DemoAPIHandler.money($0, currency: currency, field: "targetAmount") }
-        return try await backend.createGoal(name: fields.name, target: target)
+        let photo = try fields.base64EncodedPhoto.map { text in
+            guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters), !data.isEmpty else {
+                throw Failure.badRequest("base64EncodedPhoto: not base64")
+            }
+            return data
+        }
+        return try await backend.createGoal(name: fields.name, target: target, photo: photo)
     }
 
     private func transfer(goalId: GoalID, body: Data) async throws -> Goal {

@@ -233,6 +233,9 @@ public actor StarlingDemoAPI: ServeHandler {
 
     private func photo(goalUid: String) async throws -> Starling.Photo {
         let goal = try await goal(uid: goalUid)
+        if let url = goal.imageURL, let photo = await backend.photo(atPath: url.path) {
+            return Starling.Photo(base64EncodedPhoto: photo.base64EncodedString())
+        }
         guard let url = goal.imageURL, url.scheme == DemoImages.scheme, let png = DemoImages.png(atPath: url.path) else {
             return Starling.Photo(base64EncodedPhoto: nil)
         }
@@ -246,7 +249,14 @@ public actor StarlingDemoAPI: ServeHandler {
             throw Failure.starling(400, "currency: the account's currency is \(currency.code)")
         }
         let target = try request.target.map { amount in try StarlingDemoAPI.money(amount, currency: currency, field: "target") }
-        let goal = try await backend.createGoal(name: request.name, target: target)
+        var photo: Data?
+        if let text = request.base64EncodedPhoto, !text.isEmpty {
+            guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters), !data.isEmpty else {
+                throw Failure.starling(400, "base64EncodedPhoto: not base64")
+            }
+            photo = data
+        }
+        let goal = try await backend.createGoal(name: request.name, target: target, photo: photo)
         return Starling.CreateGoalResponse(savingsGoalUid: StarlingDemoAPI.goalUid(goal.id))
     }
 

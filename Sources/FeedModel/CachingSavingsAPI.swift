@@ -119,6 +119,10 @@ public final class CachingSavingsAPI: SavingsAPI {
         try await remote.createGoal(name: name, target: target)
     }
 
+    public func createGoal(name: String, target: Money?, photo: Data?) async throws -> Goal {
+        try await remote.createGoal(name: name, target: target, photo: photo)
+    }
+
     public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
         try await remote.transfer(goalId: goalId, transferId: transferId, amount: amount)
     }

@@ -35,7 +35,7 @@ public final class GoalCreator {
         Task { [weak self] in
             let result: Result<Goal, Error>
             do {
-                result = .success(try await api.createGoal(name: goal.name, target: goal.target))
+                result = .success(try await api.createGoal(name: goal.name, target: goal.target, photo: goal.photo))
             } catch {
                 result = .failure(error)
             }

@@ -6,10 +6,24 @@ public struct NewGoal: Hashable, Sendable {
 
     public var name: String
     public var target: Money?
+    /// The goal's photo: PNG or JPEG bytes (the form checked them), sent with the goal.
+    public var photo: Data?
 
-    public init(name: String, target: Money?) {
+    public init(name: String, target: Money?, photo: Data? = nil) {
         self.name = name
         self.target = target
+        self.photo = photo
+    }
+
+    /// The largest photo a goal takes.
+    public static let maxPhotoBytes = 10 * 1024 * 1024
+
+    /// What the bytes are: "png", "jpeg", or nil for anything else (by their first bytes).
+    public static func photoFormat(_ data: Data) -> String? {
+        let head = [UInt8](data.prefix(8))
+        if head == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] { return "png" }
+        if head.count >= 3 && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF { return "jpeg" }
+        return nil
     }
 
     /// What is wrong with each field, in words short enough to stand beside it.

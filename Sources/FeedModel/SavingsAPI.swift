@@ -12,6 +12,9 @@ public protocol SavingsAPI: Sendable {
     func activities(from: Date, to: Date) async throws -> ActivityPage
     func transactions(from: Date, to: Date) async throws -> [Transaction]
     func createGoal(name: String, target: Money?) async throws -> Goal
+    /// A goal with a photo (PNG or JPEG bytes, at most 10 MB); a source that keeps no photos
+    /// creates the goal without it.
+    func createGoal(name: String, target: Money?, photo: Data?) async throws -> Goal
     /// Moves `amount` into the goal. The same `transferId` twice moves money once.
     func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal
     /// The bytes of a goal image or avatar (HTTP sources fetch them with HTTPTransport's `ImageFetch`).
@@ -22,6 +25,11 @@ public protocol SavingsAPI: Sendable {
 }
 
 extension SavingsAPI {
+    /// A source without photos: the goal is created without it.
+    public func createGoal(name: String, target: Money?, photo: Data?) async throws -> Goal {
+        try await createGoal(name: name, target: target)
+    }
+
     /// A source without an account of its own.
     public func account() async throws -> Account? { nil }
 

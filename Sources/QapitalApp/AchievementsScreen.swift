@@ -1,61 +1,151 @@
 import FeedModel
 import Foundation
+import TermImage
 import TermUI
 
-/// Tab 4: the achievements file's title, then each achievement by level with its progress;
-/// locked ones dimmed and marked.
+/// Tab 4: the achievements file's title, then each achievement by level with its progress and
+/// its picture (`bg_image_url`, a level badge without one); locked ones dimmed and marked.
+/// `f` steps the filter through all, done, in progress and locked (the title says which).
 @MainActor
 final class AchievementsScreen: TabScreen {
     nonisolated static let title = "Achievements"
+    nonisolated static let keyMap: KeyMap<AppAction> = {
+        var map = KeyMap<AppAction>()
+        map.bind([.char("f")], to: .cycleShow, help: "show all, done, in progress or locked", section: "Achievements")
+        return map
+    }()
+
+    /// Which achievements the list shows.
+    enum Show: CaseIterable {
+        case all, done, inProgress, locked
+
+        var label: String {
+            switch self {
+            case .all: "all"
+            case .done: "done"
+            case .inProgress: "in progress"
+            case .locked: "locked"
+            }
+        }
+
+        func includes(_ achievement: Achievement) -> Bool {
+            switch self {
+            case .all: true
+            case .done: AchievementsScreen.isDone(achievement)
+            case .inProgress: !achievement.isLocked && !AchievementsScreen.isDone(achievement)
+            case .locked: achievement.isLocked
+            }
+        }
+
+        var next: Show { Show.allCases[(Show.allCases.firstIndex(of: self)! + 1) % Show.allCases.count] }
+    }
+
     var list = ListState()
     var filter = "" {
         didSet { list.top() }
     }
+    var show = Show.all {
+        didSet { list.top() }
+    }
+    /// Whether the last frame had room for pictures (what `shown` reports).
+    private var drewPictures = false
+
+    /// Cells of a row's picture: 4 × 1 (4 × 2 pixels), from rows this wide.
+    static let pictureSize = (columns: 4, rows: 1)
+    static let pictureMinWidth = 40
 
     init() {}
 
+    nonisolated static func isDone(_ achievement: Achievement) -> Bool {
+        !achievement.isLocked && achievement.total > 0 && achievement.progress >= achievement.total
+    }
+
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
         guard let action else { return .ignored }
-        return list.navigate(action, count: Self.visible(data.achievements, filter: filter).count) ? .consumed : .ignored
+        if action == .cycleShow {
+            show = show.next
+            return .consumed
+        }
+        return list.navigate(action, count: Self.visible(data.achievements, filter: filter, show: show).count) ? .consumed : .ignored
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
-        Self.render(state: self, file: data.achievements, into: &buffer, area: area)
+        drewPictures = data.images != nil && area.width >= Self.pictureMinWidth
+        Self.render(state: self, file: data.achievements, colors: data.colors, images: data.images, into: &buffer, area: area)
     }
 
-    static func visible(_ file: AchievementsFile, filter: String) -> [Achievement] {
-        guard !filter.isEmpty else { return file.achievements }
-        return file.achievements.filter { achievement in
+    /// The pictures of the rows on screen (the core fetches them; drawing never does).
+    func shown(_ data: ScreenData) -> Shown {
+        var shown = Shown()
+        guard drewPictures else { return shown }
+        let achievements = Self.visible(data.achievements, filter: filter, show: show)
+        for index in list.visibleRange(count: achievements.count) { shown.add(picture: achievements[index].backgroundImageURL) }
+        return shown
+    }
+
+    static func visible(_ file: AchievementsFile, filter: String, show: Show = .all) -> [Achievement] {
+        let shown = file.achievements.filter(show.includes)
+        guard !filter.isEmpty else { return shown }
+        return shown.filter { achievement in
             "level \(achievement.level)".localizedCaseInsensitiveContains(filter)
                 || (achievement.isLocked && "locked".localizedCaseInsensitiveContains(filter))
         }
     }
 
-    static func render(state: AchievementsScreen, file: AchievementsFile, into buffer: inout CellBuffer, area: Rect) {
+    static func render(state: AchievementsScreen, file: AchievementsFile, colors: Bool = false, images: ImageStore? = nil,
+                       into buffer: inout CellBuffer, area: Rect) {
         guard area.height > 0 else { return }
-        buffer.write(file.title.isEmpty ? "Achievements" : file.title, x: area.x + 1, y: area.y, maxWidth: area.width - 2,
-                     style: Style(fg: .role(.title), attributes: .bold))
+        let achievements = visible(file, filter: state.filter, show: state.show)
+        let title = file.title.isEmpty ? "Achievements" : file.title
+        let written = buffer.write(title, x: area.x + 1, y: area.y, maxWidth: area.width - 2,
+                                   style: Style(fg: .role(.title), attributes: .bold))
+        let showing = "  · showing \(state.show.label) (\(achievements.count) of \(file.achievements.count)) · f: filter"
+        buffer.write(showing, x: area.x + 1 + written, y: area.y, maxWidth: max(0, area.width - 2 - written), style: Style(fg: .role(.muted)))
         let body = Rect(x: area.x, y: area.y + 2, width: area.width, height: max(0, area.height - 2))
-        let achievements = visible(file, filter: state.filter)
         state.list.clamp(count: achievements.count)
         guard !achievements.isEmpty else {
-            let text = state.filter.isEmpty ? "No achievements yet." : "No achievement matches “\(state.filter)”. Esc clears the filter."
+            let text = !state.filter.isEmpty ? "No achievement matches “\(state.filter)”. Esc clears the filter."
+                : state.show == .all ? "No achievements yet." : "No achievement is \(state.show.label). f shows the others."
             buffer.write(text, x: body.x + 1, y: body.y, maxWidth: body.width - 2, style: Style(fg: .role(.muted)))
             return
         }
-        ListView().draw(into: &buffer, rect: body, count: achievements.count, state: &state.list) { buffer, index, row, _ in
-            drawRow(achievements[index], filter: state.filter, into: &buffer, row: row)
+        let pictures = area.width >= pictureMinWidth
+        let drawn = ListView().draw(into: &buffer, rect: body, count: achievements.count, state: &state.list) { buffer, index, row, _ in
+            drawRow(achievements[index], filter: state.filter, pictures: pictures, colors: colors, images: images, into: &buffer, row: row)
+        }
+        // The selection recolours its row: the selected picture is drawn again on top.
+        if pictures, images != nil, drawn.contains(state.list.selected) {
+            let y = body.y + state.list.selected - drawn.lowerBound
+            Pictures.draw(achievements[state.list.selected].backgroundImageURL, images: images, columns: pictureSize.columns,
+                          rows: pictureSize.rows, into: &buffer, x: body.x + 1, y: y, clip: body)
         }
     }
 
-    static func drawRow(_ achievement: Achievement, filter: String = "", into buffer: inout CellBuffer, row: Rect) {
+    /// The level badge: "L1" on the level's colour (reverse video without colour), dim when locked.
+    static func badge(_ achievement: Achievement, colors: Bool) -> Span {
+        var span = Pictures.monogramSpan(initials: "L" + achievement.level, name: "level " + achievement.level,
+                                         width: pictureSize.columns, colors: colors)
+        if achievement.isLocked { span.style = span.style.adding(.dim) }
+        return span
+    }
+
+    static func drawRow(_ achievement: Achievement, filter: String = "", pictures: Bool = false, colors: Bool = false,
+                        images: ImageStore? = nil, into buffer: inout CellBuffer, row: Rect) {
         let locked = achievement.isLocked
         let base: Style = locked ? .dim : .plain
         var x = row.x + 1
+        if pictures {
+            // The picture where the store has it, else the level badge.
+            if !Pictures.draw(achievement.backgroundImageURL, images: images, columns: pictureSize.columns, rows: pictureSize.rows,
+                              into: &buffer, x: x, y: row.y, clip: row) {
+                buffer.write([badge(achievement, colors: colors)], x: x, y: row.y, maxWidth: pictureSize.columns)
+            }
+            x += pictureSize.columns + 1
+        }
         x += buffer.write(DisplayFormat.highlighting([Span(TextWidth.pad("Level \(achievement.level)", to: 10), base.adding(.bold))], filter),
                           x: x, y: row.y)
         let points = "\(achievement.progress) / \(achievement.total) pts"
-        let status = locked ? "🔒 locked" : (achievement.progress >= achievement.total && achievement.total > 0 ? "✓ done" : "")
+        let status = locked ? "🔒 locked" : (isDone(achievement) ? "✓ done" : "")
         let right = "  " + TextWidth.pad(points, to: 14, alignRight: true) + "  " + TextWidth.pad(status, to: 9)
         let rightWidth = TextWidth.of(right)
         let barWidth = min(30, row.maxX - x - rightWidth - 1)

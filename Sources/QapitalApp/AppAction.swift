@@ -15,6 +15,8 @@ enum AppAction: Hashable, Sendable {
     case nextMatch, previousMatch
     /// Activity, after a year of empty windows: walk another year back.
     case lookFurtherBack
+    /// Achievements: all, done, in progress, locked.
+    case cycleShow
 
     /// The keys every screen shares; tab keys come from `AppCore.tabs`.
     @MainActor static let keyMap: KeyMap<AppAction> = {
@@ -29,7 +31,7 @@ enum AppAction: Hashable, Sendable {
         map.bind([.mouseWheelDown], to: .scrollDown, help: "scroll down (mouse wheel)", section: move)
         map.bind([.mouseWheelUp], to: .scrollUp, help: "scroll up (mouse wheel)", section: move)
         let views = "Views"
-        map.bind([.enter], to: .open, help: "open the selected goal (in a goal: its people)", section: views)
+        map.bind([.enter], to: .open, help: "open the selected goal or person (in a goal: its people)", section: views)
         map.bind([.escape, .backspace, .char("h")], to: .back, help: "back (Esc also clears a filter)", section: views)
         map.bind([.tab], to: .nextTab, help: "next tab", section: views)
         map.bind([.backTab], to: .previousTab, help: "previous tab", section: views)

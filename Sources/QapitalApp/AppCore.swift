@@ -11,7 +11,8 @@ import TermUI
 @MainActor
 public final class AppCore {
     /// The tabs, in order; a tab's number is its place. A new tab is one line here.
-    static let tabs: [any TabScreen.Type] = [GoalListScreen.self, ActivityScreen.self, RoundUpsScreen.self, AchievementsScreen.self]
+    static let tabs: [any TabScreen.Type] = [GoalListScreen.self, ActivityScreen.self, RoundUpsScreen.self, AchievementsScreen.self,
+                                           PeopleScreen.self]
     /// Every overlay, for the help.
     static let overlayTypes: [any Overlay.Type] = [FilterLine.self, UserPopup.self, GoalPicker.self, SaveConfirmation.self,
                                                    NewGoalForm.self, SignInOverlay.self, KeysHelp.self]
@@ -102,6 +103,9 @@ public final class AppCore {
     public func post(_ event: Event) { queue.post(event) }
 
     var screen: any Screen { stacks[tabIndex].last! }
+
+    /// What the screens read (for tests).
+    var screenData: ScreenData { data }
 
     /// Starts loading what the screens show (the activity feed too, so tab 2 has its first
     /// page before anyone switches to it).

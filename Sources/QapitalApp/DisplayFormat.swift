@@ -15,6 +15,9 @@ final class DisplayFormat {
     private let dateFormatter: DateFormatter
     private let calendar: Calendar
 
+    /// The app's clock now (a fixed one in tests).
+    var currentDate: Date { now() }
+
     init(timeZone: TimeZone, now: @escaping @Sendable () -> Date) {
         self.timeZone = timeZone
         self.now = now

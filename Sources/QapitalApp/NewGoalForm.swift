@@ -1,11 +1,13 @@
 import FeedModel
+import Foundation
 import TermUI
 
-/// The small form that `n` opens: a name and an optional target, each with its problem beside it.
-/// Closes when its goal arrived (the Goals list selects it).
+/// The small form that `n` opens: a name, an optional target and an optional photo (a path to a
+/// PNG or JPEG file, shown as a preview once read), each with its problem beside it. Closes
+/// when its goal arrived (the Goals list selects it).
 @MainActor
 final class NewGoalForm: Overlay {
-    enum Field { case name, target }
+    enum Field: CaseIterable { case name, target, photo }
     enum Action: Sendable { case nextField, create, cancel }
 
     nonisolated static let keyMap: KeyMap<Action> = {
@@ -20,8 +22,14 @@ final class NewGoalForm: Overlay {
 
     var name = TextInput()
     var target = TextInput()
+    var photoPath = TextInput()
     var focus = Field.name
     var problems = NewGoal.Problems()
+    /// The photo read from `photoPath` (nil while the path is empty or has a problem).
+    private(set) var photo: GoalPhoto?
+    private(set) var photoProblem: String?
+    /// Where the photo's `~/` points (tests set their own).
+    var home = NSHomeDirectory()
 
     static let nameWidth = 28
     static let targetWidth = 12
@@ -38,7 +46,10 @@ final class NewGoalForm: Overlay {
             return .close()
         case .create:
             guard !data.goalCreator.isBusy else { return .consumed }
-            if let goal = validate(currency: data.currency) { data.goalCreator.create(goal) }
+            if var goal = validate(currency: data.currency) {
+                goal.photo = photo?.data
+                data.goalCreator.create(goal)
+            }
         case .nextField, nil:
             edit(key)
         }
@@ -52,38 +63,73 @@ final class NewGoalForm: Overlay {
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
-        draw(phase: data.goalCreator.phase, currency: data.currency, into: &buffer, area: area)
+        draw(phase: data.goalCreator.phase, currency: data.currency, colors: data.colors, into: &buffer, area: area)
     }
 
-    /// Feeds a key to the focused field; Tab and the arrows move between fields.
+    /// Feeds a key to the focused field; Tab and ↓ move to the next field, Shift-Tab and ↑ back.
+    /// Leaving the photo field reads the photo.
     func edit(_ key: Key) {
         switch key {
         case .tab, .backTab, .down, .up:
-            focus = focus == .name ? .target : .name
+            if focus == .photo { readPhoto() }
+            let fields = Field.allCases
+            let step = key == .tab || key == .down ? 1 : fields.count - 1
+            focus = fields[(fields.firstIndex(of: focus)! + step) % fields.count]
         default:
             switch focus {
             case .name:
                 if name.handle(key) == .edited { problems.name = nil }
             case .target:
                 if target.handle(key) == .edited { problems.target = nil }
+            case .photo:
+                if photoPath.handle(key) == .edited {
+                    photoProblem = nil
+                    if photo?.path != photoPath.text { photo = nil }
+                }
             }
+        }
+    }
+
+    /// Reads and checks the file the photo field names (again only when the path changed).
+    func readPhoto() {
+        let path = photoPath.text.trimmingCharacters(in: .whitespaces)
+        guard !path.isEmpty else {
+            photo = nil
+            photoProblem = nil
+            return
+        }
+        if photo?.path == photoPath.text { return }
+        switch GoalPhoto.load(path: path, home: home) {
+        case .success(let loaded):
+            photo = GoalPhoto(path: photoPath.text, data: loaded.data, format: loaded.format, preview: loaded.preview)
+            photoProblem = nil
+        case .failure(let problem):
+            photo = nil
+            photoProblem = problem.message
         }
     }
 
     /// Checks the fields; on success the goal to send, else the problems are kept for display.
     func validate(currency: Currency) -> NewGoal? {
+        readPhoto()
         switch NewGoal.validate(name: name.text, target: target.text, currency: currency) {
         case .success(let goal):
             problems = NewGoal.Problems()
+            if photoProblem != nil {
+                focus = .photo
+                return nil
+            }
             return goal
         case .failure(let found):
             problems = found
-            focus = found.name != nil ? .name : .target
+            focus = found.name != nil ? .name : found.target != nil ? .target : .photo
             return nil
         }
     }
 
-    func draw(phase: GoalCreator.Phase, currency: Currency, into buffer: inout CellBuffer, area: Rect) {
+    static let photoWidth = 28
+
+    func draw(phase: GoalCreator.Phase, currency: Currency, colors: Bool = false, into buffer: inout CellBuffer, area: Rect) {
         let muted = Style(fg: .role(.muted))
         let error = Style(fg: .role(.error), attributes: .bold)
         let blankName = String(repeating: " ", count: NewGoalForm.nameWidth)
@@ -94,15 +140,28 @@ final class NewGoalForm: Overlay {
         case .failed(let message): status = [Span("✗ " + message, error)]
         case .idle, .created: break
         }
-        let lines: [[Span]] = [
+        let blankPhoto = String(repeating: " ", count: NewGoalForm.photoWidth)
+        var photoNote: Span
+        if let photoProblem {
+            photoNote = Span("✗ " + photoProblem, error)
+        } else if let photo {
+            photoNote = Span("✓ " + photo.summary, Style(fg: .role(.moneyIn)))
+        } else {
+            photoNote = Span(photoPath.text.isEmpty ? "optional: a PNG or JPEG file" : "Tab reads it", muted)
+        }
+        // The preview stands under the photo's line, where there is a photo and colours to draw it.
+        let previewRows = photo != nil && colors ? GoalPhoto.previewSize.rows : 0
+        var lines: [[Span]] = [
             [Span("Name    " + blankName + "  "), problems.name.map { Span("✗ " + $0, error) } ?? Span(name.text.isEmpty ? "required" : "", muted)],
             [],
             [Span("Target  " + blankTarget + " " + currency.code + "  "),
              problems.target.map { Span("✗ " + $0, error) } ?? Span(target.text.isEmpty ? "optional" : "", muted)],
             [],
-            status,
-            [Span("Tab: next field   Enter: create   Esc: cancel", muted)],
+            [Span("Photo   " + blankPhoto + "  ")],
+            [Span("        "), photoNote],
         ]
+        lines += Array(repeating: [], count: previewRows)
+        lines += [[], status, [Span("Tab: next field   Enter: create   Esc: cancel", muted)]]
         // A fixed width, so the box does not jump while problems come and go.
         let box = area.centered(width: 66, height: lines.count + 2)
         let body = box.inset(dx: 2, dy: 1)
@@ -118,6 +177,14 @@ final class NewGoalForm: Overlay {
         if body.height > 2 {
             target.draw(into: &buffer, x: body.x + 8, y: body.y + 2, width: NewGoalForm.targetWidth, style: field,
                         cursorStyle: focus == .target ? focused : field)
+        }
+        if body.height > 4 {
+            photoPath.draw(into: &buffer, x: body.x + 8, y: body.y + 4, width: NewGoalForm.photoWidth, style: field,
+                           cursorStyle: focus == .photo ? focused : field)
+        }
+        if let photo, previewRows > 0, body.height > 6 {
+            let spot = Rect(x: body.x + 8, y: body.y + 6, width: GoalPhoto.previewSize.columns, height: previewRows)
+            photo.preview.draw(into: &buffer, x: spot.x, y: spot.y, clip: spot.intersection(body))
         }
     }
 }

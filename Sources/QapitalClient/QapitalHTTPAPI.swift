@@ -42,8 +42,15 @@ public struct QapitalHTTPAPI: SavingsAPI {
     }
 
     public func createGoal(name: String, target: Money?) async throws -> Goal {
+        try await createGoal(name: name, target: target, photo: nil)
+    }
+
+    /// The photo goes in the body as `base64EncodedPhoto` (docs/api.md).
+    public func createGoal(name: String, target: Money?, photo: Data?) async throws -> Goal {
         var body = #"{"name":"# + jsonString(name)
-        body += #","targetAmount":"# + (target?.jsonNumberString ?? "null") + "}"
+        body += #","targetAmount":"# + (target?.jsonNumberString ?? "null")
+        if let photo { body += #","base64EncodedPhoto":""# + photo.base64EncodedString() + "\"" }
+        body += "}"
         return try await send("POST", "/savingsgoals", body: Data(body.utf8), as: Goal.self)
     }
 

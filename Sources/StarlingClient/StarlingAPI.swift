@@ -160,7 +160,13 @@ public struct StarlingAPI: SavingsAPI {
     }
 
     public func createGoal(name: String, target: Money?) async throws -> Goal {
-        let body = Starling.CreateGoalRequest(name: name, currency: accountCurrency.code, target: target.map(Starling.Amount.init))
+        try await createGoal(name: name, target: target, photo: nil)
+    }
+
+    /// The photo goes as `base64EncodedPhoto`; the new goal shows it from `…/photo`.
+    public func createGoal(name: String, target: Money?, photo: Data?) async throws -> Goal {
+        let body = Starling.CreateGoalRequest(name: name, currency: accountCurrency.code, target: target.map(Starling.Amount.init),
+                                              base64EncodedPhoto: photo?.base64EncodedString())
         let path = goalsPath()
         let answer = try await send("PUT", path, body: try encode(body), as: Starling.CreateGoalResponse.self)
         try check(success: answer.success, errors: answer.errors, label: path.label("PUT"))
@@ -168,7 +174,8 @@ public struct StarlingAPI: SavingsAPI {
             throw APIError(kind: .malformed, request: path.label("PUT"),
                            message: MalformedPayload(resource: path.label("PUT"), reason: "savingsGoalUid: missing").description)
         }
-        return Goal(id: GoalID(uid), name: name, ownerId: StarlingMapping.holderId, imageURL: nil, target: target,
+        return Goal(id: GoalID(uid), name: name, ownerId: StarlingMapping.holderId,
+                    imageURL: photo == nil ? nil : StarlingAPI.photoURL(goalUid: uid), target: target,
                     balance: .zero(accountCurrency))
     }
 

@@ -62,6 +62,7 @@ public final class FakeSavingsAPI: SavingsAPI {
         var calls: [Call] = []
         var held: Set<Endpoint> = []
         var waiters: [(Endpoint, CheckedContinuation<Void, Never>)] = []
+        var photos: [Data?] = []
     }
 
     public let base: (any SavingsAPI)?
@@ -204,6 +205,18 @@ public final class FakeSavingsAPI: SavingsAPI {
         let script = try await enter(.transactions(from: from, to: to))
         if let answer = script.transactions { return try answer(from, to) }
         return try await base?.transactions(from: from, to: to) ?? []
+    }
+
+    /// The photos goals were created with, in order (nil for none).
+    public var createdPhotos: [Data?] { state.withLock { $0.photos } }
+
+    public func createGoal(name: String, target: Money?, photo: Data?) async throws -> Goal {
+        state.withLock { $0.photos.append(photo) }
+        let call = Call.createGoal(name: name)
+        let script = try await enter(call)
+        if let answer = script.createGoal { return try answer(name, target) }
+        guard let base else { throw notScripted(call) }
+        return try await base.createGoal(name: name, target: target, photo: photo)
     }
 
     public func createGoal(name: String, target: Money?) async throws -> Goal {

@@ -79,7 +79,7 @@ import TestSupport
 
     static let goalsFrames: [String: [String]] = [
         "loading 80": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             "",
             " Loading goals…",
             "",
@@ -93,7 +93,7 @@ import TestSupport
             " fake                                                            ? help  q quit",
         ],
         "loading 120": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             "",
             " Loading goals…",
             "",
@@ -107,7 +107,7 @@ import TestSupport
             " fake                                                                                                    ? help  q quit",
         ],
         "empty 80": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             "",
             " No active goals yet.",
             "",
@@ -121,7 +121,7 @@ import TestSupport
             " fake                                                            ? help  q quit",
         ],
         "empty 120": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             "",
             " No active goals yet.",
             "",
@@ -135,7 +135,7 @@ import TestSupport
             " fake                                                                                                    ? help  q quit",
         ],
         "error 80": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             "",
             " ✗ GET /savingsgoals: cannot connect to 127.0.0.1:9 — press r to retry",
             "",
@@ -149,7 +149,7 @@ import TestSupport
             " fake         ✗ GET /savingsgoals: cannot connect to 127.0.0.1:9 ? help  q quit",
         ],
         "error 120": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             "",
             " ✗ GET /savingsgoals: cannot connect to 127.0.0.1:9 — press r to retry",
             "",
@@ -163,7 +163,7 @@ import TestSupport
             " fake                              ✗ GET /savingsgoals: cannot connect to 127.0.0.1:9                    ? help  q quit",
         ],
         "loaded 80": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             " BA  Balloons                            $400.00 of $1,500.00    ██▍······  26%█",
             " DO  Dog                                  $50.00 no target                     █",
             " BI  Bike                                $500.00 of $500.00      █████████ 100%█",
@@ -177,7 +177,7 @@ import TestSupport
             " demo                                                            ? help  q quit",
         ],
         "loaded 120": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             " BA  Balloons                    $400.00 of $1,500.00    ██▍······  26%█ ┌─ Balloons ──────────────────────────────────┐",
             " DO  Dog                          $50.00 no target                     █ │    BA                                       │",
             " BI  Bike                        $500.00 of $500.00      █████████ 100%█ │    BA                                       │",
@@ -194,7 +194,7 @@ import TestSupport
 
     static let detailFrames: [String: [String]] = [
         "loading 80": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             " RD  Rainy day",
             "Saved $123.45 of $500.00  ██████▏··················  24%",
             "Owner Ada",
@@ -208,7 +208,7 @@ import TestSupport
             " fake                                                  Esc back  ? help  q back",
         ],
         "loading 120": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             " RD  Rainy day",
             "Saved $123.45 of $500.00  ██████▏··················  24%",
             "Owner Ada",
@@ -222,7 +222,7 @@ import TestSupport
             " fake                                                                                          Esc back  ? help  q back",
         ],
         "empty 80": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             " RD  Rainy day",
             "Saved $123.45 of $500.00  ██████▏··················  24%",
             "Owner Ada",
@@ -236,7 +236,7 @@ import TestSupport
             " fake                                                  Esc back  ? help  q back",
         ],
         "empty 120": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             " RD  Rainy day",
             "Saved $123.45 of $500.00  ██████▏··················  24%",
             "Owner Ada",
@@ -250,7 +250,7 @@ import TestSupport
             " fake                                                                                          Esc back  ? help  q back",
         ],
         "error 80": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             " RD  Rainy day",
             "Saved $123.45 of $500.00  ██████▏··················  24%",
             "Owner Ada",
@@ -264,7 +264,7 @@ import TestSupport
             " fake  ✗ GET /savingsgoals/7/feed: cannot connect to … Esc back  ? help  q back",
         ],
         "error 120": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             " RD  Rainy day",
             "Saved $123.45 of $500.00  ██████▏··················  24%",
             "Owner Ada",
@@ -278,7 +278,7 @@ import TestSupport
             " fake                          ✗ GET /savingsgoals/7/feed: cannot connect to 127.0.0.1:9       Esc back  ? help  q back",
         ],
         "loaded 80": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             " BA  Balloons",
             "Saved $400.00 of $1,500.00  ██████▋··················  26%",
             "Owner Mikael · Shared with Henrik, Johan, Erik",
@@ -292,7 +292,7 @@ import TestSupport
             " demo                                                  Esc back  ? help  q back",
         ],
         "loaded 120": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             " BA  Balloons",
             "Saved $400.00 of $1,500.00  ██████▋··················  26%",
             "Owner Mikael · Shared with Henrik, Johan, Erik",
@@ -309,7 +309,7 @@ import TestSupport
 
     static let activityFrames: [String: [String]] = [
         "loading 80": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             "  … Loading activity…",
             "",
             "",
@@ -323,7 +323,7 @@ import TestSupport
             " fake                                                            ? help  q quit",
         ],
         "loading 120": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             "  … Loading activity…",
             "",
             "",
@@ -337,7 +337,7 @@ import TestSupport
             " fake                                                                                                    ? help  q quit",
         ],
         "empty 80": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             "  — No activity yet —",
             "",
             "",
@@ -351,7 +351,7 @@ import TestSupport
             " fake                                                            ? help  q quit",
         ],
         "empty 120": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             "  — No activity yet —",
             "",
             "",
@@ -365,7 +365,7 @@ import TestSupport
             " fake                                                                                                    ? help  q quit",
         ],
         "error 80": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             "  ✗ GET /activities: cannot connect to 127.0.0.1:9 — press r to retry",
             "",
             "",
@@ -379,7 +379,7 @@ import TestSupport
             " fake           ✗ GET /activities: cannot connect to 127.0.0.1:9 ? help  q quit",
         ],
         "error 120": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             "  ✗ GET /activities: cannot connect to 127.0.0.1:9 — press r to retry",
             "",
             "",
@@ -393,7 +393,7 @@ import TestSupport
             " fake                               ✗ GET /activities: cannot connect to 127.0.0.1:9                     ? help  q quit",
         ],
         "loaded 80": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             "Today                                                                          █",
             "  08:45  Lucía Fernández made a roundup.                  $0.92  Lucía Fernánd…│",
             "  08:22  Johan moved money into A New Crib.              $72.50  Johan         │",
@@ -407,7 +407,7 @@ import TestSupport
             " demo                                                            ? help  q quit",
         ],
         "loaded 120": [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             "Today                                                                                                                  █",
             "  08:45  Lucía Fernández made a roundup.                                                          $0.92  Lucía Fernánd…│",
             "  08:22  Johan moved money into A New Crib.                                                      $72.50  Johan         │",

@@ -84,7 +84,7 @@ enum RoundUpsApp {
     @Test func aWeekWithPayments() async {
         await openRoundUps()
         #expect(frame() == [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             " Week of Mon 16 Nov – Sun 22 Nov 2026 · this week                  ← [ previous",
             " Date              Paid to                                    Amount   Round-up",
             " Wed 18 Nov 12:00  Blue Bottle Coffee                         −$5.20      $0.80",
@@ -110,7 +110,7 @@ enum RoundUpsApp {
         await openRoundUps()
         await press(.char("["))
         #expect(frame(height: 8) == [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
             " Week of Mon 9 Nov – Sun 15 Nov 2026                    ← [ previous · next ] →",
             "",
             " No card payments this week: nothing to round up.",
@@ -199,15 +199,17 @@ enum RoundUpsApp {
         await press(.tab)
         await type("12.345")
         await press(.enter)
-        #expect(Array(frame()[5...12]) == [
-            " Tue 17│ Name      Piano                                                │€0.70)",
+        #expect(Array(frame()[3...12]) == [
+            " Wed 18│ Name      Piano                                                │ $0.80",
+            " Wed 18│                                                                │ $0.00",
+            " Tue 17│ Target  12.345       USD  ✗ at most 2 decimals                 │€0.70)",
             " Tue 17│                                                                │ $0.65",
-            " Mon 16│ Target  12.345       USD  ✗ at most 2 decimals                 │ $0.13",
+            " Mon 16│ Photo                                                          │ $0.13",
+            "       │         optional: a PNG or JPEG file                           │",
             "       │                                                                │",
             "       │                                                                │",
-            "       │ Tab: next field   Enter: create   Esc: cancel                  │",
-            "       └────────────────────────────────────────────────────────────────┘ 1 of 5",
-            "",
+            "       │ Tab: next field   Enter: create   Esc: cancel                  │ 1 of 5",
+            "       └────────────────────────────────────────────────────────────────┘",
         ])
         await press(.backspace, .enter)
         #expect(core.newGoalForm == nil)

@@ -1,0 +1,88 @@
+import Foundation
+
+/// A person the app knows of: an owner of a goal, someone a goal is shared with, or someone
+/// in the loaded activity, with what they share with you and what they saved lately.
+public struct Person: Hashable, Sendable {
+    public let id: Int
+    /// The goals they own or are connected to, in the goal list's order.
+    public var goalIds: [GoalID]
+    /// What they put into those goals in the last 30 days (goal feeds; the account's currency).
+    public var saved: Money
+    /// How many savings make up `saved`.
+    public var savingsCount: Int
+    /// Whether the feeds of all their goals are in (until then `saved` may grow).
+    public var savedIsComplete: Bool
+    /// They own every goal: the account holder ("you").
+    public var isHolder: Bool
+}
+
+/// One of a person's savings into a goal, or one of their entries in the account's activity.
+public enum PersonEvent: Hashable, Sendable {
+    case saving(goalId: GoalID, item: FeedItem)
+    case activity(Activity)
+
+    public var timestamp: Date {
+        switch self {
+        case .saving(_, let item): item.timestamp
+        case .activity(let activity): activity.timestamp
+        }
+    }
+}
+
+/// Who the app knows, worked out from what is loaded (goals, their feeds, the activity); pure.
+public enum PeopleRoster {
+    /// "Saved lately" covers the last 30 days.
+    public static let savedWindow: TimeInterval = 30 * 86_400
+
+    /// The owner of every goal, if one person owns them all (the account holder: "you").
+    public static func holder(of goals: [Goal]) -> Int? {
+        guard let first = goals.first?.ownerId, goals.allSatisfy({ $0.ownerId == first }) else { return nil }
+        return first
+    }
+
+    /// Everyone: the holder first, then by id. `feeds` answers a goal's feed and whether it is loaded.
+    public static func people(goals: [Goal], feeds: (GoalID) -> (items: [FeedItem], loaded: Bool), activities: [Activity],
+                              currency: Currency, now: Date) -> [Person] {
+        var ids = Set<Int>()
+        var goalIds: [Int: [GoalID]] = [:]
+        for goal in goals {
+            for id in [goal.ownerId] + goal.connectedUserIds where goalIds[id]?.last != goal.id {
+                goalIds[id, default: []].append(goal.id)
+                ids.insert(id)
+            }
+        }
+        for activity in activities { ids.insert(activity.userId) }
+        var saved: [Int: Int64] = [:]
+        var counts: [Int: Int] = [:]
+        var loaded = Set<GoalID>()
+        let since = now.addingTimeInterval(-savedWindow)
+        for goal in goals {
+            let feed = feeds(goal.id)
+            if feed.loaded { loaded.insert(goal.id) }
+            for item in feed.items where item.timestamp >= since && item.timestamp <= now && item.amount.currency == currency {
+                saved[item.userId, default: 0] += item.amount.minorUnits
+                counts[item.userId, default: 0] += 1
+                ids.insert(item.userId)
+            }
+        }
+        let holder = holder(of: goals)
+        return ids.sorted { ($0 == holder ? 0 : 1, $0) < ($1 == holder ? 0 : 1, $1) }.map { id in
+            let theirs = goalIds[id] ?? []
+            return Person(id: id, goalIds: theirs, saved: Money(minorUnits: saved[id] ?? 0, currency: currency),
+                          savingsCount: counts[id] ?? 0, savedIsComplete: theirs.allSatisfy { loaded.contains($0) },
+                          isHolder: id == holder)
+        }
+    }
+
+    /// A person's savings into any goal and their activity, newest first.
+    public static func events(of id: Int, goals: [Goal], feeds: (GoalID) -> [FeedItem], activities: [Activity],
+                              limit: Int = 200) -> [PersonEvent] {
+        var events: [PersonEvent] = []
+        for goal in goals {
+            for item in feeds(goal.id) where item.userId == id { events.append(.saving(goalId: goal.id, item: item)) }
+        }
+        for activity in activities where activity.userId == id { events.append(.activity(activity)) }
+        events.sort { $0.timestamp > $1.timestamp }
+        return Array(events.prefix(limit))
+    }
+}

@@ -1,0 +1,467 @@
+import FeedModel
+import Foundation
+import TermImage
+import TermUI
+
+/// Who the app knows, from what is loaded: goal owners, the people goals are shared with, and
+/// everyone in the activity and the goals' feeds (`PeopleRoster`).
+@MainActor
+enum PeopleData {
+    static func people(_ data: ScreenData) -> [Person] {
+        PeopleRoster.people(goals: data.goals.goals, feeds: { feed($0, data) }, activities: data.feed.activities,
+                            currency: data.currency, now: data.format.currentDate)
+    }
+
+    /// A goal's feed as far as it is in, and whether it is complete (loaded, or failed for now).
+    static func feed(_ goalId: GoalID, _ data: ScreenData) -> (items: [FeedItem], loaded: Bool) {
+        let feed = data.goals.feed(for: goalId)
+        let done: Bool = switch feed.status {
+        case .loaded, .failed: true
+        case .idle, .loading: false
+        }
+        return (feed.entries.map(\.item), done)
+    }
+
+    /// "Mikael", and " (you)" for the holder of every goal.
+    static func name(_ person: Person, _ users: UserDirectory) -> String {
+        users.displayName(for: person.id)
+    }
+
+    /// Goals a person is part of, in the list's order.
+    static func goals(of person: Person, _ data: ScreenData) -> [Goal] {
+        person.goalIds.compactMap { data.goals.goal(id: $0) }
+    }
+
+    /// The saved column: the amount, or "…" while their goals' feeds are still coming and none counted yet.
+    static func saved(_ person: Person) -> String {
+        person.savingsCount == 0 && !person.savedIsComplete ? "…" : person.saved.formatted
+    }
+
+    /// Only one person and nothing shared: a source without other people (a bank account).
+    static func isAlone(_ people: [Person], goals: [Goal]) -> Bool {
+        people.count <= 1 && !goals.contains { $0.isShared }
+    }
+
+    static let aloneNote = "Only you here: no goal is shared and no one else saves (a bank account has no other people)."
+
+    /// The feeds of every goal that has none yet (`again`: every goal's), so "saved" can be counted.
+    static func loadFeeds(_ data: ScreenData, again: Bool = false) {
+        for goal in data.goals.goals where again || data.goals.feed(for: goal.id).status == .idle {
+            data.goals.loadFeed(goalId: goal.id)
+        }
+    }
+
+    /// The avatar at (x, y), `columns × rows` cells, or the person's monogram; one-line rows get a monogram span.
+    static func drawAvatar(_ id: Int, users: UserDirectory, colors: Bool, images: ImageStore?, columns: Int, rows: Int,
+                           into buffer: inout CellBuffer, x: Int, y: Int, clip: Rect) {
+        let name = users.displayName(for: id)
+        let avatar: URL? = if case .found(let user) = users.lookup(id) { user.avatarURL } else { nil }
+        if Pictures.draw(avatar, images: images, columns: columns, rows: rows, into: &buffer, x: x, y: y, clip: clip) { return }
+        if rows == 1 {
+            buffer.write([Pictures.monogramSpan(initials: users.initials(for: id), name: name, width: columns, colors: colors)],
+                         x: x, y: y, maxWidth: columns)
+        } else {
+            Pictures.monogramBlock(name, colors: colors, rect: Rect(x: x, y: y, width: columns, height: rows).intersection(clip),
+                                   into: &buffer)
+        }
+    }
+}
+
+/// Tab 5: everyone the app knows, with their avatar, how many goals they share with you and
+/// what they saved in the last 30 days. `/` searches names, ids and their goals' names; Enter
+/// opens the person.
+@MainActor
+final class PeopleScreen: TabScreen {
+    nonisolated static let title = "People"
+    var list = ListState()
+    var filter = "" {
+        didSet { list.top() }
+    }
+    /// Set once the tab was shown: from then on every goal's feed is wanted (for "saved").
+    private var wantsFeeds = false
+
+    init() {}
+
+    func visible(_ data: ScreenData) -> [Person] {
+        Self.visible(PeopleData.people(data), filter: filter, data)
+    }
+
+    static func visible(_ people: [Person], filter: String, _ data: ScreenData) -> [Person] {
+        guard !filter.isEmpty else { return people }
+        return people.filter { matches($0, filter: filter, data) }
+    }
+
+    /// The name, "#id" or "User #id", and the names of their goals.
+    static func matches(_ person: Person, filter: String, _ data: ScreenData) -> Bool {
+        data.users.displayName(for: person.id).localizedCaseInsensitiveContains(filter)
+            || "User #\(person.id)".localizedCaseInsensitiveContains(filter)
+            || PeopleData.goals(of: person, data).contains { $0.name.localizedCaseInsensitiveContains(filter) }
+    }
+
+    private func selected(_ data: ScreenData) -> Person? {
+        let people = visible(data)
+        return list.selected < people.count ? people[list.selected] : nil
+    }
+
+    func appear(_ data: ScreenData) {
+        wantsFeeds = true
+        PeopleData.loadFeeds(data)
+    }
+
+    func receive(_ event: StoreEvent, _ data: ScreenData) {
+        if case .goals = event, wantsFeeds { PeopleData.loadFeeds(data) }
+    }
+
+    func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
+        guard let action else { return .ignored }
+        if list.navigate(action, count: visible(data).count) { return .consumed }
+        switch action {
+        case .open:
+            guard let person = selected(data) else { return .consumed }
+            return .push(PersonScreen(userId: person.id))
+        default:
+            return .ignored
+        }
+    }
+
+    func refresh(_ data: ScreenData) {
+        data.users.retryFailed()
+        data.goals.load()
+        PeopleData.loadFeeds(data, again: true)
+    }
+
+    func people(_ data: ScreenData) -> UserPopup? {
+        selected(data).flatMap { UserPopup(people: [$0.id]) }
+    }
+
+    func shown(_ data: ScreenData) -> Shown {
+        let people = visible(data)
+        var shown = Shown()
+        for index in list.visibleRange(count: people.count) {
+            shown.add(user: people[index].id, data.users, avatar: data.images != nil)
+        }
+        return shown
+    }
+
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
+        guard area.height > 0 else { return }
+        let all = PeopleData.people(data)
+        let people = Self.visible(all, filter: filter, data)
+        list.clamp(count: people.count)
+        let muted = Style(fg: .role(.muted))
+        if people.isEmpty {
+            let message: (String, Style)
+            switch (data.goals.status, all.isEmpty) {
+            case (.idle, true), (.loading, true): message = ("Loading people…", muted)
+            case (.failed(let error), true): message = ("✗ \(error) — press r to retry", Style(fg: .role(.error)))
+            default:
+                message = filter.isEmpty ? ("No people yet: nobody owns or shares a goal.", muted)
+                    : ("No one matches “\(filter)”. Esc clears the filter.", muted)
+            }
+            buffer.write(message.0, x: area.x + 1, y: area.y + 1, maxWidth: area.width - 2, style: message.1)
+            return
+        }
+        // The column titles, or (for a source with nobody else) the line saying so.
+        if PeopleData.isAlone(all, goals: data.goals.goals) {
+            buffer.write(PeopleData.aloneNote, x: area.x + 1, y: area.y, maxWidth: area.width - 2, style: muted)
+        } else {
+            drawTitles(into: &buffer, row: area.row(0))
+        }
+        let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
+        let drawn = ListView().draw(into: &buffer, rect: body, count: people.count, state: &list) { buffer, index, row, _ in
+            Self.drawRow(people[index], data, filter: filter, into: &buffer, row: row)
+        }
+        // The selection recolours its row: the selected avatar is drawn again on top.
+        if data.images != nil, drawn.contains(list.selected) {
+            let y = body.y + list.selected - drawn.lowerBound
+            let person = people[list.selected]
+            if case .found(let user) = data.users.lookup(person.id) {
+                Pictures.draw(user.avatarURL, images: data.images, columns: 4, rows: 1, into: &buffer, x: body.x, y: y, clip: body)
+            }
+        }
+    }
+
+    /// Right-hand columns: goals, saved (and from 100 columns the goals' names).
+    static func columns(width: Int) -> (goals: Int, saved: Int, shares: Int) {
+        (9, 14, width >= 100 ? 30 : 0)
+    }
+
+    private func drawTitles(into buffer: inout CellBuffer, row: Rect) {
+        let columns = Self.columns(width: row.width)
+        let muted = Style(fg: .role(.muted))
+        var right = TextWidth.pad("goals", to: columns.goals, alignRight: true) + TextWidth.pad("saved 30 d", to: columns.saved, alignRight: true)
+        if columns.shares > 0 { right += "  " + TextWidth.pad("shares", to: columns.shares - 2) }
+        buffer.write("     Name", x: row.x, y: row.y, maxWidth: row.width, style: muted)
+        let width = TextWidth.of(right)
+        if row.width > width + 12 { buffer.write(right, x: row.maxX - width - 1, y: row.y, style: muted) }
+    }
+
+    static func drawRow(_ person: Person, _ data: ScreenData, filter: String, into buffer: inout CellBuffer, row: Rect) {
+        PeopleData.drawAvatar(person.id, users: data.users, colors: data.colors, images: data.images, columns: 4, rows: 1,
+                              into: &buffer, x: row.x, y: row.y, clip: row)
+        let x = row.x + 5
+        let columns = columns(width: row.width)
+        var right: [Span] = [
+            Span(TextWidth.pad("\(person.goalIds.count)", to: columns.goals, alignRight: true)),
+            Span(TextWidth.pad(PeopleData.saved(person), to: columns.saved, alignRight: true), DisplayFormat.moneyStyle),
+        ]
+        if columns.shares > 0 {
+            let names = PeopleData.goals(of: person, data).map(\.name).joined(separator: ", ")
+            right.append(Span("  " + TextWidth.pad(TextWidth.truncate(names, to: columns.shares - 2), to: columns.shares - 2),
+                              Style(fg: .role(.muted))))
+        }
+        let rightWidth = right.reduce(0) { $0 + $1.width }
+        let nameWidth = row.maxX - x - rightWidth - 2
+        var name: [Span] = DisplayFormat.highlighting([Span(PeopleData.name(person, data.users), .bold)], filter)
+        if person.isHolder { name.append(Span(" (you)", Style(fg: .role(.muted)))) }
+        if nameWidth >= 6 {
+            buffer.write(name, x: x, y: row.y, maxWidth: nameWidth)
+            buffer.write(right, x: row.maxX - rightWidth - 1, y: row.y, maxWidth: rightWidth)
+        } else {
+            // Narrow: the name and what they saved.
+            let saved = PeopleData.saved(person)
+            buffer.write(name, x: x, y: row.y, maxWidth: max(0, row.maxX - x - TextWidth.of(saved) - 2))
+            buffer.writeRightAligned(saved, maxX: row.maxX - 1, y: row.y, style: DisplayFormat.moneyStyle)
+        }
+    }
+}
+
+/// A person opened from tab 5: their avatar large, the goals they are part of, and their recent
+/// savings and activity; Enter on a goal or a saving opens the goal.
+@MainActor
+final class PersonScreen: Screen {
+    nonisolated static let title = "Person"
+    let userId: Int
+    var list = ListState()
+    var filter = "" {
+        didSet { list.top() }
+    }
+
+    enum Row {
+        case heading(String)
+        case note(String)
+        case goal(Goal)
+        case event(PersonEvent)
+
+        var isStop: Bool {
+            switch self {
+            case .goal, .event: true
+            case .heading, .note: false
+            }
+        }
+    }
+
+    init(userId: Int) {
+        self.userId = userId
+    }
+
+    func rows(_ data: ScreenData) -> [Row] {
+        let person = PeopleData.people(data).first { $0.id == userId }
+        let goals = person.map { PeopleData.goals(of: $0, data) } ?? []
+        var events = PeopleRoster.events(of: userId, goals: data.goals.goals, feeds: { PeopleData.feed($0, data).items },
+                                         activities: data.feed.activities)
+        var rows: [Row] = [.heading("Goals (\(goals.count))")]
+        let shownGoals = filter.isEmpty ? goals : goals.filter { $0.name.localizedCaseInsensitiveContains(filter) }
+        rows += shownGoals.isEmpty ? [.note(goals.isEmpty ? "No goal shared with you." : "No goal matches.")] : shownGoals.map { .goal($0) }
+        if !filter.isEmpty { events = events.filter { Self.text(of: $0, data).localizedCaseInsensitiveContains(filter) } }
+        rows.append(.heading("Recent savings and activity"))
+        rows += events.isEmpty ? [.note("Nothing of theirs is loaded yet.")] : events.map { .event($0) }
+        return rows
+    }
+
+    static func text(of event: PersonEvent, _ data: ScreenData) -> String {
+        switch event {
+        case .saving(let goalId, let item): item.message.plainText + " " + (data.goals.goal(id: goalId)?.name ?? "")
+        case .activity(let activity): activity.message.plainText
+        }
+    }
+
+    /// Keeps the cursor on a goal or an event (headings and notes are not stops).
+    private func settle(_ rows: [Row], direction: Int) {
+        list.clamp(count: rows.count)
+        guard !rows.isEmpty, !rows[list.selected].isStop else { return }
+        for step in [direction, -direction] {
+            var index = list.selected
+            while index >= 0 && index < rows.count {
+                if rows[index].isStop {
+                    list.selected = index
+                    return
+                }
+                index += step
+            }
+        }
+    }
+
+    func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
+        guard let action else { return .ignored }
+        let rows = rows(data)
+        let before = list.selected
+        if list.navigate(action, count: rows.count) {
+            settle(rows, direction: list.selected >= before ? 1 : -1)
+            return .consumed
+        }
+        switch action {
+        case .open:
+            settle(rows, direction: 1)
+            guard list.selected < rows.count else { return .consumed }
+            return open(rows[list.selected], data)
+        case .back, .quit:
+            return .pop
+        default:
+            return .ignored
+        }
+    }
+
+    /// A goal opens its detail; a saving opens its goal at that saving; an activity opens the goal it names.
+    private func open(_ row: Row, _ data: ScreenData) -> Outcome {
+        switch row {
+        case .goal(let goal):
+            return openGoal(goal.id, data)
+        case .event(.saving(let goalId, let item)):
+            return openGoal(goalId, data, at: item)
+        case .event(.activity(let activity)):
+            let bold = Set(activity.message.runs.filter(\.isBold).map(\.text))
+            guard let goal = data.goals.goals.first(where: { bold.contains($0.name) }) else {
+                return .notice("This activity is not about one goal.")
+            }
+            return openGoal(goal.id, data)
+        case .heading, .note:
+            return .consumed
+        }
+    }
+
+    private func openGoal(_ goalId: GoalID, _ data: ScreenData, at item: FeedItem? = nil) -> Outcome {
+        guard data.goals.goal(id: goalId) != nil else { return .notice("That goal is no longer there.") }
+        let detail = GoalDetailScreen(goalId: goalId)
+        if let item, let index = data.goals.feed(for: goalId).entries.firstIndex(where: { $0.item == item }) {
+            detail.list.selected = index
+        }
+        if data.goals.feed(for: goalId).status == .idle { data.goals.loadFeed(goalId: goalId) }
+        return .push(detail)
+    }
+
+    func refresh(_ data: ScreenData) {
+        data.users.retryFailed()
+        data.goals.load()
+        PeopleData.loadFeeds(data, again: true)
+    }
+
+    func people(_ data: ScreenData) -> UserPopup? { UserPopup(people: [userId]) }
+
+    func shown(_ data: ScreenData) -> Shown {
+        var shown = Shown()
+        shown.add(user: userId, data.users, avatar: data.images != nil)
+        let rows = rows(data)
+        for index in list.visibleRange(count: rows.count) {
+            if case .goal(let goal) = rows[index] { shown.add(picture: goal.imageURL) }
+        }
+        return shown
+    }
+
+    /// The avatar's size: 16×8 cells (16×16 pixels) where the screen has room, 8×4 where less, else one line.
+    static func avatarSize(_ area: Rect) -> (columns: Int, rows: Int) {
+        if area.height >= 20 && area.width >= 60 { return (16, 8) }
+        if area.height >= 12 && area.width >= 40 { return (8, 4) }
+        return (4, 1)
+    }
+
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
+        guard area.height > 0 else { return }
+        let person = PeopleData.people(data).first { $0.id == userId }
+        let size = Self.avatarSize(area)
+        let headerHeight = size.rows == 1 ? 2 : size.rows + 1
+        PeopleData.drawAvatar(userId, users: data.users, colors: data.colors, images: data.images, columns: size.columns,
+                              rows: size.rows, into: &buffer, x: area.x, y: area.y, clip: area)
+        let text = Rect(x: area.x + size.columns + 2, y: area.y, width: max(0, area.width - size.columns - 2),
+                        height: min(area.height, headerHeight - 1))
+        drawHeaderText(person, data, into: &buffer, area: text)
+        if area.height > headerHeight - 1 {
+            buffer.write(String(repeating: "─", count: area.width), x: area.x, y: area.y + headerHeight - 1,
+                         style: Style(fg: .role(.border)))
+        }
+        let body = Rect(x: area.x, y: area.y + headerHeight, width: area.width, height: max(0, area.height - headerHeight))
+        guard body.height > 0 else { return }
+        let rows = rows(data)
+        settle(rows, direction: 1)
+        ListView().draw(into: &buffer, rect: body, count: rows.count, state: &list) { buffer, index, row, _ in
+            Self.drawRow(rows[index], userId: userId, data, filter: filter, into: &buffer, row: row)
+        }
+    }
+
+    private func drawHeaderText(_ person: Person?, _ data: ScreenData, into buffer: inout CellBuffer, area: Rect) {
+        guard area.width > 0 else { return }
+        let muted = Style(fg: .role(.muted))
+        var lines: [[Span]] = []
+        var name = [Span(data.users.displayName(for: userId), Style(fg: .role(.title), attributes: .bold))]
+        if person?.isHolder == true { name.append(Span(" (you)", muted)) }
+        lines.append(name)
+        switch data.users.lookup(userId) {
+        case .loading: lines.append([Span("User #\(userId) · loading…", muted)])
+        case .unknown: lines.append([Span("User #\(userId) · the server does not know this user", muted)])
+        case .failed(let message): lines.append([Span("✗ " + message, Style(fg: .role(.error)))])
+        case .found: lines.append([Span("User #\(userId)", muted)])
+        }
+        if let person {
+            lines.append([Span("Part of ", muted), Span("\(person.goalIds.count) goal\(person.goalIds.count == 1 ? "" : "s")"),
+                          Span(" · saved ", muted), Span(PeopleData.saved(person), DisplayFormat.moneyStyle.adding(.bold)),
+                          Span(" in the last 30 days (\(person.savingsCount) saving\(person.savingsCount == 1 ? "" : "s"))", muted)])
+        } else {
+            lines.append([Span("Nothing of theirs is loaded now.", muted)])
+        }
+        if area.height > lines.count + 1 { lines.append([]) }
+        lines.append([Span("Enter opens a goal or a saving · Esc back", muted)])
+        for (index, line) in lines.prefix(area.height).enumerated() {
+            buffer.write(line, x: area.x, y: area.y + index, maxWidth: area.width)
+        }
+    }
+
+    static func drawRow(_ row: Row, userId: Int, _ data: ScreenData, filter: String, into buffer: inout CellBuffer, row rect: Rect) {
+        let muted = Style(fg: .role(.muted))
+        switch row {
+        case .heading(let text):
+            buffer.write(text, x: rect.x + 1, y: rect.y, maxWidth: rect.width - 2, style: Style(fg: .role(.title), attributes: .bold))
+        case .note(let text):
+            buffer.write(text, x: rect.x + 3, y: rect.y, maxWidth: rect.width - 4, style: muted)
+        case .goal(let goal):
+            var x = rect.x + 2
+            x += buffer.write([GoalListScreen.monogramSpan(goal.name, width: 4, colors: data.colors)], x: x, y: rect.y, maxWidth: 4)
+            Pictures.draw(goal.imageURL, images: data.images, columns: 4, rows: 1, into: &buffer, x: rect.x + 2, y: rect.y, clip: rect)
+            x += 1
+            let amount = Span(TextWidth.pad(goal.balance.formatted, to: 12, alignRight: true), DisplayFormat.moneyStyle)
+            let target = goal.target.map { " of \($0.formatted)" } ?? " no target"
+            let role = Span(TextWidth.pad(goal.ownerId == userId ? "owner" : "shared", to: 8), Style(fg: .role(.highlight)))
+            let right = rect.width >= 60 ? [role, amount, Span(TextWidth.pad(target, to: 16), muted)] : [amount]
+            let rightWidth = right.reduce(0) { $0 + $1.width }
+            let nameWidth = rect.maxX - x - rightWidth - 1
+            if nameWidth >= 6 {
+                buffer.write(DisplayFormat.highlighting([Span(goal.name, .bold)], filter), x: x, y: rect.y, maxWidth: nameWidth)
+                buffer.write(right, x: rect.maxX - rightWidth - 1, y: rect.y, maxWidth: rightWidth)
+            } else {
+                buffer.write(goal.name, x: x, y: rect.y, maxWidth: max(0, rect.maxX - x - 1), style: .bold)
+            }
+        case .event(let event):
+            var x = rect.x + 2
+            if rect.width >= 50 {
+                x += buffer.write(TextWidth.pad(data.format.shortDate(event.timestamp), to: 12), x: x, y: rect.y, style: muted)
+            }
+            let amount: Money
+            var spans: [Span]
+            switch event {
+            case .saving(let goalId, let item):
+                amount = item.amount
+                spans = DisplayFormat.spans(item.message)
+                spans.append(Span(" → " + (data.goals.goal(id: goalId)?.name ?? "a goal"), Style(fg: .role(.highlight))))
+            case .activity(let activity):
+                amount = activity.amount
+                spans = DisplayFormat.spans(activity.message)
+                spans.append(Span(" · activity", muted))
+            }
+            let amountText = TextWidth.pad(amount.formatted, to: 11, alignRight: true)
+            let messageWidth = rect.maxX - x - TextWidth.of(amountText) - 2
+            if messageWidth > 0 {
+                buffer.write(DisplayFormat.highlighting(spans, filter), x: x, y: rect.y, maxWidth: messageWidth)
+            }
+            buffer.write(amountText, x: rect.maxX - TextWidth.of(amountText) - 1, y: rect.y, style: DisplayFormat.moneyStyle)
+        }
+    }
+}
