@@ -15,6 +15,8 @@ enum AppAction: Hashable, Sendable {
     case nextMatch, previousMatch
     /// Activity, after a year of empty windows: walk another year back.
     case lookFurtherBack
+    /// A goal and Round-ups: show or hide the chart.
+    case toggleChart
 
     /// The keys every screen shares; tab keys come from `AppCore.tabs`.
     @MainActor static let keyMap: KeyMap<AppAction> = {

@@ -61,18 +61,12 @@ public struct BarChart: Sendable {
             if index == highlighted { marker = x + (barWidth - 1) / 2 }
         }
 
-        // The label row: the marker first, then the labels where they leave it free.
+        // The label row: the marker, and the labels that leave it free.
         let labelRow = plot.maxY
         let barsWidth = count * (barWidth + 1) - 1
         if let marker { buffer.write("▲", x: marker, y: labelRow, style: highlightStyle) }
-        var labelBuffer = CellBuffer(width: barsWidth, height: 1)
-        LineChart.drawSpread(xLabels, into: &labelBuffer, x: 0, y: 0, width: barsWidth, style: labelStyle)
-        for column in 0..<barsWidth where labelBuffer[column, 0] != .blank {
-            let x = plot.x + column
-            if let marker, abs(x - marker) <= 1 { continue }
-            guard buffer.area.contains(x: x, y: labelRow), rect.contains(x: x, y: labelRow) else { continue }
-            buffer[x, labelRow] = labelBuffer[column, 0]
-        }
+        LineChart.drawSpread(xLabels, into: &buffer, x: plot.x, y: labelRow, width: barsWidth, style: labelStyle,
+                             reserved: marker.map { ($0 - plot.x)..<($0 - plot.x + 1) })
         return true
     }
 }

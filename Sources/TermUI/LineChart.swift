@@ -117,9 +117,12 @@ public struct LineChart: Sendable {
     /// Labels along a row: the first at the left, the last ending at the right, the others
     /// centred at even steps between; a label that would touch one already placed is left out
     /// (the first and the last are placed first).
-    static func drawSpread(_ labels: [String], into buffer: inout CellBuffer, x: Int, y: Int, width: Int, style: Style) {
+    /// `reserved` (columns from `x`) is kept free for something else.
+    static func drawSpread(_ labels: [String], into buffer: inout CellBuffer, x: Int, y: Int, width: Int, style: Style,
+                           reserved: Range<Int>? = nil) {
         guard width > 0 else { return }
         var taken = [Bool](repeating: false, count: width)
+        for column in reserved ?? 0..<0 where column >= 0 && column < width { taken[column] = true }
         let order = labels.count <= 2 ? Array(labels.indices) : [0, labels.count - 1] + Array(1..<(labels.count - 1))
         for index in order {
             let label = labels[index]
