@@ -63,6 +63,12 @@ public final class RoundUpStore {
     public private(set) var transfer: Transfer?
     /// Weeks saved in this session, so one week is not saved twice by accident.
     public private(set) var savedWeeks: [Week: Transfer] = [:]
+    /// The last `historyWeeks` weeks' saveable round-ups through the current week, oldest first
+    /// (empty until loaded): one request for the whole span, so the same rule as a week's.
+    public private(set) var history: [WeekTotal] = []
+    public private(set) var historyStatus: LoadStatus = .idle
+    public static let historyWeeks = 12
+    private var historyGeneration = 0
     private let events: EventSink<StoreEvent>
 
     private let api: any SavingsAPI
@@ -130,10 +136,57 @@ public final class RoundUpStore {
             let inWeek = transactions.filter { week.contains($0.timestamp) }
             summary = RoundUp.Summary(transactions: inWeek, accountCurrency: accountCurrency)
             status = .loaded
+            patchHistory()
         case .failure(let error):
             status = .failed(GoalStore.message(error, request: "GET /transactions"))
         }
         events.send(.week)
+    }
+
+    /// Loads the last twelve weeks' totals (again) with one request for their whole span.
+    public func loadHistory() {
+        historyGeneration += 1
+        let generation = historyGeneration
+        let current = currentWeek
+        var first = current
+        for _ in 1..<Self.historyWeeks { first = first.previous }
+        historyStatus = .loading
+        pending += 1
+        let api = self.api
+        Task { [weak self, first] in
+            let result: Result<[Transaction], Error>
+            do {
+                result = .success(try await api.transactions(from: first.start, to: current.end))
+            } catch {
+                result = .failure(error)
+            }
+            self?.finishHistory(result, generation: generation, through: current.start)
+        }
+        events.send(.week)
+    }
+
+    private func finishHistory(_ result: Result<[Transaction], Error>, generation: Int, through: Date) {
+        pending -= 1
+        guard generation == historyGeneration else {
+            events.send(.week)
+            return
+        }
+        switch result {
+        case .success(let transactions):
+            history = RoundUp.weeklyTotals(transactions, accountCurrency: accountCurrency, calendar: calendar,
+                                           weeks: Self.historyWeeks, through: through)
+            historyStatus = .loaded
+            patchHistory()
+        case .failure(let error):
+            historyStatus = .failed(GoalStore.message(error, request: "GET /transactions"))
+        }
+        events.send(.week)
+    }
+
+    /// The shown week's total as its own load found it, so the chart and the list agree.
+    private func patchHistory() {
+        guard status == .loaded, let summary, let index = history.firstIndex(where: { $0.week == week }) else { return }
+        history[index] = WeekTotal(week: week, total: summary.saveable)
     }
 
     /// Shows the week before and loads it.

@@ -17,6 +17,8 @@ enum AppAction: Hashable, Sendable {
     case lookFurtherBack
     /// Achievements: all, done, in progress, locked.
     case cycleShow
+    /// A goal and Round-ups: show or hide the chart.
+    case toggleChart
 
     /// The keys every screen shares; tab keys come from `AppCore.tabs`.
     @MainActor static let keyMap: KeyMap<AppAction> = {

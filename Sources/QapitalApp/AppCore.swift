@@ -16,9 +16,12 @@ public final class AppCore {
     /// Every overlay, for the help.
     static let overlayTypes: [any Overlay.Type] = [FilterLine.self, UserPopup.self, GoalPicker.self, SaveConfirmation.self,
                                                    NewGoalForm.self, SignInOverlay.self, KeysHelp.self]
-    /// The help: the shared keys, each tab's own, each overlay's.
+    /// Screens opened from a tab (not tabs themselves), for the help.
+    static let pushedScreens: [any Screen.Type] = [GoalDetailScreen.self]
+    /// The help: the shared keys, each tab's own, each pushed screen's, each overlay's.
     static var helpEntries: [HelpEntry] {
-        AppAction.keyMap.helpEntries + tabs.flatMap { $0.keyMap.helpEntries } + overlayTypes.flatMap { $0.help }
+        AppAction.keyMap.helpEntries + tabs.flatMap { $0.keyMap.helpEntries } + pushedScreens.flatMap { $0.keyMap.helpEntries }
+            + overlayTypes.flatMap { $0.help }
     }
 
     /// What the event loop reads, in order.

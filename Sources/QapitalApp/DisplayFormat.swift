@@ -7,7 +7,7 @@ import TermUI
 @MainActor
 final class DisplayFormat {
     let timeZone: TimeZone
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     private var labelCache: [Int: String] = [:]
     private var labelCacheToday = Int.min
     private let dayFormatter: DateFormatter

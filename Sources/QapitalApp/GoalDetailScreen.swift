@@ -1,3 +1,4 @@
+import Foundation
 import FeedModel
 import TermImage
 import TermUI
@@ -6,8 +7,15 @@ import TermUI
 @MainActor
 final class GoalDetailScreen: Screen {
     nonisolated static let title = "Goal"
+    nonisolated static let keyMap: KeyMap<AppAction> = {
+        var map = KeyMap<AppAction>()
+        map.bind([.char("c")], to: .toggleChart, help: "show or hide the balance chart (shown when the height allows)", section: "Goal")
+        return map
+    }()
     let goalId: GoalID
     var list = ListState()
+    /// The balance chart above the feed, where the height allows (`c` hides and shows it).
+    var showsChart = true
     var filter = "" {
         didSet { list.top() }
     }
@@ -28,6 +36,9 @@ final class GoalDetailScreen: Screen {
         case .open: return people(data).map { .present($0) } ?? .consumed
         case .back, .quit: return .pop
         case .newGoal: return .present(NewGoalForm(data))
+        case .toggleChart:
+            showsChart.toggle()
+            return .consumed
         default: return .ignored
         }
     }
@@ -55,7 +66,7 @@ final class GoalDetailScreen: Screen {
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
         Self.render(state: self, store: data.goals, users: data.users, format: data.format, colors: data.colors,
-                    images: data.images, into: &buffer, area: area)
+                    images: data.images, calendar: Week.calendar(in: data.timeZone), into: &buffer, area: area)
     }
 
     /// Rows of the header above the feed.
@@ -73,7 +84,8 @@ final class GoalDetailScreen: Screen {
 
     @MainActor
     static func render(state: GoalDetailScreen, store: GoalStore, users: UserDirectory, format: DisplayFormat,
-                       colors: Bool, images: ImageStore? = nil, into buffer: inout CellBuffer, area: Rect) {
+                       colors: Bool, images: ImageStore? = nil, calendar: Calendar = Week.calendar(in: .current),
+                       into buffer: inout CellBuffer, area: Rect) {
         guard let goal = store.goal(id: state.goalId) else {
             buffer.write("This goal is no longer there. Esc goes back.", x: area.x + 1, y: area.y + 1,
                          maxWidth: area.width - 2, style: Style(fg: .role(.muted)))
@@ -81,10 +93,16 @@ final class GoalDetailScreen: Screen {
         }
         let header = area.top(min(headerHeight, area.height))
         drawHeader(goal, users: users, colors: colors, images: images, into: &buffer, area: header)
-        let body = Rect(x: area.x, y: header.maxY, width: area.width, height: area.height - header.height)
+        var body = Rect(x: area.x, y: header.maxY, width: area.width, height: area.height - header.height)
         guard body.height > 0 else { return }
 
         let feed = store.feed(for: goal.id)
+        // The chart, where the height allows: the whole feed's balance, whatever the filter.
+        let chartHeight = state.showsChart ? GoalChart.height(bodyHeight: body.height) : 0
+        if chartHeight > 0, GoalChart.draw(goal: goal, feed: feed.entries.map(\.item), now: format.now(), calendar: calendar, format: format,
+                                           into: &buffer, rect: body.top(chartHeight)) {
+            body = Rect(x: body.x, y: body.y + chartHeight, width: body.width, height: body.height - chartHeight)
+        }
         let entries = visibleEntries(feed.entries, filter: state.filter, users: users)
         state.list.clamp(count: entries.count)
         if entries.isEmpty {

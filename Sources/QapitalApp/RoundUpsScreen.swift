@@ -13,11 +13,14 @@ final class RoundUpsScreen: TabScreen {
         let section = "Round-ups"
         map.bind([.left, .char("[")], to: .previousWeek, help: "previous week", section: section)
         map.bind([.right, .char("]")], to: .nextWeek, help: "next week (up to this week)", section: section)
+        map.bind([.char("c")], to: .toggleChart, help: "show or hide the last twelve weeks' bars", section: section)
         map.bind([.char("s")], to: .save, help: "save the week's round-ups into a goal (after a failure: retry)", section: section)
         return map
     }()
 
     var list = ListState()
+    /// The twelve weeks' bars, where the height allows (`c` hides and shows them).
+    var showsChart = true
     /// Shows only payments whose counterparty matches; the totals stay the week's.
     var filter = "" {
         didSet { list.top() }
@@ -30,6 +33,7 @@ final class RoundUpsScreen: TabScreen {
         guard !started else { return }
         started = true
         data.roundUps.load()
+        data.roundUps.loadHistory()
     }
 
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
@@ -47,6 +51,8 @@ final class RoundUpsScreen: TabScreen {
             if store.retryTransfer() { return .consumed }
             if let problem = store.saveProblem { return .notice(problem.message) }
             return .present(GoalPicker())
+        case .toggleChart:
+            showsChart.toggle()
         case .back:
             store.dismissTransfer()
         case .newGoal:
@@ -58,7 +64,10 @@ final class RoundUpsScreen: TabScreen {
     }
 
     func refresh(_ data: ScreenData) {
-        if !data.roundUps.retryTransfer() { data.roundUps.load() }
+        if !data.roundUps.retryTransfer() {
+            data.roundUps.load()
+            data.roundUps.loadHistory()
+        }
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
@@ -129,11 +138,17 @@ final class RoundUpsScreen: TabScreen {
             buffer.write(line, x: area.x + 1, y: area.maxY - footerHeight + 1 + index, maxWidth: area.width - 2)
         }
 
-        let body = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2 - footerHeight)
+        // The last twelve weeks, where the height allows.
+        var top = area.y + 1
+        if state.showsChart, area.height >= chartMinimumHeight,
+           drawWeeks(store, into: &buffer, rect: Rect(x: area.x + 1, y: top, width: area.width - 2, height: chartHeight)) {
+            top += chartHeight + 1
+        }
+        let body = Rect(x: area.x, y: top + 1, width: area.width, height: area.maxY - top - 1 - footerHeight)
         if let summary, !summary.lines.isEmpty {
             let lines = visibleLines(summary, filter: state.filter)
             let filter = state.filter
-            drawColumnHeadings(into: &buffer, row: Rect(x: area.x, y: area.y + 1, width: area.width, height: 1))
+            drawColumnHeadings(into: &buffer, row: Rect(x: area.x, y: top, width: area.width, height: 1))
             ListView().draw(into: &buffer, rect: body, count: lines.count, state: &state.list) { buffer, index, row, _ in
                 drawLine(lines[index], saveable: summary.isSaveable(lines[index]), calendar: week.calendar,
                          format: format, filter: filter, into: &buffer, row: row)
@@ -156,6 +171,52 @@ final class RoundUpsScreen: TabScreen {
             buffer.write(message.0, x: area.x + 1, y: body.y, maxWidth: area.width - 2, style: message.1)
         }
 
+    }
+
+    /// Rows of the twelve weeks' bars (with their date row), and the height they need.
+    static let chartHeight = 5
+    static let chartMinimumHeight = 20
+
+    private static func shortDay(_ date: Date, calendar: Calendar) -> String {
+        let parts = calendar.dateComponents([.day, .month], from: date)
+        return "\(parts.day ?? 0) \(months[((parts.month ?? 1) - 1 + 12) % 12])"
+    }
+
+    /// The bars of the last twelve weeks' round-ups, the shown week highlighted, and beside them
+    /// what they add up to; false (nothing drawn) before they loaded or where they do not fit.
+    static func drawWeeks(_ store: RoundUpStore, into buffer: inout CellBuffer, rect: Rect) -> Bool {
+        let history = store.history
+        guard let first = history.first, let last = history.last else { return false }
+        let currency = store.accountCurrency
+        let largest = history.map(\.total.minorUnits).max() ?? 0
+        let shown = history.firstIndex { $0.week == store.week }
+        let calendar = store.calendar
+        let chart = BarChart(values: history.map(\.total.minorUnits), highlighted: shown,
+                             topLabel: Money(minorUnits: largest, currency: currency).formatted,
+                             xLabels: [shortDay(first.week.start, calendar: calendar), shortDay(last.week.start, calendar: calendar)])
+        // Bars three cells wide when there is room, and the words to their right.
+        let barsWidth = chart.gutterWidth + history.count * 4 - 1
+        let words = rect.width - barsWidth - 2
+        let chartRect = Rect(x: rect.x, y: rect.y, width: words >= 24 ? barsWidth : rect.width, height: rect.height)
+        guard chart.draw(into: &buffer, rect: chartRect) else { return false }
+        guard words >= 24 else { return true }
+        let muted = Style(fg: .role(.muted))
+        let x = chartRect.maxX + 2
+        let total = history.reduce(Int64(0)) { sum, week in
+            let (added, overflow) = sum.addingReportingOverflow(week.total.minorUnits)
+            return overflow ? (week.total.minorUnits > 0 ? .max : .min) : added
+        }
+        var lines: [[Span]] = [[Span("Round-ups, last \(history.count) weeks", .bold)],
+                               [Span("in all ", muted), Span(Money(minorUnits: total, currency: currency).formatted, DisplayFormat.moneyStyle)]]
+        if let shown {
+            lines.append([Span("▲ ", Style(fg: .role(.highlight), attributes: .bold)), Span("the week shown: ", muted),
+                          Span(history[shown].total.formatted, DisplayFormat.moneyStyle)])
+        }
+        if case .failed = store.historyStatus { lines.append([Span("✗ not up to date", Style(fg: .role(.error)))]) }
+        for (index, line) in lines.enumerated() where index < rect.height {
+            buffer.write(line, x: x, y: rect.y + index, maxWidth: rect.maxX - x)
+        }
+        return true
     }
 
     private static func transferLines(_ store: RoundUpStore) -> [[Span]] {
