@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses in Fuzz/harnesses and runs each for a while.
+#   Fuzz/run.sh [SECONDS]         each harness for SECONDS (default 60), new inputs kept in Fuzz/corpus
+#   Fuzz/run.sh --ci              a short fixed-seed pass (a set number of runs each), for CI
+# A crash leaves its input in .build-fuzz/crashes/HARNESS/; make it a regression test (see docs/security.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=time
+seconds=60
+case "${1:-}" in
+    --ci) mode=ci ;;
+    "") ;;
+    *) seconds=$1 ;;
+esac
+
+out=.build-fuzz
+mkdir -p "$out"
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -suppress-warnings)
+
+# A module as a static library the harness links (FeedModel; HTTPTransport and StarlingClient on it).
+library() {
+    local name=$1; shift
+    swiftc "${flags[@]}" -emit-library -static -emit-module -module-name "$name" -I "$out" -L "$out" \
+        -emit-module-path "$out/$name.swiftmodule" -o "$out/lib$name.a" "$@"
+}
+
+echo "fuzz: building the harnesses"
+library FeedModel Sources/FeedModel/*.swift
+library HTTPTransport -lFeedModel Sources/HTTPTransport/*.swift
+library StarlingClient -lFeedModel -lHTTPTransport Sources/StarlingClient/*.swift
+
+# Harnesses inside FeedModel's own module see its internals too.
+swiftc "${flags[@]}" -module-name FeedModel -o "$out/markup" Sources/FeedModel/*.swift Fuzz/harnesses/markup.swift
+swiftc "${flags[@]}" -module-name FeedModel -o "$out/sanitizer" Sources/FeedModel/*.swift Fuzz/harnesses/sanitizer.swift
+swiftc "${flags[@]}" -module-name FeedModel -o "$out/payloads" Sources/FeedModel/*.swift Fuzz/harnesses/payloads.swift
+swiftc "${flags[@]}" -module-name StarlingFuzz -I "$out" -L "$out" -lStarlingClient -lHTTPTransport -lFeedModel \
+    -o "$out/starling" Fuzz/harnesses/starling.swift
+# libpng and libjpeg through the C shims (their own code is not instrumented: Debian's builds).
+swiftc "${flags[@]}" -module-name TermImage -I Sources/CImageCodecs -lpng16 -ljpeg -o "$out/images" \
+    Sources/TermImage/ImageDecoder.swift Sources/TermImage/RGBAImage.swift Fuzz/harnesses/images.swift
+
+status=0
+for harness in markup sanitizer payloads starling images; do
+    corpus=Fuzz/corpus/$harness
+    mkdir -p "$corpus" "$out/crashes/$harness"
+    work=$(mktemp -d)
+    if [ "$mode" = ci ]; then
+        limits=(-runs=20000 -seed=1)
+    else
+        limits=(-max_total_time="$seconds")
+    fi
+    echo "fuzz: $harness ${limits[*]}"
+    # New inputs go to a scratch directory in CI, to the kept corpus otherwise.
+    target=$corpus
+    [ "$mode" = ci ] && target=$work
+    if ! "$out/$harness" "${limits[@]}" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$out/crashes/$harness/" "$target" "$corpus" 2>"$work/log"; then
+        echo "fuzz: $harness FAILED; the end of its log:" >&2
+        tail -30 "$work/log" >&2
+        status=1
+    fi
+    grep -E "^#[0-9]+ *DONE|Done [0-9]+ runs" "$work/log" | tail -1 || true
+    rm -rf "$work"
+done
+exit $status
