@@ -79,10 +79,46 @@ final class ActivityScreen: TabScreen {
         return shown
     }
 
+    /// Money saved per week over the loaded history, worked out again only when it grew or changed.
+    private var weekly: (identity: Int, count: Int, totals: [WeekTotal])?
+
+    /// The header with the weekly sparkline needs this much room (the list keeps small screens).
+    static let headerMinimum = (width: 60, height: 16)
+
+    func weeklyTotals(_ data: ScreenData) -> [WeekTotal] {
+        let feed = data.feed
+        if let weekly, weekly.identity == feed.listIdentity, weekly.count == feed.activities.count { return weekly.totals }
+        let totals = WeekTotal.saved(feed.activities, currency: data.currency, calendar: Week.calendar(in: data.timeZone),
+                                     now: data.format.now())
+        weekly = (feed.listIdentity, feed.activities.count, totals)
+        return totals
+    }
+
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
         Self.sync(state: self, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        var area = area
+        if area.width >= Self.headerMinimum.width, area.height >= Self.headerMinimum.height, !data.feed.activities.isEmpty {
+            Self.drawWeeks(weeklyTotals(data), into: &buffer, row: area.top(1))
+            area = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
+        }
         Self.render(state: self, feed: data.feed, users: data.users, format: data.format, spinnerFrame: data.spinnerFrame,
                     images: data.images, into: &buffer, area: area)
+    }
+
+    /// "Saved per week ▁▂▅█▃ (since 3 Nov) · this week $12.34": the newest weeks that fit.
+    static func drawWeeks(_ weeks: [WeekTotal], into buffer: inout CellBuffer, row: Rect) {
+        guard let last = weeks.last else { return }
+        let muted = Style(fg: .role(.muted))
+        let label = " Saved per week "
+        let tail = [Span("  this week ", muted), Span(last.total.formatted, DisplayFormat.moneyStyle)]
+        let tailWidth = tail.reduce(0) { $0 + $1.width }
+        let room = row.width - TextWidth.of(label) - tailWidth - 1
+        let shown = min(weeks.count, room)
+        guard shown >= Sparkline.minimumWidth else { return }
+        var x = row.x + buffer.write(label, x: row.x, y: row.y, style: muted)
+        Sparkline(values: weeks.suffix(shown).map(\.total.minorUnits)).draw(into: &buffer, rect: Rect(x: x, y: row.y, width: shown, height: 1))
+        x += shown
+        buffer.write(tail, x: x, y: row.y, maxWidth: row.maxX - x)
     }
 
     @MainActor

@@ -9,6 +9,8 @@ import TermUI
 enum GoalChart {
     /// Below this many rows under the header, the chart is left out (the feed keeps them).
     static let minimumBodyHeight = 16
+    /// Narrower than this, a chart says too little: left out.
+    static let minimumWidth = 40
 
     /// Rows the block takes out of `bodyHeight` rows under the header: 0 when hidden.
     static func height(bodyHeight: Int) -> Int {
@@ -40,7 +42,7 @@ enum GoalChart {
     @discardableResult
     static func draw(goal: Goal, feed: [FeedItem], now: Date, calendar: Calendar, format: DisplayFormat,
                      into buffer: inout CellBuffer, rect: Rect) -> Bool {
-        guard !feed.isEmpty, rect.height >= 3 else { return false }
+        guard !feed.isEmpty, rect.height >= 3, rect.width >= minimumWidth else { return false }
         let chartRect = Rect(x: rect.x + 1, y: rect.y, width: rect.width - 2, height: rect.height - 2)
         let history = BalanceHistory(current: goal.balance, feed: feed)
         let chart = chart(goal: goal, history: history, now: now, format: format, rect: chartRect)
