@@ -24,9 +24,13 @@ public actor StarlingDemoAPI: ServeHandler {
     /// Transfers applied by `add-money`: uid → goal and amount; each also a feed item.
     private var transfers: [String: (goal: GoalID, amount: Money, at: Date)] = [:]
 
-    public init(backend: DemoBackend, token: String = StarlingDemoAPI.testToken) {
+    /// The account's balance before anything in the demo's feed, in minor units (1,000 units by default).
+    private let openingBalance: Int64?
+
+    public init(backend: DemoBackend, token: String = StarlingDemoAPI.testToken, openingBalance: Int64? = nil) {
         self.backend = backend
         self.token = token
+        self.openingBalance = openingBalance
     }
 
     /// `5a7e0000-0000-4000-8000-000000000004` for demo goal 4.
@@ -198,7 +202,7 @@ public actor StarlingDemoAPI: ServeHandler {
     private func balance() async throws -> Starling.Balance {
         let currency = await backend.currency
         let items = try await accountFeed(from: .distantPast, to: .distantFuture)
-        var cleared: Int64 = 1_000 * currency.minorPerUnit
+        var cleared: Int64 = openingBalance ?? 1_000 * currency.minorPerUnit
         var pending: Int64 = 0
         for item in items where item.status == "SETTLED" || item.status == "PENDING" {
             let signed = item.direction == "OUT" ? -item.amount.minorUnits : item.amount.minorUnits

@@ -264,13 +264,37 @@ public final class RoundUpStore {
         Task { [weak self] in
             let result: Result<Goal, Error>
             do {
+                // Where the source knows the balance (a bank account), a total it cannot cover
+                // is refused here, in words, instead of at the bank.
+                if let balance = await RoundUpStore.balanceTooLow(api, for: amount) {
+                    throw BalanceTooLow(balance: balance, amount: amount)
+                }
                 result = .success(try await api.transfer(goalId: goalId, transferId: id, amount: amount))
+            } catch let error as BalanceTooLow {
+                result = .failure(error)
             } catch {
                 result = .failure(error)
             }
             self?.finishTransfer(id: id, result)
         }
         events.send(.transfer)
+    }
+
+    /// The account's effective balance, where the source has an account and says it, when it is
+    /// below `amount`; nil otherwise (no account, no balance, or it could not be read: the bank decides).
+    nonisolated static func balanceTooLow(_ api: any SavingsAPI, for amount: Money) async -> Money? {
+        guard let account = try? await api.account(), let balance = account.effectiveBalance,
+              balance.currency == amount.currency, balance.minorUnits < amount.minorUnits else { return nil }
+        return balance
+    }
+
+    /// The balance checked before a transfer does not cover it; nothing was sent.
+    public struct BalanceTooLow: Error, Hashable, Sendable, CustomStringConvertible {
+        public let balance: Money
+        public let amount: Money
+        public var description: String {
+            "the balance is only \(balance.formatted); nothing was sent"
+        }
     }
 
     private func finishTransfer(id: UUID, _ result: Result<Goal, Error>) {
@@ -286,7 +310,9 @@ public final class RoundUpStore {
             self.transfer = transfer
             goals.apply(goal)
         case .failure(let error):
-            transfer.phase = .failed(GoalStore.message(error, request: "POST /savingsgoals/\(transfer.goalId)/transfers"))
+            let message = (error as? BalanceTooLow)?.description
+                ?? GoalStore.message(error, request: "POST /savingsgoals/\(transfer.goalId)/transfers")
+            transfer.phase = .failed(message)
             self.transfer = transfer
         }
         events.send(.transfer)

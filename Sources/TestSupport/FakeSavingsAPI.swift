@@ -54,6 +54,8 @@ public final class FakeSavingsAPI: SavingsAPI {
         public var transferFaults: [TransferFault] = []
         /// Endpoints that fail to connect, as a server that went away.
         public var unreachable: Set<Endpoint> = []
+        /// The bank account (nil: the base's, or none).
+        public var account: (@Sendable () throws -> Account?)?
         public init() {}
     }
 
@@ -238,6 +240,11 @@ public final class FakeSavingsAPI: SavingsAPI {
         let goal = try await base.transfer(goalId: goalId, transferId: transferId, amount: amount)
         if fault == .afterApplying { throw failure }
         return goal
+    }
+
+    public func account() async throws -> Account? {
+        if let answer = state.withLock({ $0.script.account }) { return try answer() }
+        return try await base?.account()
     }
 
     public func imageData(at url: URL) async throws -> Data {
