@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses in Fuzz/harnesses and runs each for a while.
-#   Fuzz/run.sh [SECONDS]         each harness for SECONDS (default 60), new inputs kept in Fuzz/corpus
+#   Fuzz/run.sh [SECONDS]         each harness for SECONDS (default 60); new inputs go to .build-fuzz/corpus
+#                                 (copy the few worth keeping into Fuzz/corpus, the seeds in the repository)
 #   Fuzz/run.sh --ci              a short fixed-seed pass (a set number of runs each), for CI
 # A crash leaves its input in .build-fuzz/crashes/HARNESS/; make it a regression test (see docs/security.md).
 set -euo pipefail
@@ -51,8 +52,9 @@ for harness in markup sanitizer payloads starling images; do
         limits=(-max_total_time="$seconds")
     fi
     echo "fuzz: $harness ${limits[*]}"
-    # New inputs go to a scratch directory in CI, to the kept corpus otherwise.
-    target=$corpus
+    # New inputs go to a scratch directory in CI, to .build-fuzz/corpus otherwise (the seeds stay as they are).
+    target=$out/corpus/$harness
+    mkdir -p "$target"
     [ "$mode" = ci ] && target=$work
     if ! "$out/$harness" "${limits[@]}" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$out/crashes/$harness/" "$target" "$corpus" 2>"$work/log"; then
