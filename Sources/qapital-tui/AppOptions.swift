@@ -12,19 +12,8 @@ import TermUI
 import Glibc
 #endif
 
-/// The app itself (the default subcommand).
-struct AppCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "run",
-        abstract: "Run the app (the default).",
-        discussion: """
-        Without --source or --api-url (or QAPITAL_SOURCE, QAPITAL_API_URL) the app runs on its
-        built-in demo data. --source starling reads a Starling Bank account (docs/starling.md): the
-        token comes from --token, STARLING_TOKEN or QAPITAL_TOKEN, in that order.
-        NO_COLOR in the environment turns colours off, like --no-color.
-        """
-    )
-
+/// The app's options and everything they decide, checked before the terminal is touched.
+struct AppOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where the data comes from: starling or qapital (default: $QAPITAL_SOURCE; qapital with an --api-url, else the demo).", valueName: "source"))
     var source: String?
 
@@ -142,7 +131,7 @@ struct AppCommand: AsyncParsableCommand {
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors = !(noColor || noColorEnvironment)
         return Settings(source: source, api: api, colors: colors, currency: accountCurrency,
-                        achievements: try AppCommand.loadAchievements(path: achievements), images: colors && !noImages,
+                        achievements: try AppOptions.loadAchievements(path: achievements), images: colors && !noImages,
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords)
     }
 
@@ -231,7 +220,7 @@ struct AppCommand: AsyncParsableCommand {
         var refusal: String?
         if let token = given ?? remembered.token(for: baseURL) {
             do {
-                return try await AppCommand.connectStarling(baseURL: baseURL, token: token)
+                return try await AppOptions.connectStarling(baseURL: baseURL, token: token)
             } catch where error.kind == .unauthorized {
                 refusal = error.message
                 // A remembered token that is refused now is dropped.
@@ -249,7 +238,7 @@ struct AppCommand: AsyncParsableCommand {
         let origin = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
         let runner = SignInRunner<StarlingConnection>(form: SignInForm(origin: origin, refusal: refusal), terminal: terminal) { token in
             do {
-                return .success(try await AppCommand.connectStarling(baseURL: baseURL, token: token))
+                return .success(try await AppOptions.connectStarling(baseURL: baseURL, token: token))
             } catch let error as APIError {
                 return .failure(SignInRefusal(error.message))
             } catch {
@@ -310,7 +299,7 @@ struct AppCommand: AsyncParsableCommand {
             cached = withOfflineCache(api, baseURL: base, partition: starlingAccountUid, currency: settings.currency,
                                       environment: environment)
             if let starling = api as? StarlingAPI {
-                cached.capabilities.signIn = AppCommand.signInCapability(starling, environment: environment)
+                cached.capabilities.signIn = AppOptions.signInCapability(starling, environment: environment)
             }
         }
         var capabilities = cached.capabilities
