@@ -14,9 +14,13 @@ extension AppCore {
         public var images: Bool = true
         /// The URL schemes whose pictures are fetched (the demo adds its own in-process one).
         public var pictureSchemes: Set<String> = ["http", "https"]
+        /// Keys the config file binds instead of the defaults.
+        public var keys = KeyOverrides()
 
         public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, currency: Currency = .usd,
-                    errorLifetime: TimeInterval = 6, images: Bool = true, pictureSchemes: Set<String> = ["http", "https"]) {
+                    errorLifetime: TimeInterval = 6, images: Bool = true, pictureSchemes: Set<String> = ["http", "https"],
+                    keys: KeyOverrides = KeyOverrides()) {
+            self.keys = keys
             self.sourceName = sourceName
             self.colors = colors
             self.timeZone = timeZone

@@ -15,9 +15,13 @@ public final class AppCore {
     /// Every overlay, for the help.
     static let overlayTypes: [any Overlay.Type] = [FilterLine.self, UserPopup.self, GoalPicker.self, SaveConfirmation.self,
                                                    NewGoalForm.self, SignInOverlay.self, KeysHelp.self]
-    /// The help: the shared keys, each tab's own, each overlay's.
-    static var helpEntries: [HelpEntry] {
-        AppAction.keyMap.helpEntries + tabs.flatMap { $0.keyMap.helpEntries } + overlayTypes.flatMap { $0.help }
+    /// The help with the default keys: the shared keys, each tab's own, each overlay's.
+    static var helpEntries: [HelpEntry] { helpEntries(KeyOverrides()) }
+
+    /// The help with the keys `overrides` rebinds (what `?` shows).
+    static func helpEntries(_ overrides: KeyOverrides) -> [HelpEntry] {
+        AppAction.keyMap.rebinding(overrides.actions).helpEntries + tabs.flatMap { $0.keyMap.rebinding(overrides.actions).helpEntries }
+            + overlayTypes.flatMap { $0.help }
     }
 
     /// What the event loop reads, in order.
@@ -60,6 +64,10 @@ public final class AppCore {
     /// The signal that ended the app, if one did (the exit status is then 128 + signal).
     public private(set) var quitSignal: Int32?
     private var status: StatusLine
+    /// The shared keys, as the config file rebinds them.
+    private let keyMap: KeyMap<AppAction>
+    /// Each screen type's own keys, rebound likewise (made on first use).
+    private var screenKeyMaps: [ObjectIdentifier: KeyMap<AppAction>] = [:]
 
     public init(api: any SavingsAPI, configuration: Configuration, capabilities: Capabilities = Capabilities(),
                 achievements: AchievementsFile = AchievementsFile(title: "", achievements: []),
@@ -92,6 +100,7 @@ public final class AppCore {
                           images: images, colors: configuration.colors, currency: configuration.currency,
                           timeZone: configuration.timeZone, refreshCache: capabilities.refreshCache)
         stacks = AppCore.tabs.map { [$0.init()] }
+        keyMap = AppAction.keyMap.rebinding(configuration.keys.actions)
         status = StatusLine(sourceName: configuration.sourceName, lifetime: configuration.errorLifetime, now: now)
     }
 
@@ -201,7 +210,7 @@ public final class AppCore {
         if let top = overlays.last, !isIgnored(apply(top.handle(key, data), from: top)) { return }
         if key == .resize { return }
         let screen = self.screen
-        var action = type(of: screen).keyMap.action(for: key) ?? AppAction.keyMap.action(for: key)
+        var action = keyMap(for: type(of: screen)).action(for: key) ?? keyMap.action(for: key)
         if !screen.filter.isEmpty {
             // With a filter set, n and N jump between matches (as in less); Esc clears it first.
             if action == .newGoal { action = .nextMatch }
@@ -220,10 +229,18 @@ public final class AppCore {
         case .people: if let popup = screen.people(data) { overlays.append(popup) }
         case .filter: overlays.append(FilterLine(screen: screen))
         case .refresh: screen.refresh(data)
-        case .help: overlays.append(KeysHelp())
+        case .help: overlays.append(KeysHelp(entries: AppCore.helpEntries(configuration.keys)))
         case .quit: shouldQuit = true
         default: break
         }
+    }
+
+    /// A screen's own keys, rebound as the config file says.
+    private func keyMap(for type: any Screen.Type) -> KeyMap<AppAction> {
+        if let map = screenKeyMaps[ObjectIdentifier(type)] { return map }
+        let map = type.keyMap.rebinding(configuration.keys.actions)
+        screenKeyMaps[ObjectIdentifier(type)] = map
+        return map
     }
 
     private func isIgnored(_ outcome: Outcome) -> Bool {

@@ -44,6 +44,12 @@ struct AppOptions: ParsableArguments {
     @Flag(name: .customLong("no-images"), help: "Show monograms instead of goal images and avatars.")
     var noImages = false
 
+    @Option(help: ArgumentHelp("The colours: default (the terminal's own), light or dark (default: the config file's, else default).", valueName: "name"))
+    var theme: String?
+
+    @Option(help: ArgumentHelp("The config file (default: $XDG_CONFIG_HOME/qapital-tui/config.toml, if there is one).", valueName: "path"))
+    var config: String?
+
     /// Where the data comes from.
     enum Source: Equatable {
         case demo
@@ -66,6 +72,10 @@ struct AppOptions: ParsableArguments {
         var pictureSchemes: Set<String> = ["http", "https"]
         /// Where the source notes records it skipped (for the status bar).
         var skippedRecords: SkippedRecords?
+        /// The colours when colours are on (the config file's theme, or `--theme`).
+        var theme: Theme = .terminal
+        /// Keys the config file rebinds.
+        var keys = KeyOverrides()
     }
 
     /// The achievements file named on the command line, or the one bundled with the app.
@@ -81,9 +91,9 @@ struct AppOptions: ParsableArguments {
     }
 
     /// Which source the flags and environment choose, with its base URL.
-    func chosenSource(environment: [String: String]) throws -> Source {
-        let named = (source ?? environment["QAPITAL_SOURCE"].flatMap { $0.isEmpty ? nil : $0 })?.lowercased()
-        let url = apiURL ?? environment["QAPITAL_API_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    func chosenSource(environment: [String: String], file: ConfigFile? = nil) throws -> Source {
+        let named = (source ?? environment["QAPITAL_SOURCE"].flatMap { $0.isEmpty ? nil : $0 } ?? file?.source)?.lowercased()
+        let url = apiURL ?? environment["QAPITAL_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? file?.apiURL
         func base(_ text: String) throws -> URL {
             do {
                 return try HTTPTransport.validate(baseURL: text)
@@ -106,11 +116,24 @@ struct AppOptions: ParsableArguments {
     }
 
     func settings(environment: [String: String]) throws -> Settings {
-        let code = currency ?? "USD"
+        let file: ConfigFile?
+        do {
+            file = try ConfigFile.load(path: config, environment: environment)
+        } catch {
+            throw ValidationError(error.message)
+        }
+        let code = currency ?? file?.currency ?? "USD"
         guard let accountCurrency = Currency.from(code: code) else {
             throw ValidationError("--currency wants a three-letter ISO code such as USD, not \"\(TextSanitizer.clean(code))\"")
         }
-        let source = try chosenSource(environment: environment)
+        let source = try chosenSource(environment: environment, file: file)
+        var chosenTheme = file?.theme ?? .terminal
+        if let theme {
+            guard let named = Theme.named.first(where: { $0.name == theme.lowercased() }) else {
+                throw ValidationError("--theme wants default, light or dark, not \"\(TextSanitizer.clean(String(theme.prefix(40))))\"")
+            }
+            chosenTheme = named.theme
+        }
         let api: (any SavingsAPI)?
         var pictureSchemes: Set<String> = ["http", "https"]
         var skippedRecords: SkippedRecords?
@@ -124,6 +147,7 @@ struct AppOptions: ParsableArguments {
             skippedRecords = http.skippedRecords
         case .starling:
             if currency != nil { throw ValidationError("--currency does not apply to starling: the account says its own") }
+            // The file's currency is for the Qapital API and the demo; Starling's account says its own.
             // Goal photos come through the API, as `starling-photo:` pictures; no other pictures are fetched.
             api = nil
             pictureSchemes = [StarlingAPI.photoScheme]
@@ -131,8 +155,10 @@ struct AppOptions: ParsableArguments {
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors = !(noColor || noColorEnvironment)
         return Settings(source: source, api: api, colors: colors, currency: accountCurrency,
-                        achievements: try AppOptions.loadAchievements(path: achievements), images: colors && !noImages,
-                        pictureSchemes: pictureSchemes, skippedRecords: skippedRecords)
+                        achievements: try AppOptions.loadAchievements(path: achievements),
+                        images: colors && !noImages && (file?.images ?? true),
+                        pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
+                        theme: chosenTheme, keys: file?.keys ?? KeyOverrides())
     }
 
     /// `--token`, else `$STARLING_TOKEN` (for starling), else `$QAPITAL_TOKEN`; empty counts as none.
@@ -214,7 +240,7 @@ struct AppOptions: ParsableArguments {
     /// The token from the flags, the environment or the remembered file; when there is none or
     /// Starling refuses it, the sign-in screen asks for one. Nil when the user left instead.
     @MainActor
-    func signInToStarling(baseURL: URL, environment: [String: String], colors: Bool) async throws -> StarlingConnection? {
+    func signInToStarling(baseURL: URL, environment: [String: String], colors: Bool, theme: Theme = .terminal) async throws -> StarlingConnection? {
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
         let given = resolvedToken(environment, starling: true)
         var refusal: String?
@@ -233,7 +259,7 @@ struct AppOptions: ParsableArguments {
                 throw ValidationError(error.message)
             }
         }
-        let terminal = NcursesTerminal(theme: colors ? .standard : .noColor)
+        let terminal = NcursesTerminal(theme: colors ? theme : .noColor)
         terminal.start(colors: colors)
         let origin = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
         let runner = SignInRunner<StarlingConnection>(form: SignInForm(origin: origin, refusal: refusal), terminal: terminal) { token in
@@ -274,7 +300,8 @@ struct AppOptions: ParsableArguments {
         var sourceName = settings.api?.sourceName ?? ""
         var starlingAccountUid: String?
         if case .starling(let base) = settings.source {
-            guard let connected = try await signInToStarling(baseURL: base, environment: environment, colors: settings.colors) else {
+            guard let connected = try await signInToStarling(baseURL: base, environment: environment, colors: settings.colors,
+                                                               theme: settings.theme) else {
                 return
             }
             settings.api = connected.api
@@ -306,10 +333,10 @@ struct AppOptions: ParsableArguments {
         capabilities.skippedRecords = settings.skippedRecords
         let core = AppCore(api: cached.api, configuration: .init(sourceName: sourceName, colors: settings.colors,
                                                                   currency: settings.currency, images: settings.images,
-                                                                  pictureSchemes: settings.pictureSchemes),
+                                                                  pictureSchemes: settings.pictureSchemes, keys: settings.keys),
                            capabilities: capabilities, achievements: settings.achievements)
         if let note = cached.note { core.showNotice(note) }
-        let terminal = NcursesTerminal(theme: settings.colors ? .standard : .noColor)
+        let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor)
         terminal.start(colors: settings.colors)
         await AppRunner(core: core, terminal: terminal).run()
         terminal.stop()

@@ -11,14 +11,15 @@ struct QapitalCommand: AsyncParsableCommand {
         commandName: "qapital-tui",
         abstract: "Browse savings goals, activity, round-ups and achievements in the terminal.",
         discussion: """
-        Without --source or --api-url (or QAPITAL_SOURCE, QAPITAL_API_URL) the app runs on its \
-        built-in demo data. --source starling reads a Starling Bank account: the token comes from \
-        --token, STARLING_TOKEN or QAPITAL_TOKEN, in that order. NO_COLOR in the environment turns \
-        colours off, like --no-color.
+        Without --source or --api-url (or QAPITAL_SOURCE, QAPITAL_API_URL, or the config file) the app \
+        runs on its built-in demo data. --source starling reads a Starling Bank account: the token \
+        comes from --token, STARLING_TOKEN or QAPITAL_TOKEN, in that order. Settings, a theme and \
+        keys are read from $XDG_CONFIG_HOME/qapital-tui/config.toml (or --config; README, "Config \
+        file"); flags win over the file, and NO_COLOR in the environment turns colours off.
 
         EXAMPLES:
           qapital-tui                                  the demo, no network
-          qapital-tui --no-images                      monograms, no pictures
+          qapital-tui --no-images --theme light        monograms, a light background
           qapital-tui serve --port 8080                the demo API over HTTP
           qapital-tui --api-url http://127.0.0.1:8080  the app on that server
           qapital-tui --source starling --sandbox      Starling's sandbox
