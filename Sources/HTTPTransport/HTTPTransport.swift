@@ -19,10 +19,13 @@ public struct HTTPTransport: Sendable {
     /// Reads the server's own error text out of an error body (each API has its envelope).
     private let serverMessage: @Sendable (Data) -> String?
     private let session: URLSession
+    /// `--log-file`: every request, its status and time (never a token, body or query value).
+    public let log: RequestLog?
 
     public init(baseURL: URL, token: String?, timeout: TimeInterval = 10,
-                serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField) {
+                serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField, log: RequestLog? = nil) {
         self.baseURL = baseURL
+        self.log = log
         self.credential = Credential(token: token.flatMap { $0.isEmpty ? nil : $0 })
         self.timeout = timeout
         self.serverMessage = serverMessage
@@ -124,12 +127,17 @@ public struct HTTPTransport: Sendable {
 
         let data: Data
         let response: URLResponse
+        let started = ContinuousClock.now
+        func milliseconds() -> Int { Int((ContinuousClock.now - started) / .milliseconds(1)) }
         do {
             (data, response) = try await session.data(for: request)
         } catch {
-            throw transportError(error, label: label)
+            let failure = transportError(error, label: label)
+            log?.request(method, path, query: query, status: nil, milliseconds: milliseconds(), failure: failure.message)
+            throw failure
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 200
+        log?.request(method, path, query: query, status: status, milliseconds: milliseconds())
         if (200..<300).contains(status) { return data }
         if status == 401 || status == 403 { credential.refuse(sent) }
         throw HTTPTransport.statusError(status, label: label, serverMessage: serverMessage(data))

@@ -43,6 +43,8 @@ extension AppCore {
         public var skippedRecords: SkippedRecords?
         /// Asking for another token when the server refuses the one in use (Starling).
         public var signIn: SignInCapability?
+        /// Where every error the status bar shows is written too (`--log-file`).
+        public var errorLog: (@Sendable (String) -> Void)?
 
         public init(cache: (any OfflineCache)? = nil, connectivity: Connectivity? = nil, refreshCache: (@Sendable () -> Void)? = nil,
                     skippedRecords: SkippedRecords? = nil, signIn: SignInCapability? = nil) {

@@ -102,6 +102,7 @@ public final class AppCore {
         stacks = AppCore.tabs.map { [$0.init()] }
         keyMap = AppAction.keyMap.rebinding(configuration.keys.actions)
         status = StatusLine(sourceName: configuration.sourceName, lifetime: configuration.errorLifetime, now: now)
+        status.errorLog = capabilities.errorLog
     }
 
     /// The events the loop reads: keys it posts itself, the stores' arrivals.

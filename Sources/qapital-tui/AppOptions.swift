@@ -47,6 +47,9 @@ struct AppOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The colours: default (the terminal's own), light or dark (default: the config file's, else default).", valueName: "name"))
     var theme: String?
 
+    @Option(name: .customLong("log-file"), help: ArgumentHelp("Append one line per request (method, path, status, ms) and every error to this file, for a bug report; never a token or an amount.", valueName: "path"))
+    var logFile: String?
+
     @Option(help: ArgumentHelp("The config file (default: $XDG_CONFIG_HOME/qapital-tui/config.toml, if there is one).", valueName: "path"))
     var config: String?
 
@@ -76,6 +79,8 @@ struct AppOptions: ParsableArguments {
         var theme: Theme = .terminal
         /// Keys the config file rebinds.
         var keys = KeyOverrides()
+        /// `--log-file`, opened.
+        var log: RequestLog?
     }
 
     /// The achievements file named on the command line, or the one bundled with the app.
@@ -134,6 +139,14 @@ struct AppOptions: ParsableArguments {
             }
             chosenTheme = named.theme
         }
+        var log: RequestLog?
+        if let logFile {
+            do {
+                log = try RequestLog(path: logFile)
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
         let api: (any SavingsAPI)?
         var pictureSchemes: Set<String> = ["http", "https"]
         var skippedRecords: SkippedRecords?
@@ -142,7 +155,8 @@ struct AppOptions: ParsableArguments {
             api = DemoSavingsAPI(backend: DemoBackend(options: .init(currency: accountCurrency)))
             pictureSchemes.insert(DemoImages.scheme)
         case .qapital(let base):
-            let http = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency)
+            let http = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency,
+                                      log: log)
             api = http
             skippedRecords = http.skippedRecords
         case .starling:
@@ -158,7 +172,7 @@ struct AppOptions: ParsableArguments {
                         achievements: try AppOptions.loadAchievements(path: achievements),
                         images: colors && !noImages && (file?.images ?? true),
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
-                        theme: chosenTheme, keys: file?.keys ?? KeyOverrides())
+                        theme: chosenTheme, keys: file?.keys ?? KeyOverrides(), log: log)
     }
 
     /// `--token`, else `$STARLING_TOKEN` (for starling), else `$QAPITAL_TOKEN`; empty counts as none.
@@ -202,8 +216,8 @@ struct AppOptions: ParsableArguments {
 
     /// Checks the token with Starling and picks the account; a refusal or a server that cannot
     /// be reached is an `APIError` in one line (the token itself never in it).
-    static func connectStarling(baseURL: URL, token: String) async throws(APIError) -> StarlingConnection {
-        let api = try await StarlingAPI.connect(baseURL: baseURL, token: token)
+    static func connectStarling(baseURL: URL, token: String, log: RequestLog? = nil) async throws(APIError) -> StarlingConnection {
+        let api = try await StarlingAPI.connect(baseURL: baseURL, token: token, log: log)
         // The header: holder, numbers, balance. Without it the app still works.
         let account = try? await api.account()
         return StarlingConnection(api: api, account: account)
@@ -229,10 +243,10 @@ struct AppOptions: ParsableArguments {
 
     /// The account the last run opened on `baseURL`, for starting while Starling cannot be
     /// reached (the token cannot be checked then; requests will check it once it can).
-    func offlineConnection(baseURL: URL, token: String, environment: [String: String]) -> StarlingConnection? {
+    func offlineConnection(baseURL: URL, token: String, environment: [String: String], log: RequestLog? = nil) -> StarlingConnection? {
         guard let directory = cacheDirectoryURL(environment: environment),
               let record = LastStarlingAccount(cacheDirectory: directory, baseURL: baseURL).load(),
-              let api = try? StarlingAPI(transport: StarlingAPI.transport(baseURL: baseURL, token: token), account: record.account)
+              let api = try? StarlingAPI(transport: StarlingAPI.transport(baseURL: baseURL, token: token, log: log), account: record.account)
         else { return nil }
         return StarlingConnection(api: api, account: nil, offline: true, lastHeader: record.header)
     }
@@ -240,20 +254,21 @@ struct AppOptions: ParsableArguments {
     /// The token from the flags, the environment or the remembered file; when there is none or
     /// Starling refuses it, the sign-in screen asks for one. Nil when the user left instead.
     @MainActor
-    func signInToStarling(baseURL: URL, environment: [String: String], colors: Bool, theme: Theme = .terminal) async throws -> StarlingConnection? {
+    func signInToStarling(baseURL: URL, environment: [String: String], colors: Bool, theme: Theme = .terminal,
+                          log: RequestLog? = nil) async throws -> StarlingConnection? {
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
         let given = resolvedToken(environment, starling: true)
         var refusal: String?
         if let token = given ?? remembered.token(for: baseURL) {
             do {
-                return try await AppOptions.connectStarling(baseURL: baseURL, token: token)
+                return try await AppOptions.connectStarling(baseURL: baseURL, token: token, log: log)
             } catch where error.kind == .unauthorized {
                 refusal = error.message
                 // A remembered token that is refused now is dropped.
                 if given == nil { try? remembered.forget(baseURL) }
             } catch {
                 // Unreachable: the account of the last run, and its cache, if there are both.
-                if error.isConnectivity, let offline = offlineConnection(baseURL: baseURL, token: token, environment: environment) {
+                if error.isConnectivity, let offline = offlineConnection(baseURL: baseURL, token: token, environment: environment, log: log) {
                     return offline
                 }
                 throw ValidationError(error.message)
@@ -264,7 +279,7 @@ struct AppOptions: ParsableArguments {
         let origin = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
         let runner = SignInRunner<StarlingConnection>(form: SignInForm(origin: origin, refusal: refusal), terminal: terminal) { token in
             do {
-                return .success(try await AppOptions.connectStarling(baseURL: baseURL, token: token))
+                return .success(try await AppOptions.connectStarling(baseURL: baseURL, token: token, log: log))
             } catch let error as APIError {
                 return .failure(SignInRefusal(error.message))
             } catch {
@@ -301,7 +316,7 @@ struct AppOptions: ParsableArguments {
         var starlingAccountUid: String?
         if case .starling(let base) = settings.source {
             guard let connected = try await signInToStarling(baseURL: base, environment: environment, colors: settings.colors,
-                                                               theme: settings.theme) else {
+                                                               theme: settings.theme, log: settings.log) else {
                 return
             }
             settings.api = connected.api
@@ -331,6 +346,7 @@ struct AppOptions: ParsableArguments {
         }
         var capabilities = cached.capabilities
         capabilities.skippedRecords = settings.skippedRecords
+        if let log = settings.log { capabilities.errorLog = { log.note("error: " + $0) } }
         let core = AppCore(api: cached.api, configuration: .init(sourceName: sourceName, colors: settings.colors,
                                                                   currency: settings.currency, images: settings.images,
                                                                   pictureSchemes: settings.pictureSchemes, keys: settings.keys),

@@ -23,6 +23,7 @@ struct QapitalCommand: AsyncParsableCommand {
           qapital-tui serve --port 8080                the demo API over HTTP
           qapital-tui --api-url http://127.0.0.1:8080  the app on that server
           qapital-tui --source starling --sandbox      Starling's sandbox
+          qapital-tui --log-file /tmp/qapital.log      requests, for a bug report
         """,
         version: FeedModelInfo.version,
         subcommands: [ServeCommand.self, AppCommand.self]
