@@ -61,6 +61,8 @@ public final class AppCore {
     /// Above the screens, the top one last; it takes keys first.
     private(set) var overlays: [any Overlay] = []
     public private(set) var shouldQuit = false
+    /// Ctrl-L: the next frame is drawn whole (the runner asks the terminal).
+    public var wantsFullRedraw = false
     /// The signal that ended the app, if one did (the exit status is then 128 + signal).
     public private(set) var quitSignal: Int32?
     private var status: StatusLine
@@ -210,6 +212,10 @@ public final class AppCore {
     private func handle(_ key: Key) {
         if let top = overlays.last, !isIgnored(apply(top.handle(key, data), from: top)) { return }
         if key == .resize { return }
+        if case .click(let x, let y) = key {
+            click(x: x, y: y)
+            return
+        }
         let screen = self.screen
         var action = keyMap(for: type(of: screen)).action(for: key) ?? keyMap.action(for: key)
         if !screen.filter.isEmpty {
@@ -230,6 +236,7 @@ public final class AppCore {
         case .people: if let popup = screen.people(data) { overlays.append(popup) }
         case .filter: overlays.append(FilterLine(screen: screen))
         case .refresh: screen.refresh(data)
+        case .redraw: wantsFullRedraw = true
         case .help: overlays.append(KeysHelp(entries: AppCore.helpEntries(configuration.keys)))
         case .quit: shouldQuit = true
         default: break
@@ -269,6 +276,26 @@ public final class AppCore {
         return outcome
     }
 
+    /// A click: on the tab bar it switches tabs, in the screen the screen decides (a row).
+    private func click(x: Int, y: Int) {
+        if y == 0 {
+            var left = 0
+            for (index, title) in tabTitles.enumerated() {
+                let width = TextWidth.of(title) + 2
+                if x >= left && x < left + width {
+                    switchTab(to: index)
+                    return
+                }
+                left += width + 1
+            }
+            return
+        }
+        apply(screen.click(x: x, y: y, data), from: nil)
+    }
+
+    /// The tab bar's titles ("1 Goals"), as drawn.
+    private var tabTitles: [String] { AppCore.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" } }
+
     private func switchTab(to index: Int) {
         tabIndex = index
         screen.appear(data)
@@ -294,8 +321,7 @@ public final class AppCore {
             return Shown()
         }
         data.spinnerFrame = status.spinnerFrame(idle: isIdle)
-        let titles = AppCore.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }
-        TabBar(titles: titles, selected: tabIndex).draw(into: &buffer, rect: area.top(1))
+        TabBar(titles: tabTitles, selected: tabIndex).draw(into: &buffer, rect: area.top(1))
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 2)
         let screen = self.screen
         screen.draw(into: &buffer, area: body, data)

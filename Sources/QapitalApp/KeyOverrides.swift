@@ -28,7 +28,7 @@ extension AppAction {
         ("scroll-down", .scrollDown), ("scroll-up", .scrollUp), ("open", .open), ("back", .back),
         ("next-tab", .nextTab), ("previous-tab", .previousTab),
         ("tab-1", .showTab(1)), ("tab-2", .showTab(2)), ("tab-3", .showTab(3)), ("tab-4", .showTab(4)),
-        ("filter", .filter), ("people", .people), ("refresh", .refresh), ("help", .help), ("quit", .quit),
+        ("filter", .filter), ("people", .people), ("refresh", .refresh), ("help", .help), ("quit", .quit), ("redraw", .redraw),
         ("new-goal", .newGoal), ("previous-match", .previousMatch), ("look-further-back", .lookFurtherBack),
         ("previous-week", .previousWeek), ("next-week", .nextWeek), ("save", .save),
     ]

@@ -18,6 +18,11 @@ final class RoundUpsScreen: TabScreen {
     }()
 
     var list = ListState()
+
+    func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
+        let count = Self.visibleLines(data.roundUps.summary, filter: filter).count
+        return click(&list, x: x, y: y, count: count) == .outside ? .ignored : .consumed
+    }
     /// Shows only payments whose counterparty matches; the totals stay the week's.
     var filter = "" {
         didSet { list.top() }
