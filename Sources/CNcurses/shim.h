@@ -193,6 +193,9 @@ static inline int qt_codeset_is_utf8(void) {
 }
 
 static inline mmask_t qt_wheel_mask(void) { return BUTTON4_PRESSED | BUTTON5_PRESSED; }
+/* The wheel and left presses: a press is a click at once (no click interval to wait for). */
+static inline mmask_t qt_mouse_mask(void) { return BUTTON4_PRESSED | BUTTON5_PRESSED | BUTTON1_PRESSED | BUTTON1_CLICKED; }
+static inline mmask_t qt_button1_press_or_click(void) { return BUTTON1_PRESSED | BUTTON1_CLICKED; }
 static inline int qt_key_mouse(void) { return KEY_MOUSE; }
 
 #endif

@@ -24,14 +24,17 @@ public struct HTTPTransport: Sendable {
     /// Reads the server's own error text out of an error body (each API has its envelope).
     private let serverMessage: @Sendable (Data) -> String?
     private let fetcher: HTTPFetcher
+    /// `--log-file`: every request, its status and time (never a token, body or query value).
+    public let log: RequestLog?
 
     /// The largest API answer read: 64 MB.
     public static let defaultMaxBytes = PayloadDecoder.maxBytes
 
     public init(baseURL: URL, token: String?, timeout: TimeInterval = 10, deadline: TimeInterval = 30,
                 maxBytes: Int = HTTPTransport.defaultMaxBytes,
-                serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField) {
+                serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField, log: RequestLog? = nil) {
         self.baseURL = baseURL
+        self.log = log
         self.credential = Credential(token: token.flatMap { $0.isEmpty ? nil : $0 })
         self.timeout = timeout
         self.deadline = max(timeout, deadline)
@@ -129,12 +132,17 @@ public struct HTTPTransport: Sendable {
 
         let data: Data
         let response: HTTPURLResponse
+        let started = ContinuousClock.now
+        func milliseconds() -> Int { Int((ContinuousClock.now - started) / .milliseconds(1)) }
         do {
             (data, response) = try await fetcher.fetch(request, limits: .init(maxBytes: maxBytes, deadline: deadline, redirects: .sameOrigin))
         } catch {
-            throw failure(error, label: label)
+            let problem = failure(error, label: label)
+            log?.request(method, path, query: query, status: nil, milliseconds: milliseconds(), failure: problem.message)
+            throw problem
         }
         let status = response.statusCode
+        log?.request(method, path, query: query, status: status, milliseconds: milliseconds())
         if (200..<300).contains(status) { return data }
         if status == 401 || status == 403 { credential.refuse(sent) }
         throw HTTPTransport.statusError(status, label: label, serverMessage: serverMessage(data))

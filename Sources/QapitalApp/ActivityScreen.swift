@@ -45,6 +45,14 @@ final class ActivityScreen: TabScreen {
         return .consumed
     }
 
+    /// A click selects an activity (on a day's header: its first activity).
+    func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
+        let outcome = click(&list, x: x, y: y, count: rowCount)
+        guard case .moved = outcome else { return outcome == .outside ? .ignored : .consumed }
+        Self.sync(state: self, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        return .consumed
+    }
+
     func refresh(_ data: ScreenData) {
         if case .failed = data.feed.phase {
             data.feed.retry()

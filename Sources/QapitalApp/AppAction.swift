@@ -8,7 +8,7 @@ enum AppAction: Hashable, Sendable {
     case open, back
     case nextTab, previousTab
     case showTab(Int)
-    case filter, refresh, help, quit
+    case filter, refresh, help, quit, redraw
     case people
     case previousWeek, nextWeek, save, newGoal
     /// `n` and `N` with a filter set (`n` is `newGoal` otherwise).
@@ -46,6 +46,7 @@ enum AppAction: Hashable, Sendable {
         map.bind([.char("u")], to: .people, help: "who is behind the goal, saving or activity", section: actions)
         map.bind([.char("r")], to: .refresh, help: "refresh, or retry what failed", section: actions)
         map.bind([.char("?")], to: .help, help: "this help", section: actions)
+        map.bind([.ctrl("l")], to: .redraw, help: "draw the whole screen again", section: actions)
         map.bind([.char("q")], to: .quit, help: "quit (in a goal: back)", section: actions)
         map.bind([.char("n")], to: .newGoal, help: "new goal (Goals, Round-ups); with a filter set: next match", section: actions)
         map.bind([.char("N")], to: .previousMatch, help: "with a filter set: previous match", section: actions)

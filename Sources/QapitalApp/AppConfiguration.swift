@@ -14,9 +14,13 @@ extension AppCore {
         public var images: Bool = true
         /// The URL schemes whose pictures are fetched (the demo adds its own in-process one).
         public var pictureSchemes: Set<String> = ["http", "https"]
+        /// Keys the config file binds instead of the defaults.
+        public var keys = KeyOverrides()
 
         public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, currency: Currency = .usd,
-                    errorLifetime: TimeInterval = 6, images: Bool = true, pictureSchemes: Set<String> = ["http", "https"]) {
+                    errorLifetime: TimeInterval = 6, images: Bool = true, pictureSchemes: Set<String> = ["http", "https"],
+                    keys: KeyOverrides = KeyOverrides()) {
+            self.keys = keys
             self.sourceName = sourceName
             self.colors = colors
             self.timeZone = timeZone
@@ -39,6 +43,8 @@ extension AppCore {
         public var skippedRecords: SkippedRecords?
         /// Asking for another token when the server refuses the one in use (Starling).
         public var signIn: SignInCapability?
+        /// Where every error the status bar shows is written too (`--log-file`).
+        public var errorLog: (@Sendable (String) -> Void)?
 
         public init(cache: (any OfflineCache)? = nil, connectivity: Connectivity? = nil, refreshCache: (@Sendable () -> Void)? = nil,
                     skippedRecords: SkippedRecords? = nil, signIn: SignInCapability? = nil) {

@@ -18,9 +18,14 @@ public final class AppCore {
                                                    NewGoalForm.self, SignInOverlay.self, KeysHelp.self]
     /// Screens opened from a tab (not tabs themselves), for the help.
     static let pushedScreens: [any Screen.Type] = [GoalDetailScreen.self]
-    /// The help: the shared keys, each tab's own, each pushed screen's, each overlay's.
-    static var helpEntries: [HelpEntry] {
-        AppAction.keyMap.helpEntries + tabs.flatMap { $0.keyMap.helpEntries } + pushedScreens.flatMap { $0.keyMap.helpEntries }
+    /// The help with the default keys: the shared keys, each tab's own, each pushed screen's, each overlay's.
+    static var helpEntries: [HelpEntry] { helpEntries(KeyOverrides()) }
+
+    /// The help with the keys `overrides` rebinds (what `?` shows).
+    static func helpEntries(_ overrides: KeyOverrides) -> [HelpEntry] {
+        AppAction.keyMap.rebinding(overrides.actions).helpEntries
+            + tabs.flatMap { $0.keyMap.rebinding(overrides.actions).helpEntries }
+            + pushedScreens.flatMap { $0.keyMap.rebinding(overrides.actions).helpEntries }
             + overlayTypes.flatMap { $0.help }
     }
 
@@ -61,9 +66,15 @@ public final class AppCore {
     /// Above the screens, the top one last; it takes keys first.
     private(set) var overlays: [any Overlay] = []
     public private(set) var shouldQuit = false
+    /// Ctrl-L: the next frame is drawn whole (the runner asks the terminal).
+    public var wantsFullRedraw = false
     /// The signal that ended the app, if one did (the exit status is then 128 + signal).
     public private(set) var quitSignal: Int32?
     private var status: StatusLine
+    /// The shared keys, as the config file rebinds them.
+    private let keyMap: KeyMap<AppAction>
+    /// Each screen type's own keys, rebound likewise (made on first use).
+    private var screenKeyMaps: [ObjectIdentifier: KeyMap<AppAction>] = [:]
 
     public init(api: any SavingsAPI, configuration: Configuration, capabilities: Capabilities = Capabilities(),
                 achievements: AchievementsFile = AchievementsFile(title: "", achievements: []),
@@ -96,7 +107,9 @@ public final class AppCore {
                           images: images, colors: configuration.colors, currency: configuration.currency,
                           timeZone: configuration.timeZone, refreshCache: capabilities.refreshCache)
         stacks = AppCore.tabs.map { [$0.init()] }
+        keyMap = AppAction.keyMap.rebinding(configuration.keys.actions)
         status = StatusLine(sourceName: configuration.sourceName, lifetime: configuration.errorLifetime, now: now)
+        status.errorLog = capabilities.errorLog
     }
 
     /// The events the loop reads: keys it posts itself, the stores' arrivals.
@@ -210,8 +223,12 @@ public final class AppCore {
     private func handle(_ key: Key) {
         if let top = overlays.last, !isIgnored(apply(top.handle(key, data), from: top)) { return }
         if key == .resize { return }
+        if case .click(let x, let y) = key {
+            click(x: x, y: y)
+            return
+        }
         let screen = self.screen
-        var action = type(of: screen).keyMap.action(for: key) ?? AppAction.keyMap.action(for: key)
+        var action = keyMap(for: type(of: screen)).action(for: key) ?? keyMap.action(for: key)
         if !screen.filter.isEmpty {
             // With a filter set, n and N jump between matches (as in less); Esc clears it first.
             if action == .newGoal { action = .nextMatch }
@@ -230,10 +247,19 @@ public final class AppCore {
         case .people: if let popup = screen.people(data) { overlays.append(popup) }
         case .filter: overlays.append(FilterLine(screen: screen))
         case .refresh: screen.refresh(data)
-        case .help: overlays.append(KeysHelp())
+        case .redraw: wantsFullRedraw = true
+        case .help: overlays.append(KeysHelp(entries: AppCore.helpEntries(configuration.keys)))
         case .quit: shouldQuit = true
         default: break
         }
+    }
+
+    /// A screen's own keys, rebound as the config file says.
+    private func keyMap(for type: any Screen.Type) -> KeyMap<AppAction> {
+        if let map = screenKeyMaps[ObjectIdentifier(type)] { return map }
+        let map = type.keyMap.rebinding(configuration.keys.actions)
+        screenKeyMaps[ObjectIdentifier(type)] = map
+        return map
     }
 
     private func isIgnored(_ outcome: Outcome) -> Bool {
@@ -261,6 +287,26 @@ public final class AppCore {
         return outcome
     }
 
+    /// A click: on the tab bar it switches tabs, in the screen the screen decides (a row).
+    private func click(x: Int, y: Int) {
+        if y == 0 {
+            var left = 0
+            for (index, title) in tabTitles.enumerated() {
+                let width = TextWidth.of(title) + 2
+                if x >= left && x < left + width {
+                    switchTab(to: index)
+                    return
+                }
+                left += width + 1
+            }
+            return
+        }
+        apply(screen.click(x: x, y: y, data), from: nil)
+    }
+
+    /// The tab bar's titles ("1 Goals"), as drawn.
+    private var tabTitles: [String] { AppCore.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" } }
+
     private func switchTab(to index: Int) {
         tabIndex = index
         screen.appear(data)
@@ -286,8 +332,7 @@ public final class AppCore {
             return Shown()
         }
         data.spinnerFrame = status.spinnerFrame(idle: isIdle)
-        let titles = AppCore.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }
-        TabBar(titles: titles, selected: tabIndex).draw(into: &buffer, rect: area.top(1))
+        TabBar(titles: tabTitles, selected: tabIndex).draw(into: &buffer, rect: area.top(1))
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 2)
         let screen = self.screen
         screen.draw(into: &buffer, area: body, data)

@@ -104,6 +104,10 @@ public final class AppRunner {
             buffer = CellBuffer(width: size.width, height: size.height)
         }
         core.render(into: &buffer)
+        if core.wantsFullRedraw {
+            core.wantsFullRedraw = false
+            terminal.invalidate()
+        }
         terminal.present(buffer)
     }
 }

@@ -43,6 +43,14 @@ final class GoalDetailScreen: Screen {
         }
     }
 
+    func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
+        switch click(&list, x: x, y: y, count: entries(data).count) {
+        case .outside: return .ignored
+        case .moved: return .consumed
+        case .selected: return handle(.enter, action: .open, data)
+        }
+    }
+
     func refresh(_ data: ScreenData) {
         data.goals.loadFeed(goalId: goalId)
     }

@@ -42,6 +42,14 @@ final class GoalListScreen: TabScreen {
         }
     }
 
+    func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
+        switch click(&list, x: x, y: y, count: visible(data).count) {
+        case .outside: return .ignored
+        case .moved: return .consumed
+        case .selected: return handle(.enter, action: .open, data)
+        }
+    }
+
     func refresh(_ data: ScreenData) {
         data.goals.load()
     }

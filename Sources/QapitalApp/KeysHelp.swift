@@ -18,10 +18,13 @@ final class KeysHelp: Overlay {
     nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
 
     private(set) var scroll = 0
+    private let entries: [HelpEntry]
     private let lineCount: Int
 
-    init() {
-        lineCount = HelpOverlay.lines(for: AppCore.helpEntries).count
+    /// `entries`: the help as the key maps in use bind the keys (rebound by the config file).
+    init(entries: [HelpEntry] = AppCore.helpEntries) {
+        self.entries = entries
+        lineCount = HelpOverlay.lines(for: entries).count
     }
 
     func handle(_ key: Key, _ data: ScreenData) -> Outcome {
@@ -34,6 +37,6 @@ final class KeysHelp: Overlay {
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
-        HelpOverlay.modal(for: AppCore.helpEntries, title: "Keys", scroll: scroll).draw(into: &buffer, in: area)
+        HelpOverlay.modal(for: entries, title: "Keys", scroll: scroll).draw(into: &buffer, in: area)
     }
 }

@@ -21,6 +21,11 @@ final class RoundUpsScreen: TabScreen {
     var list = ListState()
     /// The twelve weeks' bars, where the height allows (`c` hides and shows them).
     var showsChart = true
+
+    func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
+        let count = Self.visibleLines(data.roundUps.summary, filter: filter).count
+        return click(&list, x: x, y: y, count: count) == .outside ? .ignored : .consumed
+    }
     /// Shows only payments whose counterparty matches; the totals stay the week's.
     var filter = "" {
         didSet { list.top() }

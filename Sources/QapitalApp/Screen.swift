@@ -98,6 +98,9 @@ protocol Screen: AnyObject {
     func people(_ data: ScreenData) -> UserPopup?
     /// A store changed (called for every event, before the frame is drawn).
     func receive(_ event: StoreEvent, _ data: ScreenData)
+    /// A left click at a cell of the screen's area: a list row selects it, the selected row
+    /// opens (as Enter). `.ignored` where nothing is clickable.
+    func click(x: Int, y: Int, _ data: ScreenData) -> Outcome
 }
 
 /// A screen that is a tab of its own (listed in `AppCore.tabs`), made when the app starts.
@@ -114,6 +117,22 @@ extension Screen {
     func people(_ data: ScreenData) -> UserPopup? { nil }
     func receive(_ event: StoreEvent, _ data: ScreenData) {}
     func shown(_ data: ScreenData) -> Shown { Shown() }
+    func click(x: Int, y: Int, _ data: ScreenData) -> Outcome { .ignored }
+
+    /// The click of a list screen, from where its `ListView` drew the rows last: another row is
+    /// selected, the selected one opens as Enter does.
+    func click(_ list: inout ListState, x: Int, y: Int, count: Int) -> ListClick {
+        guard let index = list.index(atX: x, y: y, count: count) else { return .outside }
+        if index == list.selected { return .selected }
+        list.selected = index
+        list.clamp(count: count)
+        return .moved
+    }
+}
+
+/// Where a click fell in a list.
+enum ListClick {
+    case outside, moved, selected
 }
 
 /// Something over the screens that takes keys first: help, a person's card, the filter line,

@@ -11,7 +11,11 @@ struct StatusLine {
     /// How long an error or notice stays.
     let lifetime: TimeInterval
     let now: @Sendable () -> Date
-    var error: (message: String, at: Date)?
+    var error: (message: String, at: Date)? {
+        didSet { if let error, error.message != oldValue?.message { errorLog?(error.message) } }
+    }
+    /// `--log-file`: every error the status bar shows.
+    var errorLog: (@Sendable (String) -> Void)?
     /// A passing message ("Created goal …"), expiring like errors.
     var notice: (message: String, at: Date)?
     var lastReconnect = Date.distantPast

@@ -7,8 +7,9 @@ public struct QapitalHTTPAPI: SavingsAPI {
     public let transport: HTTPTransport
     public let decoder: PayloadDecoder
 
-    public init(baseURL: URL, token: String? = nil, timeout: TimeInterval = 10, accountCurrency: Currency = .usd) {
-        self.transport = HTTPTransport(baseURL: baseURL, token: token, timeout: timeout)
+    public init(baseURL: URL, token: String? = nil, timeout: TimeInterval = 10, accountCurrency: Currency = .usd,
+                log: RequestLog? = nil) {
+        self.transport = HTTPTransport(baseURL: baseURL, token: token, timeout: timeout, log: log)
         self.decoder = PayloadDecoder(accountCurrency: accountCurrency, skipped: SkippedRecords())
     }
 

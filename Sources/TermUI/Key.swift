@@ -9,6 +9,8 @@ public enum Key: Hashable, Sendable {
     case function(Int)
     case resize
     case mouseWheelUp, mouseWheelDown
+    /// The left button pressed at a cell (column `x`, row `y`, from 0 at the top left).
+    case click(x: Int, y: Int)
     case unknown(Int32)
 
     /// How the key is written in help and hints.
@@ -35,6 +37,7 @@ public enum Key: Hashable, Sendable {
         case .resize: return "Resize"
         case .mouseWheelUp: return "Wheel↑"
         case .mouseWheelDown: return "Wheel↓"
+        case .click: return "Click"
         case .unknown(let code): return "Key(\(code))"
         }
     }

@@ -48,10 +48,12 @@ public enum KeyDecoder {
         }
     }
 
-    /// Decodes a mouse event's button state (from `getmouse`); nil for anything but the wheel.
-    public static func decodeMouse(buttonState: UInt) -> Key? {
+    /// Decodes a mouse event (from `getmouse`): the wheel, or a left click at `x`, `y`; nil for
+    /// anything else (releases, other buttons, moves).
+    public static func decodeMouse(buttonState: UInt, x: Int32 = 0, y: Int32 = 0) -> Key? {
         if buttonState & UInt(qt_button4_pressed()) != 0 { return .mouseWheelUp }
         if buttonState & UInt(qt_button5_pressed()) != 0 { return .mouseWheelDown }
+        if buttonState & UInt(qt_button1_press_or_click()) != 0, x >= 0, y >= 0 { return .click(x: Int(x), y: Int(y)) }
         return nil
     }
 }

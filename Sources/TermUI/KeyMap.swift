@@ -44,3 +44,20 @@ public struct KeyMap<Action>: Sendable where Action: Sendable {
         return order.map { ($0, groups[$0] ?? []) }
     }
 }
+
+extension KeyMap where Action: Hashable {
+    /// This map with the actions in `overrides` bound to the keys given instead of their own (in
+    /// the same place, so the help keeps its order); a key an override takes leaves every other
+    /// binding. A binding left without keys is dropped (and so is its line in the help).
+    public func rebinding(_ overrides: [Action: [Key]]) -> KeyMap {
+        guard !overrides.isEmpty else { return self }
+        let taken = Set(overrides.values.joined())
+        var map = KeyMap()
+        for binding in bindings {
+            var rebound = binding
+            rebound.keys = overrides[binding.action] ?? binding.keys.filter { !taken.contains($0) }
+            if !rebound.keys.isEmpty { map.add(rebound) }
+        }
+        return map
+    }
+}

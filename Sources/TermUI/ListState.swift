@@ -7,6 +7,8 @@ public struct ListState: Hashable, Sendable {
     public var offset: Int
     /// Rows the list showed at its last draw (`ListView` keeps it current); paging uses it.
     public var visibleRows: Int
+    /// Where `ListView` drew the rows last (without the scrollbar), so a click finds its row.
+    public var rowsRect: Rect?
 
     public init(selected: Int = 0, offset: Int = 0, visibleRows: Int = 1) {
         self.selected = selected
@@ -58,6 +60,13 @@ public struct ListState: Hashable, Sendable {
     public mutating func update(visibleRows rows: Int, count: Int) {
         visibleRows = max(1, rows)
         clamp(count: count)
+    }
+
+    /// The row drawn at cell `x`, `y` by the last draw, if any.
+    public func index(atX x: Int, y: Int, count: Int) -> Int? {
+        guard let rect = rowsRect, rect.contains(x: x, y: y) else { return nil }
+        let index = offset + (y - rect.y)
+        return index < count ? index : nil
     }
 
     /// The rows on screen for `count` rows.

@@ -36,6 +36,7 @@ public struct ListView: Sendable {
         let visible = state.visibleRange(count: count)
         let scrollbar = showsScrollbar && count > area.height && area.width >= 2
         let rowsRect = scrollbar ? area.splitHorizontally(leftWidth: area.width - 1).left : area
+        state.rowsRect = rowsRect
 
         for index in visible {
             let rowRect = rowsRect.row(index - visible.lowerBound)

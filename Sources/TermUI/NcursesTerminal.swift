@@ -67,7 +67,7 @@ public final class NcursesTerminal: Terminal {
         nodelay(win, true)
         curs_set(0)
         set_escdelay(25)
-        mousemask(qt_wheel_mask(), nil)
+        mousemask(qt_mouse_mask(), nil)
         mouseinterval(0)
         if colors && has_colors() {
             start_color()
@@ -109,7 +109,7 @@ public final class NcursesTerminal: Terminal {
         exit(status)
     }
 
-    /// Forgets what is on screen, so the next `present` repaints everything.
+    /// Forgets what is on screen, so the next `present` repaints everything (Ctrl-L).
     public func invalidate() {
         shown = nil
         if isStarted { clearok(qt_stdscr(), true) }
@@ -177,7 +177,7 @@ public final class NcursesTerminal: Terminal {
             any = true
             if status == KEY_CODE_YES && Int32(bitPattern: value) == qt_key_mouse() {
                 var event = MEVENT()
-                if getmouse(&event) == OK, let key = KeyDecoder.decodeMouse(buttonState: UInt(event.bstate)) {
+                if getmouse(&event) == OK, let key = KeyDecoder.decodeMouse(buttonState: UInt(event.bstate), x: event.x, y: event.y) {
                     sink(.key(key))
                 }
                 continue

@@ -7,4 +7,6 @@ public protocol Terminal: AnyObject {
     func present(_ buffer: CellBuffer)
     /// Starts delivering keys, resizes and quit signals to `sink`, on the main actor.
     func startEventSources(_ sink: @escaping @MainActor (TerminalEvent) -> Void)
+    /// Forgets what the screen shows, so the next `present` draws every cell again (Ctrl-L).
+    func invalidate()
 }

@@ -5,6 +5,8 @@ public final class TestTerminal: Terminal {
     public private(set) var size: TerminalSize
     public private(set) var screen: CellBuffer
     public private(set) var presentCount = 0
+    /// How often the whole screen was asked to be drawn again (Ctrl-L).
+    public private(set) var invalidateCount = 0
     private var sink: (@MainActor (TerminalEvent) -> Void)?
 
     public init(width: Int, height: Int) {
@@ -20,6 +22,10 @@ public final class TestTerminal: Terminal {
         }
         screen = shown
         presentCount += 1
+    }
+
+    public func invalidate() {
+        invalidateCount += 1
     }
 
     public func startEventSources(_ sink: @escaping @MainActor (TerminalEvent) -> Void) {

@@ -2,22 +2,63 @@ import ArgumentParser
 import FeedModel
 import Foundation
 
-/// `qapital-tui`: runs the app by default; `qapital-tui serve` serves the demo API over HTTP.
+/// `qapital-tui`: the app itself, with its options at the top level (so `--help` lists them);
+/// `qapital-tui serve` serves the demo API over HTTP. `run` is kept, hidden, for scripts that
+/// named it.
 @main
 struct QapitalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "qapital-tui",
         abstract: "Browse savings goals, activity, round-ups and achievements in the terminal.",
+        discussion: """
+        Without --source or --api-url (or QAPITAL_SOURCE, QAPITAL_API_URL, or the config file) the app \
+        runs on its built-in demo data. --source starling reads a Starling Bank account: the token \
+        comes from --token, STARLING_TOKEN or QAPITAL_TOKEN, in that order. Settings, a theme and \
+        keys are read from $XDG_CONFIG_HOME/qapital-tui/config.toml (or --config; README, "Config \
+        file"); flags win over the file, and NO_COLOR in the environment turns colours off.
+
+        EXAMPLES:
+          qapital-tui                                  the demo, no network
+          qapital-tui --no-images --theme light        monograms, a light background
+          qapital-tui serve --port 8080                the demo API over HTTP
+          qapital-tui --api-url http://127.0.0.1:8080  the app on that server
+          qapital-tui --source starling --sandbox      Starling's sandbox
+          qapital-tui --log-file /tmp/qapital.log      requests, for a bug report
+        """,
         version: FeedModelInfo.version,
-        subcommands: [AppCommand.self, ServeCommand.self],
-        defaultSubcommand: AppCommand.self
+        subcommands: [ServeCommand.self, AppCommand.self]
     )
+
+    @OptionGroup var app: AppOptions
+
+    @MainActor
+    func run() async throws {
+        try await app.run()
+    }
+
+    /// Parses a command line. A subcommand's arguments are parsed without the app's options:
+    /// ArgumentParser lets a parent's options appear after a subcommand, so the app's
+    /// `--currency` would otherwise take `serve --currency`'s value.
+    static func parse(arguments: [String]) throws -> any ParsableCommand {
+        if let first = arguments.first, Subcommands.names.contains(first) {
+            return try Subcommands.parseAsRoot(arguments)
+        }
+        return try parseAsRoot(arguments)
+    }
+
+    /// `qapital-tui serve …` and `qapital-tui run …`, parsed under a root without options.
+    struct Subcommands: ParsableCommand {
+        static let names: Set<String> = ["serve", "run"]
+        static let configuration = CommandConfiguration(
+            commandName: "qapital-tui", version: FeedModelInfo.version,
+            subcommands: [ServeCommand.self, AppCommand.self])
+    }
 
     /// Like ArgumentParser's own, but a failure is one line on stderr (no usage block), so
     /// scripts and people see exactly what was wrong. --help and --version print as usual.
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parse(arguments: Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -36,5 +77,22 @@ struct QapitalCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("qapital-tui: \(message)\n".utf8))
             Foundation.exit(code.rawValue == 0 ? 1 : code.rawValue)
         }
+    }
+}
+
+/// `qapital-tui run …`: the app, for scripts that named it; the options are `AppOptions`,
+/// which the top-level command (`QapitalCommand`) carries too.
+struct AppCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the app (the default; the same options as qapital-tui itself).",
+        shouldDisplay: false
+    )
+
+    @OptionGroup var options: AppOptions
+
+    @MainActor
+    func run() async throws {
+        try await options.run()
     }
 }

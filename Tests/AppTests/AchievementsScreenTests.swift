@@ -10,7 +10,7 @@ import TestSupport
 /// Tab 4's filter (all / done / in progress / locked) and its pictures (`bg_image_url`, a level badge otherwise).
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct AchievementsScreenTests {
-    static let recorded: AchievementsFile = try! AppCommand.loadAchievements(path: nil)
+    static let recorded: AchievementsFile = try! AppOptions.loadAchievements(path: nil)
 
     static func levels(_ lines: [String]) -> [String] {
         lines.compactMap { line in line.range(of: #"Level \d+"#, options: .regularExpression).map { String(line[$0]) } }

@@ -18,9 +18,10 @@ final class AppHarness {
     init(api: any SavingsAPI = DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), width: Int = 100, height: Int = 30,
          colors: Bool = false, images: Bool = true, now: Date = fixedNow, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
          capabilities: AppCore.Capabilities = AppCore.Capabilities(), currency: Currency = .usd,
-         achievements: AchievementsFile = AchievementsFile(title: "", achievements: [])) {
+         achievements: AchievementsFile = AchievementsFile(title: "", achievements: []), keys: KeyOverrides = KeyOverrides()) {
         core = AppCore(api: api, configuration: .init(sourceName: api.sourceName, colors: colors, timeZone: timeZone,
-                                                      currency: currency, images: images, pictureSchemes: ["http", "https", DemoImages.scheme]),
+                                                      currency: currency, images: images, pictureSchemes: ["http", "https", DemoImages.scheme],
+                                                      keys: keys),
                        capabilities: capabilities, achievements: achievements, now: { now })
         terminal = TestTerminal(width: width, height: height)
         runner = AppRunner(core: core, terminal: terminal)

@@ -8,16 +8,45 @@ import Testing
 
 @Suite struct CommandLineTests {
     @Test func serveParsesItsOptions() throws {
-        let command = try QapitalCommand.parseAsRoot(["serve", "--port", "9000"])
+        let command = try QapitalCommand.parse(arguments: ["serve", "--port", "9000"])
         let serve = try #require(command as? ServeCommand)
         #expect(serve.port == 9000)
         #expect(serve.host == "127.0.0.1")
+    }
+
+    /// `qapital-tui --help` is the app's help: its options and examples, and the subcommands.
+    @Test func topLevelHelpListsTheAppsOptions() {
+        let help = QapitalCommand.helpMessage(columns: 120)
+        for text in ["--api-url", "--token", "--source", "--sandbox", "--currency", "--no-color", "--no-images", "--cache-dir",
+                     "serve", "EXAMPLES:", "qapital-tui serve --port 8080"] {
+            #expect(help.contains(text), "top-level help lacks \(text)")
+        }
+        #expect(!help.contains("--max-connections"))
+        let serve = QapitalCommand.helpMessage(for: ServeCommand.self, columns: 120)
+        #expect(serve.contains("--port") && serve.contains("--max-connections"))
+        #expect(!serve.contains("--api-url"))
+    }
+
+    @Test func theAppsOptionsParseAtTheTopLevelAndUnderRun() throws {
+        let root = try #require(try QapitalCommand.parse(arguments: ["--no-images", "--currency", "GBP"]) as? QapitalCommand)
+        #expect(root.app.noImages)
+        #expect(root.app.currency == "GBP")
+        let run = try #require(try QapitalCommand.parse(arguments: ["run", "--no-images"]) as? AppCommand)
+        #expect(run.options.noImages)
+    }
+
+    /// The completion scripts come from the same definitions: they know the app's options and `serve`'s.
+    @Test func completionScriptsKnowTheOptions() {
+        for shell in [CompletionShell.bash, .zsh, .fish] {
+            let script = QapitalCommand.completionScript(for: shell)
+            #expect(script.contains("api-url") && script.contains("serve") && script.contains("max-connections"), "\(shell)")
+        }
     }
 }
 
 @Suite struct ServeCommandLineTests {
     @Test func serveParsesEveryOption() throws {
-        let command = try QapitalCommand.parseAsRoot([
+        let command = try QapitalCommand.parse(arguments: [
             "serve", "--host", "::1", "--port", "0", "--latency-ms", "250", "--fail-every", "3",
             "--currency", "gbp", "--empty-recent-days", "42", "--header-timeout", "0.5", "--idle-timeout", "2",
             "--max-connections", "8",
@@ -38,7 +67,7 @@ import Testing
                       ["--empty-recent-days", "-1"], ["--header-timeout", "0"], ["--idle-timeout", "nan"],
                       ["--max-connections", "0"]])
     func serveRefusesBadOptions(arguments: [String]) {
-        #expect(throws: (any Error).self) { try QapitalCommand.parseAsRoot(["serve"] + arguments) }
+        #expect(throws: (any Error).self) { try QapitalCommand.parse(arguments: ["serve"] + arguments) }
     }
 
     @Test func aHostThatIsNotAnAddressIsRefused() {

@@ -8,7 +8,7 @@ import TermUI
 
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct PeopleAndAchievementsTests {
-    static let recorded: AchievementsFile = try! AppCommand.loadAchievements(path: nil)
+    static let recorded: AchievementsFile = try! AppOptions.loadAchievements(path: nil)
 
     @Test func theAchievementsTabShowsTheRecordedFileByLevel() async {
         let core = AppCore(api: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)),

@@ -70,11 +70,11 @@ import TermUI
     }
 
     @Test func theFlagAndNoColorTurnPicturesOff() throws {
-        let plain = try AppCommand.parse([]).settings(environment: [:])
+        let plain = try AppOptions.parse([]).settings(environment: [:])
         #expect(plain.images && plain.colors)
-        #expect(try AppCommand.parse(["--no-images"]).settings(environment: [:]).images == false)
-        #expect(try AppCommand.parse([]).settings(environment: ["NO_COLOR": "1"]).images == false)
-        #expect(try AppCommand.parse(["--no-color"]).settings(environment: [:]).images == false)
+        #expect(try AppOptions.parse(["--no-images"]).settings(environment: [:]).images == false)
+        #expect(try AppOptions.parse([]).settings(environment: ["NO_COLOR": "1"]).images == false)
+        #expect(try AppOptions.parse(["--no-color"]).settings(environment: [:]).images == false)
     }
 }
 

@@ -7,8 +7,8 @@ import Testing
 
 /// `--source`, `--sandbox`, `--api-url` and where the token comes from.
 @Suite struct SourceCommandTests {
-    func source(_ arguments: [String], _ environment: [String: String] = [:]) throws -> AppCommand.Source {
-        try AppCommand.parse(arguments).settings(environment: environment).source
+    func source(_ arguments: [String], _ environment: [String: String] = [:]) throws -> AppOptions.Source {
+        try AppOptions.parse(arguments).settings(environment: environment).source
     }
 
     @Test func choosingTheSource() throws {
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func starlingSettings() throws {
-        let settings = try AppCommand.parse(["--source", "starling"]).settings(environment: [:])
+        let settings = try AppOptions.parse(["--source", "starling"]).settings(environment: [:])
         #expect(settings.api == nil)
         #expect(settings.pictureSchemes == [StarlingAPI.photoScheme])
     }
@@ -39,7 +39,7 @@ import Testing
             (["--source", "starling", "--api-url", "ftp://x"], "--api-url: unsupported URL scheme \"ftp\" in ftp://x (use http or https)"),
         ] {
             do {
-                _ = try AppCommand.parse(arguments).settings(environment: [:])
+                _ = try AppOptions.parse(arguments).settings(environment: [:])
                 Issue.record("accepted \(arguments)")
             } catch let error as ValidationError {
                 #expect(error.message == expected)
@@ -51,18 +51,18 @@ import Testing
 
     @Test func tokenOrder() throws {
         let both = ["STARLING_TOKEN": "starling", "QAPITAL_TOKEN": "qapital"]
-        #expect(try AppCommand.parse(["--token", "flag"]).resolvedToken(both, starling: true) == "flag")
-        #expect(try AppCommand.parse([]).resolvedToken(both, starling: true) == "starling")
-        #expect(try AppCommand.parse([]).resolvedToken(["QAPITAL_TOKEN": "qapital"], starling: true) == "qapital")
-        #expect(try AppCommand.parse([]).resolvedToken(["STARLING_TOKEN": "", "QAPITAL_TOKEN": "q"], starling: true) == "q")
-        #expect(try AppCommand.parse([]).resolvedToken([:], starling: true) == nil)
+        #expect(try AppOptions.parse(["--token", "flag"]).resolvedToken(both, starling: true) == "flag")
+        #expect(try AppOptions.parse([]).resolvedToken(both, starling: true) == "starling")
+        #expect(try AppOptions.parse([]).resolvedToken(["QAPITAL_TOKEN": "qapital"], starling: true) == "qapital")
+        #expect(try AppOptions.parse([]).resolvedToken(["STARLING_TOKEN": "", "QAPITAL_TOKEN": "q"], starling: true) == "q")
+        #expect(try AppOptions.parse([]).resolvedToken([:], starling: true) == nil)
         // The Qapital API never gets Starling's token.
-        #expect(try AppCommand.parse([]).resolvedToken(both) == "qapital")
+        #expect(try AppOptions.parse([]).resolvedToken(both) == "qapital")
     }
 
     @Test func anUnreachableServerIsOneLine() async {
         do {
-            _ = try await AppCommand.connectStarling(baseURL: URL(string: "http://127.0.0.1:1")!, token: "secret-token-xyz")
+            _ = try await AppOptions.connectStarling(baseURL: URL(string: "http://127.0.0.1:1")!, token: "secret-token-xyz")
             Issue.record("connected to a closed port")
         } catch {
             #expect(error.kind == .cannotConnect)

@@ -382,7 +382,7 @@ func withStarlingServer(backend: DemoBackend = DemoBackend(now: fixedNow, option
 
     @MainActor
     static func run(_ api: StarlingAPI, handler: Revocable, config: URL) async throws {
-        let capability = AppCommand.signInCapability(api, environment: ["XDG_CONFIG_HOME": config.path])
+        let capability = AppOptions.signInCapability(api, environment: ["XDG_CONFIG_HOME": config.path])
         let app = AppHarness(api: api, width: 100, height: 30, capabilities: .init(signIn: capability), currency: .gbp)
         var lines = await app.start()
         #expect(lines.contains { $0.contains("Balloons") })

@@ -12,19 +12,8 @@ import TermUI
 import Glibc
 #endif
 
-/// The app itself (the default subcommand).
-struct AppCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "run",
-        abstract: "Run the app (the default).",
-        discussion: """
-        Without --source or --api-url (or QAPITAL_SOURCE, QAPITAL_API_URL) the app runs on its
-        built-in demo data. --source starling reads a Starling Bank account (docs/starling.md): the
-        token comes from --token, STARLING_TOKEN or QAPITAL_TOKEN, in that order.
-        NO_COLOR in the environment turns colours off, like --no-color.
-        """
-    )
-
+/// The app's options and everything they decide, checked before the terminal is touched.
+struct AppOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where the data comes from: starling or qapital (default: $QAPITAL_SOURCE; qapital with an --api-url, else the demo).", valueName: "source"))
     var source: String?
 
@@ -55,6 +44,15 @@ struct AppCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-images"), help: "Show monograms instead of goal images and avatars.")
     var noImages = false
 
+    @Option(help: ArgumentHelp("The colours: default (the terminal's own), light or dark (default: the config file's, else default).", valueName: "name"))
+    var theme: String?
+
+    @Option(name: .customLong("log-file"), help: ArgumentHelp("Append one line per request (method, path, status, ms) and every error to this file, for a bug report; never a token or an amount.", valueName: "path"))
+    var logFile: String?
+
+    @Option(help: ArgumentHelp("The config file (default: $XDG_CONFIG_HOME/qapital-tui/config.toml, if there is one).", valueName: "path"))
+    var config: String?
+
     /// Where the data comes from.
     enum Source: Equatable {
         case demo
@@ -77,6 +75,12 @@ struct AppCommand: AsyncParsableCommand {
         var pictureSchemes: Set<String> = ["http", "https"]
         /// Where the source notes records it skipped (for the status bar).
         var skippedRecords: SkippedRecords?
+        /// The colours when colours are on (the config file's theme, or `--theme`).
+        var theme: Theme = .terminal
+        /// Keys the config file rebinds.
+        var keys = KeyOverrides()
+        /// `--log-file`, opened.
+        var log: RequestLog?
     }
 
     /// The achievements file named on the command line, or the one bundled with the app.
@@ -92,9 +96,9 @@ struct AppCommand: AsyncParsableCommand {
     }
 
     /// Which source the flags and environment choose, with its base URL.
-    func chosenSource(environment: [String: String]) throws -> Source {
-        let named = (source ?? environment["QAPITAL_SOURCE"].flatMap { $0.isEmpty ? nil : $0 })?.lowercased()
-        let url = apiURL ?? environment["QAPITAL_API_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    func chosenSource(environment: [String: String], file: ConfigFile? = nil) throws -> Source {
+        let named = (source ?? environment["QAPITAL_SOURCE"].flatMap { $0.isEmpty ? nil : $0 } ?? file?.source)?.lowercased()
+        let url = apiURL ?? environment["QAPITAL_API_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? file?.apiURL
         func base(_ text: String) throws -> URL {
             do {
                 return try HTTPTransport.validate(baseURL: text)
@@ -117,11 +121,32 @@ struct AppCommand: AsyncParsableCommand {
     }
 
     func settings(environment: [String: String]) throws -> Settings {
-        let code = currency ?? "USD"
+        let file: ConfigFile?
+        do {
+            file = try ConfigFile.load(path: config, environment: environment)
+        } catch {
+            throw ValidationError(error.message)
+        }
+        let code = currency ?? file?.currency ?? "USD"
         guard let accountCurrency = Currency.from(code: code) else {
             throw ValidationError("--currency wants a three-letter ISO code such as USD, not \"\(TextSanitizer.clean(code))\"")
         }
-        let source = try chosenSource(environment: environment)
+        let source = try chosenSource(environment: environment, file: file)
+        var chosenTheme = file?.theme ?? .terminal
+        if let theme {
+            guard let named = Theme.named.first(where: { $0.name == theme.lowercased() }) else {
+                throw ValidationError("--theme wants default, light or dark, not \"\(TextSanitizer.clean(String(theme.prefix(40))))\"")
+            }
+            chosenTheme = named.theme
+        }
+        var log: RequestLog?
+        if let logFile {
+            do {
+                log = try RequestLog(path: logFile)
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
         let api: (any SavingsAPI)?
         var pictureSchemes: Set<String> = ["http", "https"]
         var skippedRecords: SkippedRecords?
@@ -130,11 +155,13 @@ struct AppCommand: AsyncParsableCommand {
             api = DemoSavingsAPI(backend: DemoBackend(options: .init(currency: accountCurrency)))
             pictureSchemes.insert(DemoImages.scheme)
         case .qapital(let base):
-            let http = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency)
+            let http = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency,
+                                      log: log)
             api = http
             skippedRecords = http.skippedRecords
         case .starling:
             if currency != nil { throw ValidationError("--currency does not apply to starling: the account says its own") }
+            // The file's currency is for the Qapital API and the demo; Starling's account says its own.
             // Goal photos come through the API, as `starling-photo:` pictures; no other pictures are fetched.
             api = nil
             pictureSchemes = [StarlingAPI.photoScheme]
@@ -142,8 +169,10 @@ struct AppCommand: AsyncParsableCommand {
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors = !(noColor || noColorEnvironment)
         return Settings(source: source, api: api, colors: colors, currency: accountCurrency,
-                        achievements: try AppCommand.loadAchievements(path: achievements), images: colors && !noImages,
-                        pictureSchemes: pictureSchemes, skippedRecords: skippedRecords)
+                        achievements: try AppOptions.loadAchievements(path: achievements),
+                        images: colors && !noImages && (file?.images ?? true),
+                        pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
+                        theme: chosenTheme, keys: file?.keys ?? KeyOverrides(), log: log)
     }
 
     /// `--token`, else `$STARLING_TOKEN` (for starling), else `$QAPITAL_TOKEN`; empty counts as none.
@@ -187,8 +216,8 @@ struct AppCommand: AsyncParsableCommand {
 
     /// Checks the token with Starling and picks the account; a refusal or a server that cannot
     /// be reached is an `APIError` in one line (the token itself never in it).
-    static func connectStarling(baseURL: URL, token: String) async throws(APIError) -> StarlingConnection {
-        let api = try await StarlingAPI.connect(baseURL: baseURL, token: token)
+    static func connectStarling(baseURL: URL, token: String, log: RequestLog? = nil) async throws(APIError) -> StarlingConnection {
+        let api = try await StarlingAPI.connect(baseURL: baseURL, token: token, log: log)
         // The header: holder, numbers, balance. Without it the app still works.
         let account = try? await api.account()
         return StarlingConnection(api: api, account: account)
@@ -214,10 +243,10 @@ struct AppCommand: AsyncParsableCommand {
 
     /// The account the last run opened on `baseURL`, for starting while Starling cannot be
     /// reached (the token cannot be checked then; requests will check it once it can).
-    func offlineConnection(baseURL: URL, token: String, environment: [String: String]) -> StarlingConnection? {
+    func offlineConnection(baseURL: URL, token: String, environment: [String: String], log: RequestLog? = nil) -> StarlingConnection? {
         guard let directory = cacheDirectoryURL(environment: environment),
               let record = LastStarlingAccount(cacheDirectory: directory, baseURL: baseURL).load(),
-              let api = try? StarlingAPI(transport: StarlingAPI.transport(baseURL: baseURL, token: token), account: record.account)
+              let api = try? StarlingAPI(transport: StarlingAPI.transport(baseURL: baseURL, token: token, log: log), account: record.account)
         else { return nil }
         return StarlingConnection(api: api, account: nil, offline: true, lastHeader: record.header)
     }
@@ -225,31 +254,32 @@ struct AppCommand: AsyncParsableCommand {
     /// The token from the flags, the environment or the remembered file; when there is none or
     /// Starling refuses it, the sign-in screen asks for one. Nil when the user left instead.
     @MainActor
-    func signInToStarling(baseURL: URL, environment: [String: String], colors: Bool) async throws -> StarlingConnection? {
+    func signInToStarling(baseURL: URL, environment: [String: String], colors: Bool, theme: Theme = .terminal,
+                          log: RequestLog? = nil) async throws -> StarlingConnection? {
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
         let given = resolvedToken(environment, starling: true)
         var refusal: String?
         if let token = given ?? remembered.token(for: baseURL) {
             do {
-                return try await AppCommand.connectStarling(baseURL: baseURL, token: token)
+                return try await AppOptions.connectStarling(baseURL: baseURL, token: token, log: log)
             } catch where error.kind == .unauthorized {
                 refusal = error.message
                 // A remembered token that is refused now is dropped.
                 if given == nil { try? remembered.forget(baseURL) }
             } catch {
                 // Unreachable: the account of the last run, and its cache, if there are both.
-                if error.isConnectivity, let offline = offlineConnection(baseURL: baseURL, token: token, environment: environment) {
+                if error.isConnectivity, let offline = offlineConnection(baseURL: baseURL, token: token, environment: environment, log: log) {
                     return offline
                 }
                 throw ValidationError(error.message)
             }
         }
-        let terminal = NcursesTerminal(theme: colors ? .standard : .noColor)
+        let terminal = NcursesTerminal(theme: colors ? theme : .noColor)
         terminal.start(colors: colors)
         let origin = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
         let runner = SignInRunner<StarlingConnection>(form: SignInForm(origin: origin, refusal: refusal), terminal: terminal) { token in
             do {
-                return .success(try await AppCommand.connectStarling(baseURL: baseURL, token: token))
+                return .success(try await AppOptions.connectStarling(baseURL: baseURL, token: token, log: log))
             } catch let error as APIError {
                 return .failure(SignInRefusal(error.message))
             } catch {
@@ -285,7 +315,8 @@ struct AppCommand: AsyncParsableCommand {
         var sourceName = settings.api?.sourceName ?? ""
         var starlingAccountUid: String?
         if case .starling(let base) = settings.source {
-            guard let connected = try await signInToStarling(baseURL: base, environment: environment, colors: settings.colors) else {
+            guard let connected = try await signInToStarling(baseURL: base, environment: environment, colors: settings.colors,
+                                                               theme: settings.theme, log: settings.log) else {
                 return
             }
             settings.api = connected.api
@@ -310,17 +341,18 @@ struct AppCommand: AsyncParsableCommand {
             cached = withOfflineCache(api, baseURL: base, partition: starlingAccountUid, currency: settings.currency,
                                       environment: environment)
             if let starling = api as? StarlingAPI {
-                cached.capabilities.signIn = AppCommand.signInCapability(starling, environment: environment)
+                cached.capabilities.signIn = AppOptions.signInCapability(starling, environment: environment)
             }
         }
         var capabilities = cached.capabilities
         capabilities.skippedRecords = settings.skippedRecords
+        if let log = settings.log { capabilities.errorLog = { log.note("error: " + $0) } }
         let core = AppCore(api: cached.api, configuration: .init(sourceName: sourceName, colors: settings.colors,
                                                                   currency: settings.currency, images: settings.images,
-                                                                  pictureSchemes: settings.pictureSchemes),
+                                                                  pictureSchemes: settings.pictureSchemes, keys: settings.keys),
                            capabilities: capabilities, achievements: settings.achievements)
         if let note = cached.note { core.showNotice(note) }
-        let terminal = NcursesTerminal(theme: settings.colors ? .standard : .noColor)
+        let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor)
         terminal.start(colors: settings.colors)
         await AppRunner(core: core, terminal: terminal).run()
         terminal.stop()
