@@ -10,7 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
@@ -28,9 +28,12 @@ let package = Package(
         .target(name: "StarlingClient", dependencies: ["FeedModel", "HTTPTransport"]),
         // The built-in demo: dataset, in-process backend and API, generated pictures.
         .target(name: "DemoData", dependencies: ["FeedModel", "HTTPTransport"]),
-        // `serve`: the demo backend over real HTTP.
-        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", "StarlingClient", .product(name: "FlyingFox", package: "FlyingFox"),
-                                                   .product(name: "FlyingSocks", package: "FlyingFox")]),
+        // `serve`: the demo backend over real HTTP: a strict, bounded HTTP/1.1 server on SwiftNIO's event loops
+        // (NIOCore and NIOPosix only; its own request parser, see docs/performance.md for why and what it costs).
+        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", "StarlingClient",
+                                                   .product(name: "NIOCore", package: "swift-nio"),
+                                                   .product(name: "NIOPosix", package: "swift-nio"),
+                                                   .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         // The offline cache: SQLite through GRDB, behind FeedModel's `OfflineCache` protocol.
         .target(name: "FeedCache", dependencies: ["FeedModel", .product(name: "GRDB", package: "GRDB.swift")]),
         // Pictures in the terminal: decoding, scaling, half-block cells, the image store.

@@ -13,8 +13,14 @@ public actor DemoBackend {
             built = made
             return made
         }
-        set { built = newValue }
+        set {
+            built = newValue
+            revision &+= 1
+        }
     }
+    /// Goes up with every change to the data (a goal created, a transfer applied): answers
+    /// made at one revision can be reused until it changes.
+    public private(set) var revision = 0
     private var built: DemoDataset?
     private var appliedTransfers: [UUID: (goalId: GoalID, amount: Money)] = [:]
     private let now: Date

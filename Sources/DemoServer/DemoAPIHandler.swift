@@ -1,6 +1,7 @@
 import DemoData
 import FeedModel
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Answers every endpoint of docs/api.md from a `DemoBackend`, as JSON.
 ///
@@ -8,12 +9,25 @@ import Foundation
 /// or user), 405 (known path, other method), 409 (a transfer id reused for another transfer).
 public struct DemoAPIHandler: ServeHandler {
     let backend: DemoBackend
+    private let cache = AnswerCache()
 
     public init(backend: DemoBackend) {
         self.backend = backend
     }
 
     public func handle(_ request: ServeRequest) async -> ServeResponse {
+        guard request.method == "GET" else { return await answer(request) }
+        // The revision is read before the data, so a kept answer is never older than the data
+        // was when the request came.
+        let revision = await backend.revision
+        let key = (DemoAPIHandler.imageBase(request) ?? "") + " " + request.target
+        if let kept = cache.answer(for: key, revision: revision) { return kept }
+        let answer = await answer(request)
+        if answer.status == 200 { cache.keep(answer, for: key, revision: revision) }
+        return answer
+    }
+
+    private func answer(_ request: ServeRequest) async -> ServeResponse {
         do {
             return try await route(request)
         } catch let error as Failure {
@@ -222,4 +236,35 @@ public struct DemoAPIHandler: ServeHandler {
         if message.hasSuffix(" (HTTP 404)") { message = String(message.dropLast(" (HTTP 404)".count)) }
         return .error(status, message)
     }
+}
+
+/// GET answers already encoded, for the backend's current revision: encoding JSON (amounts as
+/// Decimal) is most of a request's cost, and the same target on the same Host gets the same
+/// bytes until the data changes. Bounded: emptied when full or when the revision moves.
+final class AnswerCache: Sendable {
+    static let capacity = 512
+
+    private struct State {
+        var revision = -1
+        var answers: [String: ServeResponse] = [:]
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    func answer(for key: String, revision: Int) -> ServeResponse? {
+        state.withLockedValue { $0.revision == revision ? $0.answers[key] : nil }
+    }
+
+    func keep(_ answer: ServeResponse, for key: String, revision: Int) {
+        state.withLockedValue {
+            guard revision >= $0.revision else { return }  // made before a change another request saw
+            if $0.revision != revision || $0.answers.count >= AnswerCache.capacity {
+                $0.answers.removeAll(keepingCapacity: true)
+                $0.revision = revision
+            }
+            $0.answers[key] = answer
+        }
+    }
+
+    var count: Int { state.withLockedValue { $0.answers.count } }
 }

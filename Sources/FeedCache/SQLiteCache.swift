@@ -1,6 +1,7 @@
 import FeedModel
 import Foundation
 import GRDB
+import Synchronization
 
 /// The offline cache in SQLite (through GRDB): one database file per API base URL.
 ///
@@ -15,14 +16,20 @@ public final class SQLiteCache: OfflineCache {
         public let note: String?
     }
 
-    private let database: DatabasePool
+    private let database: any DatabaseWriter
     public let fileURL: URL
+    /// Opened read-only (its directory or file cannot be written): what it holds is answered,
+    /// nothing new is kept.
+    public let isReadOnly: Bool
     /// Amounts are kept as the API wrote them, without a currency: read back in this one.
     private let decoder: PayloadDecoder
+    /// The first failure to keep something (a full disk), said once.
+    private let writeProblem = Mutex<(said: Bool, pending: String?)>((false, nil))
 
-    init(database: DatabasePool, fileURL: URL, accountCurrency: Currency) {
+    init(database: any DatabaseWriter, fileURL: URL, accountCurrency: Currency, readOnly: Bool = false) {
         self.database = database
         self.fileURL = fileURL
+        self.isReadOnly = readOnly
         self.decoder = PayloadDecoder(accountCurrency: accountCurrency)
     }
 
@@ -46,15 +53,20 @@ public final class SQLiteCache: OfflineCache {
     }
 
     /// Opens (or creates) the cache for `baseURL` in `directory`. A corrupt file is moved aside
-    /// and replaced; a directory that cannot be written leaves the app without a cache. Either
+    /// and replaced; a cache that cannot be written but can be read is used read-only; a
+    /// directory that cannot be written and holds no cache leaves the app without one. Either
     /// way the note says what happened, and nothing here throws. The directory is made private
     /// (0700, files 0600; see `CacheFiles`) and cache files unused for 30 days are removed.
     public static func open(directory: URL, baseURL: URL, token: String? = nil, accountCurrency: Currency = .usd,
                            now: Date = Date()) -> OpenResult {
         let fileURL = directory.appendingPathComponent(fileName(for: baseURL, token: token))
+        let readOnlyNote = "cache read-only, nothing new is kept: cannot write \(directory.path)"
         do {
             try CacheFiles.preparePrivateDirectory(directory)
         } catch {
+            if let cache = try? openReadOnly(fileURL, accountCurrency: accountCurrency) {
+                return OpenResult(cache: cache, note: readOnlyNote)
+            }
             return OpenResult(cache: nil, note: "cache off: cannot create \(directory.path)")
         }
         CacheFiles.prune(directory, keeping: fileURL, now: now)
@@ -63,6 +75,9 @@ public final class SQLiteCache: OfflineCache {
             return OpenResult(cache: try openChecked(fileURL, accountCurrency: accountCurrency), note: nil)
         } catch {
             guard isCorruption(error) else {
+                if let cache = try? openReadOnly(fileURL, accountCurrency: accountCurrency) {
+                    return OpenResult(cache: cache, note: readOnlyNote)
+                }
                 return OpenResult(cache: nil, note: "cache off: cannot open \(fileURL.path) (\(describe(error)))")
             }
             let aside = fileURL.appendingPathExtension("corrupt-\(Int(Date().timeIntervalSince1970))")
@@ -90,6 +105,25 @@ public final class SQLiteCache: OfflineCache {
         let check = try pool.read { try String.fetchOne($0, sql: "PRAGMA quick_check") }
         guard check == "ok" else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check) }
         return SQLiteCache(database: pool, fileURL: fileURL, accountCurrency: accountCurrency)
+    }
+
+    /// The file as it is, never written: SQLite's `immutable` mode, because a cache in WAL mode
+    /// cannot otherwise be read where its `-shm` file cannot be made. It must hold the schema.
+    static func openReadOnly(_ fileURL: URL, accountCurrency: Currency) throws -> SQLiteCache {
+        guard FileManager.default.isReadableFile(atPath: fileURL.path),
+              let path = fileURL.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))) else {
+            throw DatabaseError(resultCode: .SQLITE_CANTOPEN, message: "not readable")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: "file:\(path)?immutable=1", configuration: configuration)
+        let usable = try queue.read { db -> Bool in
+            let check = try String.fetchOne(db, sql: "PRAGMA quick_check")
+            let applied = try migrator.appliedIdentifiers(db)
+            return check == "ok" && applied.contains("v1")
+        }
+        guard usable else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "not a usable cache") }
+        return SQLiteCache(database: queue, fileURL: fileURL, accountCurrency: accountCurrency, readOnly: true)
     }
 
     static func isCorruption(_ error: Error) -> Bool {
@@ -147,10 +181,45 @@ public final class SQLiteCache: OfflineCache {
     }
 
     private func storeBytes(_ data: Data, kind: String, key: String, at date: Date) async {
-        _ = try? await database.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO resource (kind, key, json, fetchedAt) VALUES (?, ?, ?, ?)",
-                           arguments: [kind, key, data, date.timeIntervalSince1970])
+        guard !isReadOnly else { return }
+        do {
+            try await database.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO resource (kind, key, json, fetchedAt) VALUES (?, ?, ?, ?)",
+                               arguments: [kind, key, data, date.timeIntervalSince1970])
+            }
+        } catch {
+            noteWriteFailure(error)
         }
+    }
+
+    /// Keeps the first failure to write as a note for the status bar; the app goes on without
+    /// keeping (reads still answer what was kept before).
+    private func noteWriteFailure(_ error: any Error) {
+        guard let error = error as? DatabaseError else { return }
+        let note: String
+        switch error.resultCode.primaryResultCode {
+        case .SQLITE_FULL: note = "cache: the disk is full; new data is not kept"
+        case .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
+            note = "cache: cannot write \(fileURL.lastPathComponent) (\(SQLiteCache.describe(error))); new data is not kept"
+        default: return
+        }
+        writeProblem.withLock {
+            guard !$0.said else { return }
+            $0.said = true
+            $0.pending = note
+        }
+    }
+
+    public func takeWriteProblem() -> String? {
+        writeProblem.withLock { state in
+            defer { state.pending = nil }
+            return state.pending
+        }
+    }
+
+    /// Tests: a database that may not grow past `pages` pages, as on a full disk.
+    func limitSize(toPages pages: Int) async throws {
+        try await database.write { try $0.execute(sql: "PRAGMA max_page_count = \(pages)") }
     }
 
     private func load<T: Decodable & Sendable>(_ type: T.Type, kind: String, key: String) async -> Cached<T>? {
@@ -245,22 +314,27 @@ public final class SQLiteCache: OfflineCache {
     }
 
     public func saveActivities(_ page: ActivityPage, from: Date, to: Date, at date: Date) async {
+        guard !isReadOnly else { return }
         let encoder = JSONEncoder()
         let rows = page.activities.compactMap { activity in
             (try? encoder.encode(activity)).map { (activity.timestamp.timeIntervalSince1970, $0) }
         }
         let start = from.timeIntervalSince1970
         let end = to.timeIntervalSince1970
-        _ = try? await database.write { db in
-            // The window's activities replace whatever was kept for that span.
-            try db.execute(sql: "DELETE FROM activity WHERE timestamp >= ? AND timestamp < ?", arguments: [start, end])
-            for (timestamp, json) in rows where timestamp >= start && timestamp < end {
-                try db.execute(sql: "INSERT INTO activity (timestamp, json) VALUES (?, ?)", arguments: [timestamp, json])
+        do {
+            try await database.write { db in
+                // The window's activities replace whatever was kept for that span.
+                try db.execute(sql: "DELETE FROM activity WHERE timestamp >= ? AND timestamp < ?", arguments: [start, end])
+                for (timestamp, json) in rows where timestamp >= start && timestamp < end {
+                    try db.execute(sql: "INSERT INTO activity (timestamp, json) VALUES (?, ?)", arguments: [timestamp, json])
+                }
+                try db.execute(sql: "INSERT INTO coverage (fromTime, toTime, fetchedAt) VALUES (?, ?, ?)",
+                               arguments: [start, end, date.timeIntervalSince1970])
+                try db.execute(sql: "INSERT OR REPLACE INTO history (id, oldest) VALUES (1, ?)",
+                               arguments: [page.oldest.timeIntervalSince1970])
             }
-            try db.execute(sql: "INSERT INTO coverage (fromTime, toTime, fetchedAt) VALUES (?, ?, ?)",
-                           arguments: [start, end, date.timeIntervalSince1970])
-            try db.execute(sql: "INSERT OR REPLACE INTO history (id, oldest) VALUES (1, ?)",
-                           arguments: [page.oldest.timeIntervalSince1970])
+        } catch {
+            noteWriteFailure(error)
         }
     }
 }

@@ -40,10 +40,14 @@ public final class CachingSavingsAPI: SavingsAPI {
             let value = try await request()
             connectivity.reachedServer()
             await save(value, now())
+            if let problem = cache.takeWriteProblem() { connectivity.noteAboutCache(problem) }
             return value
         } catch let error as APIError where error.isConnectivity {
             connectivity.failedToConnect(at: now())
-            if let cached = await fallback() { return cached }
+            if let cached = await fallback() {
+                connectivity.servedFromCache()
+                return cached
+            }
             throw error
         } catch let error as APIError {
             // A cancelled request says nothing about the server.
@@ -98,6 +102,7 @@ public final class CachingSavingsAPI: SavingsAPI {
         if let cached = await cache.image(at: url) { return cached.value }
         let data = try await remote.imageData(at: url)
         await cache.saveImage(data, at: url, fetchedAt: now())
+        if let problem = cache.takeWriteProblem() { connectivity.noteAboutCache(problem) }
         return data
     }
 

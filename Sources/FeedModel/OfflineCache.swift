@@ -29,6 +29,12 @@ public protocol OfflineCache: Sendable {
     /// The bytes of a goal image or avatar fetched before.
     func image(at url: URL) async -> Cached<Data>?
     func saveImage(_ data: Data, at url: URL, fetchedAt date: Date) async
+    /// The first failure to keep something (a full disk), once: nil before and after.
+    func takeWriteProblem() -> String?
+}
+
+extension OfflineCache {
+    public func takeWriteProblem() -> String? { nil }
 }
 
 /// Whether the server answers, as the last request found; read by the status bar.
@@ -40,13 +46,39 @@ public final class Connectivity: Sendable {
     }
 
     private let state = MutexBox<State>(.online)
+    /// A request was answered from the cache since the server was last reached.
+    private let answeredFromCache = MutexBox(false)
 
     public init() {}
 
     public var current: State { state.value }
     public var isOffline: Bool { if case .offline = state.value { return true } else { return false } }
 
-    func reachedServer() { state.value = .online }
+    /// Offline, and something the cache kept was answered instead (so "showing cached data" is
+    /// true); offline with nothing kept to show, it is false.
+    public var showsCachedData: Bool { isOffline && answeredFromCache.value }
+
+    func reachedServer() {
+        state.value = .online
+        answeredFromCache.value = false
+    }
+
+    func servedFromCache() { answeredFromCache.value = true }
+
+    private let cacheNotes = MutexBox<[String]>([])
+
+    /// A note about the cache (a full disk) for the status bar, each said once.
+    public func takeCacheNote() -> String? {
+        var note: String?
+        cacheNotes.update { notes in
+            if !notes.isEmpty { note = notes.removeFirst() }
+        }
+        return note
+    }
+
+    public var hasCacheNote: Bool { !cacheNotes.value.isEmpty }
+
+    func noteAboutCache(_ note: String) { cacheNotes.update { $0.append(note) } }
 
     func failedToConnect(at date: Date) {
         state.update { if case .online = $0 { $0 = .offline(since: date) } }

@@ -18,6 +18,10 @@ public enum StoreEvent: Hashable, Sendable {
     case goalCreation
     /// A goal the user created arrived (also shown in the `GoalStore`).
     case goalCreated(Goal)
+    /// The account (holder, numbers, balance) was loaded again.
+    case account
+    /// A token check on the sign-in form finished (accepted or refused).
+    case signIn
 }
 
 /// Where a store posts its events: the app hands each store the same sink (one stream), tests

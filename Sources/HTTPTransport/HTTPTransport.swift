@@ -1,5 +1,6 @@
 import FeedModel
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -11,7 +12,9 @@ import FoundationNetworking
 public struct HTTPTransport: Sendable {
     public let baseURL: URL
     /// Sent as `Authorization: Bearer …` to `baseURL`'s origin only. Never logged or shown.
-    let token: String?
+    var token: String? { credential.token }
+    /// The token, shared by every copy of this transport: a sign-in replaces it for all of them.
+    private let credential: Credential
     /// How long the server may stay silent (an idle timeout).
     public let timeout: TimeInterval
     /// How long one request may take in all, however steadily the server drips.
@@ -29,7 +32,7 @@ public struct HTTPTransport: Sendable {
                 maxBytes: Int = HTTPTransport.defaultMaxBytes,
                 serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField) {
         self.baseURL = baseURL
-        self.token = token.flatMap { $0.isEmpty ? nil : $0 }
+        self.credential = Credential(token: token.flatMap { $0.isEmpty ? nil : $0 })
         self.timeout = timeout
         self.deadline = max(timeout, deadline)
         self.maxBytes = maxBytes
@@ -39,6 +42,29 @@ public struct HTTPTransport: Sendable {
 
     /// Whether a token is set (the token itself stays inside).
     public var hasToken: Bool { token != nil }
+
+    /// Whether the server refused the token now in use (401 or 403) since it was set.
+    public var tokenRefused: Bool { credential.refused }
+
+    /// Uses `token` from now on (a sign-in after a refusal), for every copy of this transport.
+    public func replaceToken(_ token: String) {
+        credential.replace(token.isEmpty ? nil : token)
+    }
+
+    /// The token and whether it was refused, behind a lock (requests run on many tasks).
+    private final class Credential: Sendable {
+        private let state: Mutex<(token: String?, refused: Bool)>
+
+        init(token: String?) { state = Mutex((token, false)) }
+
+        var token: String? { state.withLock { $0.token } }
+        var refused: Bool { state.withLock { $0.refused } }
+
+        func replace(_ token: String?) { state.withLock { $0 = (token, false) } }
+
+        /// A refusal counts only for the token it was sent with (not for one replaced meanwhile).
+        func refuse(_ sent: String?) { state.withLock { if $0.token == sent { $0.refused = true } } }
+    }
 
     /// Checks a user-given base URL: http or https with a host. Throws a message when unusable.
     public static func validate(baseURL text: String) throws(InvalidBaseURL) -> URL {
@@ -94,7 +120,8 @@ public struct HTTPTransport: Sendable {
         var request = URLRequest(url: url(for: path, query: query), timeoutInterval: timeout)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let sent = token
+        if let sent { request.setValue("Bearer \(sent)", forHTTPHeaderField: "Authorization") }
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -109,6 +136,7 @@ public struct HTTPTransport: Sendable {
         }
         let status = response.statusCode
         if (200..<300).contains(status) { return data }
+        if status == 401 || status == 403 { credential.refuse(sent) }
         throw HTTPTransport.statusError(status, label: label, serverMessage: serverMessage(data))
     }
 

@@ -37,13 +37,34 @@ extension AppCore {
         public var refreshCache: (@Sendable () -> Void)?
         /// Notes about records the source's answers held but it could not read (for the status bar).
         public var skippedRecords: SkippedRecords?
+        /// Asking for another token when the server refuses the one in use (Starling).
+        public var signIn: SignInCapability?
 
         public init(cache: (any OfflineCache)? = nil, connectivity: Connectivity? = nil, refreshCache: (@Sendable () -> Void)? = nil,
-                    skippedRecords: SkippedRecords? = nil) {
+                    skippedRecords: SkippedRecords? = nil, signIn: SignInCapability? = nil) {
             self.cache = cache
             self.connectivity = connectivity
             self.refreshCache = refreshCache
             self.skippedRecords = skippedRecords
+            self.signIn = signIn
+        }
+    }
+
+    /// A source whose token can be refused and replaced while the app runs.
+    public struct SignInCapability: Sendable {
+        /// Where the token goes ("api.starlingbank.com"), shown on the form.
+        public var origin: String
+        /// Whether the server refused the token in use.
+        public var isRefused: @Sendable () -> Bool
+        /// Checks a token; when accepted the source uses it from then on (kept between runs if
+        /// `remember`) and the answer is nil, else the one-line refusal.
+        public var check: @Sendable (_ token: String, _ remember: Bool) async -> SignInRefusal?
+
+        public init(origin: String, isRefused: @escaping @Sendable () -> Bool,
+                    check: @escaping @Sendable (_ token: String, _ remember: Bool) async -> SignInRefusal?) {
+            self.origin = origin
+            self.isRefused = isRefused
+            self.check = check
         }
     }
 }

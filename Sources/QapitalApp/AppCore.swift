@@ -14,7 +14,7 @@ public final class AppCore {
     static let tabs: [any TabScreen.Type] = [GoalListScreen.self, ActivityScreen.self, RoundUpsScreen.self, AchievementsScreen.self]
     /// Every overlay, for the help.
     static let overlayTypes: [any Overlay.Type] = [FilterLine.self, UserPopup.self, GoalPicker.self, SaveConfirmation.self,
-                                                   NewGoalForm.self, KeysHelp.self]
+                                                   NewGoalForm.self, SignInOverlay.self, KeysHelp.self]
     /// The help: the shared keys, each tab's own, each overlay's.
     static var helpEntries: [HelpEntry] {
         AppAction.keyMap.helpEntries + tabs.flatMap { $0.keyMap.helpEntries } + overlayTypes.flatMap { $0.help }
@@ -38,12 +38,18 @@ public final class AppCore {
     let users: UserDirectory
     let roundUps: RoundUpStore
     let goalCreator: GoalCreator
+    /// The bank account behind the source, for the status bar (nil for sources without one).
+    let account: AccountStore
     /// Pictures, when shown at all (with colours and without `--no-images`).
     let images: ImageStore?
     private let connectivity: Connectivity?
     private let skippedRecords: SkippedRecords?
+    private let signIn: SignInCapability?
+    /// Closed by the user: not shown again for the same refusal.
+    private var signInDismissed = false
     private var data: ScreenData
     private let queue: EventQueue
+    private let sink: EventSink<StoreEvent>
 
     /// Each tab's screens, the tab's own first (Enter on a goal pushes its detail).
     private(set) var stacks: [[any Screen]]
@@ -61,15 +67,18 @@ public final class AppCore {
         let queue = EventQueue()
         let sink: EventSink<StoreEvent> = queue.sink.map { .store($0) }
         self.queue = queue
+        self.sink = sink
         self.configuration = configuration
         connectivity = capabilities.connectivity
         skippedRecords = capabilities.skippedRecords
+        signIn = capabilities.signIn
         users = UserDirectory(api: api, now: now, events: sink)
         goals = GoalStore(api: api, users: users, cache: capabilities.cache, events: sink)
         feed = ActivityFeed(api: api, cache: capabilities.cache, now: now, events: sink)
         roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency,
                                 calendar: Week.calendar(in: configuration.timeZone), now: now, events: sink)
         goalCreator = GoalCreator(api: api, goals: goals, events: sink)
+        account = AccountStore(api: api, events: sink)
         if configuration.images && configuration.colors {
             // The demo's own pictures come from the API in process; everything else over HTTP(S).
             images = ImageStore(schemes: configuration.pictureSchemes, arrived: { queue.post(.picture($0)) }) { url in
@@ -98,13 +107,15 @@ public final class AppCore {
     /// page before anyone switches to it).
     public func start() {
         for stack in stacks { stack[0].start(data) }
+        account.load()
         screen.appear(data)
         if let note = AchievementsLoader.skippedNote(data.achievements) { status.error = (note, status.now()) }
     }
 
     /// Nothing in flight: used to wait for the app to settle.
     public var isIdle: Bool {
-        !goals.isBusy && !feed.isBusy && !users.isBusy && !roundUps.isBusy && !goalCreator.isBusy && !(images?.isBusy ?? false)
+        !goals.isBusy && !feed.isBusy && !users.isBusy && !roundUps.isBusy && !goalCreator.isBusy && !account.isBusy
+            && !(images?.isBusy ?? false) && !overlays.contains { ($0 as? SignInOverlay)?.isChecking == true }
     }
 
     /// Events posted and not handled yet.
@@ -114,7 +125,9 @@ public final class AppCore {
     public var isSettled: Bool { isIdle && queue.pending == 0 }
 
     /// Whether ticks are needed now (a spinner turns or an error waits to expire).
-    public var wantsTicks: Bool { !isIdle || status.error != nil || status.notice != nil || connectivity?.isOffline == true }
+    public var wantsTicks: Bool {
+        !isIdle || status.error != nil || status.notice != nil || connectivity?.isOffline == true || connectivity?.hasCacheNote == true
+    }
 
     /// A one-line note in the status bar that goes away by itself (e.g. about the cache).
     public func showNotice(_ text: String) { status.notice = (text, status.now()) }
@@ -145,6 +158,7 @@ public final class AppCore {
     /// Periodic: expires the status line's messages; offline, tries the server again now and then.
     public func tick() {
         status.expire()
+        if let note = connectivity?.takeCacheNote() { showNotice(note) }
         if connectivity?.isOffline == true, !goals.isBusy, status.now().timeIntervalSince(status.lastReconnect) >= 10 {
             status.lastReconnect = status.now()
             goals.load()
@@ -153,10 +167,36 @@ public final class AppCore {
 
     private func receive(_ event: StoreEvent) {
         status.collectFailures(goals: goals, feed: feed, roundUps: roundUps)
+        switch event {
+        case .account:
+            if let summary = account.account?.summary { status.sourceName = summary }
+        case .transfer:
+            // Money moved into a goal: the balance in the header changed.
+            if case .succeeded? = roundUps.transfer?.phase { account.load() }
+        case .signIn:
+            if let signIn, !signIn.isRefused() { signedInAgain() }
+        default:
+            break
+        }
         // Records an answer held but could not read: named in the status bar, the rest shown.
         if let note = skippedRecords?.drain().last { status.error = (note, status.now()) }
+        offerSignInIfRefused()
         for screen in stacks.joined() { screen.receive(event, data) }
         for overlay in overlays { apply(overlay.receive(event, data), from: overlay) }
+    }
+
+    /// The server refused the token in use: the sign-in form, once (until a sign-in succeeds).
+    private func offerSignInIfRefused() {
+        guard let signIn, signIn.isRefused(), !signInDismissed, !overlays.contains(where: { $0 is SignInOverlay }) else { return }
+        overlays.append(SignInOverlay(signIn, refusal: "The server refused the token in use: paste a new one.", events: sink))
+    }
+
+    /// A new token was accepted: everything shown loads again with it.
+    private func signedInAgain() {
+        signInDismissed = false
+        status.error = nil
+        for stack in stacks { stack[0].refresh(data) }
+        account.load()
     }
 
     /// The event pump: the top overlay, then the screen, then the keys every screen shares.
@@ -204,6 +244,7 @@ public final class AppCore {
         case .present(let next): overlays.append(next)
         case .notice(let text): showNotice(text)
         case .close(let notice):
+            if overlay is SignInOverlay, signIn?.isRefused() == true { signInDismissed = true }
             overlays.removeAll { $0 === overlay }
             if let notice { showNotice(notice) }
         case .replace(let next):
@@ -246,7 +287,8 @@ public final class AppCore {
         var shown = screen.shown(data)
         let hints = stacks[tabIndex].count > 1 ? "Esc back  ? help  q back " : "? help  q quit "
         status.draw(into: &buffer, rect: area.bottom(1), filter: screen.filter, hints: hints, spinnerFrame: data.spinnerFrame,
-                    offline: connectivity?.isOffline == true, cachedAt: goals.cachedAt)
+                    offline: connectivity?.isOffline == true,
+                    showsCachedData: connectivity?.showsCachedData == true, cachedAt: goals.cachedAt)
         for overlay in overlays {
             overlay.draw(into: &buffer, area: body, statusBar: area.bottom(1), data)
             shown.merge(overlay.shown(data))

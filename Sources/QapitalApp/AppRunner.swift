@@ -97,7 +97,8 @@ public final class AppRunner {
         ticker = nil
     }
 
-    private func draw() {
+    /// Draws one frame (internal: the tests draw after a tick they drive themselves).
+    func draw() {
         let size = terminal.size
         if buffer.width != size.width || buffer.height != size.height {
             buffer = CellBuffer(width: size.width, height: size.height)

@@ -31,8 +31,12 @@ public struct SignInForm {
     static let mask: Character = "•"
     static let fieldWidth = 40
 
-    public init(origin: String, refusal: String? = nil) {
+    /// What Esc does, for the hint line ("quit" before the app, "close" over it).
+    let escape: String
+
+    public init(origin: String, refusal: String? = nil, escape: String = "quit") {
         self.origin = TextSanitizer.clean(origin)
+        self.escape = escape
         phase = refusal.map { .refused(TextSanitizer.clean($0)) } ?? .editing
     }
 
@@ -86,7 +90,7 @@ public struct SignInForm {
             [Span(remember ? "[x]" : "[ ]", focus == .remember ? Style(attributes: .reverse) : .plain),
              Span(" Remember it on this computer (a file only you can read)")],
             [],
-            [Span("Enter: sign in   Tab: remember   Esc: quit", muted)],
+            [Span("Enter: sign in   Tab: remember   Esc: \(escape)", muted)],
         ]
         buffer.fill(box)
         Box.draw(into: &buffer, rect: box, style: Style(fg: .role(.border)), title: "Starling Bank")

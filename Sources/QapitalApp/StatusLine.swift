@@ -6,7 +6,8 @@ import TermUI
 /// error (until it expires or goes away), the filter, a passing notice, the key hints.
 @MainActor
 struct StatusLine {
-    let sourceName: String
+    /// The source, or for a bank account its header (holder, numbers, balance), kept up to date.
+    var sourceName: String
     /// How long an error or notice stays.
     let lifetime: TimeInterval
     let now: @Sendable () -> Date
@@ -70,10 +71,11 @@ struct StatusLine {
     }
 
     func draw(into buffer: inout CellBuffer, rect: Rect, filter: String, hints: String, spinnerFrame: String?,
-              offline: Bool, cachedAt: Date?) {
+              offline: Bool, showsCachedData: Bool, cachedAt: Date?) {
         var left = [Span(" " + sourceName + " ")]
         if offline {
-            left.append(Span("offline — showing cached data ", Style(fg: .role(.warning), attributes: .bold)))
+            let text = showsCachedData ? "offline — showing cached data " : "offline "
+            left.append(Span(text, Style(fg: .role(.warning), attributes: .bold)))
         } else if let cachedAt {
             left.append(Span("cached \(StatusLine.age(since: cachedAt, now: now())) ", Style(fg: .role(.muted))))
         }

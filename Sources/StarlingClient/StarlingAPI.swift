@@ -80,6 +80,21 @@ public struct StarlingAPI: SavingsAPI {
     }
 
     public var baseURL: URL { transport.baseURL }
+
+    /// Whether Starling refused the token in use (the app then asks for another).
+    public var tokenRefused: Bool { transport.tokenRefused }
+
+    /// Signs in again: checks `token` with `GET /api/v2/accounts` and, when it opens this same
+    /// account, uses it for every request from now on. Throws the refusal (never quoting it).
+    public func replaceToken(_ token: String) async throws(APIError) {
+        let checked = try await StarlingAPI.connect(baseURL: baseURL, token: token, timeout: transport.timeout)
+        guard checked.primary.accountUid == primary.accountUid else {
+            let label = "GET /api/v2/accounts"
+            throw APIError(kind: .unauthorized, request: label,
+                           message: "\(label): that token opens another account; start again to switch accounts")
+        }
+        transport.replaceToken(token)
+    }
     public var sourceName: String { transport.hostAndPort }
 
     // MARK: - The account

@@ -194,6 +194,24 @@ struct AppCommand: AsyncParsableCommand {
         return StarlingConnection(api: api, account: account)
     }
 
+    /// Signing in again while the app runs: Starling refused the token in use; a new one for the
+    /// same account replaces it (and is remembered when asked).
+    static func signInCapability(_ api: StarlingAPI, environment: [String: String]) -> AppCore.SignInCapability {
+        let baseURL = api.baseURL
+        let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
+        return AppCore.SignInCapability(origin: api.sourceName, isRefused: { api.tokenRefused }) { token, remember in
+            do {
+                try await api.replaceToken(token)
+            } catch let error as APIError {
+                return SignInRefusal(error.message)
+            } catch {
+                return SignInRefusal("the token could not be checked")
+            }
+            if remember { try? remembered.remember(token, for: baseURL) }
+            return nil
+        }
+    }
+
     /// The account the last run opened on `baseURL`, for starting while Starling cannot be
     /// reached (the token cannot be checked then; requests will check it once it can).
     func offlineConnection(baseURL: URL, token: String, environment: [String: String]) -> StarlingConnection? {
@@ -281,7 +299,7 @@ struct AppCommand: AsyncParsableCommand {
             }
         }
         guard let api = settings.api else { return }
-        let cached: (api: any SavingsAPI, capabilities: AppCore.Capabilities, note: String?)
+        var cached: (api: any SavingsAPI, capabilities: AppCore.Capabilities, note: String?)
         switch settings.source {
         case .demo:
             cached = (api, AppCore.Capabilities(), nil)
@@ -291,6 +309,9 @@ struct AppCommand: AsyncParsableCommand {
         case .starling(let base):
             cached = withOfflineCache(api, baseURL: base, partition: starlingAccountUid, currency: settings.currency,
                                       environment: environment)
+            if let starling = api as? StarlingAPI {
+                cached.capabilities.signIn = AppCommand.signInCapability(starling, environment: environment)
+            }
         }
         var capabilities = cached.capabilities
         capabilities.skippedRecords = settings.skippedRecords

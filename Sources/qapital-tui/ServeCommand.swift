@@ -14,10 +14,10 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the demo dataset over HTTP until interrupted.",
         discussion: """
-        Every endpoint of docs/api.md, or with --api starling Starling Bank's (docs/starling.md), which
-        requires the test token printed at start. Logs one line per request on stderr; Ctrl-C or
-        SIGTERM stops it.
-        """
+            Every endpoint of docs/api.md, or with --api starling Starling Bank's (docs/starling.md), which \
+            requires the test token printed at start. Logs one line per request on stderr. Ctrl-C or \
+            SIGTERM stops it: no new connections, requests under way finish (up to 5 s, then 503), exit 0.
+            """
     )
 
     @Option(help: "The API to serve: qapital (docs/api.md) or starling (docs/starling.md).")
@@ -41,6 +41,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("empty-recent-days"), help: "Leave the most recent N days without activity.")
     var emptyRecentDays = 0
 
+    @Option(name: .customLong("header-timeout"), help: "Seconds a request's header may take to arrive (then 408).")
+    var headerTimeout = 10.0
+
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a kept-alive connection may stay idle.")
+    var idleTimeout = 30.0
+
+    @Option(name: .customLong("max-connections"), help: "Open connections at most (one more is answered 503).")
+    var maxConnections = 1024
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard latencyMs >= 0 else { throw ValidationError("--latency-ms must not be negative") }
@@ -54,6 +63,12 @@ struct ServeCommand: AsyncParsableCommand {
         if let currency, Currency.from(code: currency) == nil {
             throw ValidationError("--currency: not an ISO currency code: \(TextSanitizer.clean(String(currency.prefix(40))))")
         }
+        for (name, seconds) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout)] {
+            guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                throw ValidationError("\(name) must be more than 0 and at most 86400 seconds")
+            }
+        }
+        guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be between 1 and 1000000") }
     }
 
     func run() async throws {
@@ -61,7 +76,12 @@ struct ServeCommand: AsyncParsableCommand {
         let accountCurrency = currency.flatMap(Currency.from(code:)) ?? (starling ? .gbp : .usd)
         let options = DemoDataset.Options(emptyRecentDays: emptyRecentDays, currency: accountCurrency)
         let backend = DemoBackend(now: Date(), options: options)
-        let serverOptions = DemoHTTPServer.Options(latency: .milliseconds(latencyMs), failEvery: failEvery, logRequests: true)
+        var limits = ServeLimits()
+        limits.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))
+        limits.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        limits.maxConnections = maxConnections
+        let serverOptions = DemoHTTPServer.Options(latency: .milliseconds(latencyMs), failEvery: failEvery, logRequests: true,
+                                                   limits: limits)
         let server = starling
             ? try DemoHTTPServer(handler: StarlingDemoAPI(backend: backend), host: host, port: UInt16(port), options: serverOptions)
             : try DemoHTTPServer(backend: backend, host: host, port: UInt16(port), options: serverOptions)
@@ -88,9 +108,12 @@ struct ServeCommand: AsyncParsableCommand {
             throw DemoHTTPServer.StartError(description: "the server stopped unexpectedly")
         }
         ServeCommand.say("\(received == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
-        await server.stop()
-        ServeCommand.say("stopped")
+        let report = await server.stop(grace: ServeCommand.grace)
+        ServeCommand.say("stopped (\(report.finished) \(report.finished == 1 ? "request" : "requests") under way finished, \(report.cutOff) cut off)")
     }
+
+    /// How long requests under way may take to finish once a stop signal has come.
+    static let grace: Duration = .seconds(5)
 
     static func say(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))

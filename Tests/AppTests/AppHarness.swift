@@ -17,9 +17,9 @@ final class AppHarness {
 
     init(api: any SavingsAPI = DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), width: Int = 100, height: Int = 30,
          colors: Bool = false, images: Bool = true, now: Date = fixedNow, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
-         capabilities: AppCore.Capabilities = AppCore.Capabilities()) {
+         capabilities: AppCore.Capabilities = AppCore.Capabilities(), currency: Currency = .usd) {
         core = AppCore(api: api, configuration: .init(sourceName: api.sourceName, colors: colors, timeZone: timeZone,
-                                                      images: images, pictureSchemes: ["http", "https", DemoImages.scheme]),
+                                                      currency: currency, images: images, pictureSchemes: ["http", "https", DemoImages.scheme]),
                        capabilities: capabilities, now: { now })
         terminal = TestTerminal(width: width, height: height)
         runner = AppRunner(core: core, terminal: terminal)
@@ -53,6 +53,13 @@ final class AppHarness {
     /// Runs the loop until the app is settled; the last frame presented.
     func screen() async -> [String] {
         await runner.run(until: { self.core.isSettled }, timeout: .seconds(30))
+        return terminal.lines
+    }
+
+    /// One tick of the app's clock, then the frame it leads to.
+    func tick() -> [String] {
+        core.tick()
+        runner.draw()
         return terminal.lines
     }
 

@@ -66,16 +66,42 @@ import Testing
         #expect(String(decoding: answer.body, as: UTF8.self) == #"{"error":"no such endpoint: /nothing"}"#)
     }
 
-    @Test func theLedgerKeepsOnlyTheLastRequests() async {
+    @Test func theLedgerKeepsOnlyTheLastRequests() {
         let ledger = RequestLedger()
         let total = RequestLedger.capacity * 3 + 7
         for number in 1...total {
-            await ledger.record(.init(method: "GET", target: "/\(number)", status: 200))
+            ledger.record(.init(method: "GET", target: "/\(number)", status: 200))
         }
-        #expect(await ledger.storedCount == RequestLedger.capacity)
-        #expect(await ledger.answered == total)
-        let kept = await ledger.entries
+        #expect(ledger.storedCount == RequestLedger.capacity)
+        #expect(ledger.answered == total)
+        let kept = ledger.entries
         #expect(kept.first?.target == "/\(total - RequestLedger.capacity + 1)")
         #expect(kept.last?.target == "/\(total)")
+    }
+
+    @Test func keptAnswersAreBoundedAndFollowTheRevision() {
+        let cache = AnswerCache()
+        let answer = ServeResponse.error(200, "x")
+        for number in 0..<(AnswerCache.capacity * 2 + 3) {
+            cache.keep(answer, for: "/\(number)", revision: 1)
+        }
+        #expect(cache.count <= AnswerCache.capacity)
+        #expect(cache.answer(for: "/\(AnswerCache.capacity * 2 + 2)", revision: 1) != nil)
+        #expect(cache.answer(for: "/\(AnswerCache.capacity * 2 + 2)", revision: 2) == nil, "a new revision misses")
+        cache.keep(answer, for: "/new", revision: 2)
+        #expect(cache.count == 1)
+        cache.keep(answer, for: "/late", revision: 1)
+        #expect(cache.answer(for: "/late", revision: 1) == nil, "an answer older than what was seen is not kept")
+    }
+
+    @Test func aGoalCreatedIsInTheNextAnswerOfTheSameTarget() async {
+        let handler = DemoAPIHandler(backend: DemoBackend(now: Date(timeIntervalSince1970: 1_795_000_000)))
+        let list = ServeRequest(method: "GET", target: "/savingsgoals", headers: ["Host": "127.0.0.1:1"])
+        let before = await handler.handle(list)
+        #expect(await handler.handle(list).body == before.body)
+        let created = await handler.handle(ServeRequest(method: "POST", target: "/savingsgoals", body: Data(#"{"name": "Boat"}"#.utf8)))
+        #expect(created.status == 201)
+        let after = await handler.handle(list)
+        #expect(String(decoding: after.body, as: UTF8.self).contains(#""name":"Boat""#))
     }
 }

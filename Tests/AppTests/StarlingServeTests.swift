@@ -11,6 +11,8 @@ import TestSupport
 import FoundationNetworking
 #endif
 @testable import QapitalApp
+@testable import qapital_tui
+import TermUI
 
 /// Runs `body` against `serve --api starling` on 127.0.0.1 and a free port, and always stops it.
 func withStarlingServer(backend: DemoBackend = DemoBackend(now: fixedNow, options: .init(currency: .gbp)),
@@ -313,5 +315,101 @@ func withStarlingServer(backend: DemoBackend = DemoBackend(now: fixedNow, option
             #expect(answer.status == status, "\(method) \(target)")
             #expect(Starling.serverMessage(answer.body) != nil)
         }
+    }
+}
+
+/// The whole app on `serve --api starling`: the account in the status bar, its balance after a save.
+@Suite(.timeLimit(.minutes(1))) struct StarlingAppTests {
+    @Test func theHeaderShowsTheAccountAndFollowsASave() async throws {
+        try await withStarlingServer { _, url in
+            let api = try await StarlingAPI.connect(baseURL: url, token: StarlingDemoAPI.testToken, now: { fixedNow })
+            try await Self.run(api)
+        }
+    }
+
+    @MainActor
+    static func run(_ api: StarlingAPI) async throws {
+        let app = AppHarness(api: api, width: 120, height: 30, timeZone: TimeZone(identifier: "Europe/London")!,
+                             currency: api.accountCurrency)
+        var lines = await app.start()
+        let before = try #require(lines.last)
+        #expect(before.contains("Mikael · 60-83-71 12345678 · £"), "\(before)")
+        let balance = try #require(app.core.account.account?.effectiveBalance)
+        lines = await app.press(.char("3"))
+        let amount = try #require(app.core.roundUps.summary?.saveable)
+        #expect(amount.minorUnits > 0)
+        lines = await app.press(.char("s"), .enter, .char("y"))
+        #expect(lines.contains { $0.contains("✓ Saved \(amount.formatted) into") }, "\(lines.joined(separator: "\n"))")
+        let after = balance - amount
+        #expect(app.core.account.account?.effectiveBalance == after)
+        #expect(lines.last?.contains("Mikael · 60-83-71 12345678 · \(after.formatted)") == true, "\(lines.last ?? "")")
+    }
+}
+
+/// A token refused in the middle of a session: the sign-in form over the app; a new token for
+/// the same account is used from then on and everything loads again.
+@Suite(.timeLimit(.minutes(1))) struct StarlingSignInAgainTests {
+    /// Starling with a token that can be revoked, and a second one that opens the same account.
+    actor Revocable: ServeHandler {
+        let inner: StarlingDemoAPI
+        var revoked = false
+        static let second = "second-token-for-the-same-account"
+        init(backend: DemoBackend) { inner = StarlingDemoAPI(backend: backend) }
+
+        func revoke() { revoked = true }
+
+        func handle(_ request: ServeRequest) async -> ServeResponse {
+            var request = request
+            let given = request.headers["Authorization"]
+            if given == "Bearer \(Self.second)" {
+                request.headers.set("Authorization", "Bearer \(StarlingDemoAPI.testToken)")
+            } else if revoked {
+                return .error(401, "revoked")
+            }
+            return await inner.handle(request)
+        }
+    }
+
+    @Test func aRefusedTokenOpensSignInAndANewOneCarriesOn() async throws {
+        let handler = Revocable(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp)))
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("again-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try await withStarlingServer(handler: handler) { _, url in
+            let api = try await StarlingAPI.connect(baseURL: url, token: StarlingDemoAPI.testToken, now: { fixedNow })
+            try await Self.run(api, handler: handler, config: config)
+        }
+    }
+
+    @MainActor
+    static func run(_ api: StarlingAPI, handler: Revocable, config: URL) async throws {
+        let capability = AppCommand.signInCapability(api, environment: ["XDG_CONFIG_HOME": config.path])
+        let app = AppHarness(api: api, width: 100, height: 30, capabilities: .init(signIn: capability), currency: .gbp)
+        var lines = await app.start()
+        #expect(lines.contains { $0.contains("Balloons") })
+        #expect(!lines.joined().contains("Sign in to"))
+
+        await handler.revoke()
+        lines = await app.press(.char("r"))
+        #expect(api.tokenRefused)
+        #expect(lines.contains { $0.contains("Sign in to 127.0.0.1:") }, "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.contains("The server refused the token in use") })
+
+        _ = await app.type("wrong-one")
+        lines = await app.press(.enter)
+        #expect(lines.contains { $0.contains("✗ GET /api/v2/accounts: the token was refused (HTTP 401)") }, "\(lines.joined(separator: "\n"))")
+
+        await app.press(.ctrl("u"))
+        _ = await app.type(Revocable.second)
+        lines = await app.press(.tab, .char(" "), .enter)
+        #expect(!api.tokenRefused)
+        #expect(!lines.joined().contains("Sign in to"))
+        #expect(lines.contains { $0.contains("Signed in.") })
+        #expect(lines.contains { $0.contains("Balloons") })
+        #expect(!lines.joined().contains(Revocable.second) && !lines.joined().contains("wrong-one"))
+        // Remembered (it was ticked) for this origin only.
+        let remembered = RememberedTokens(fileURL: config.appendingPathComponent("qapital-tui/starling-tokens.json"))
+        #expect(remembered.token(for: api.baseURL) == Revocable.second)
+        // Further requests carry the new token.
+        #expect(try await api.goals().count == 12)
     }
 }

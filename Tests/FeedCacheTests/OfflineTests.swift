@@ -51,10 +51,31 @@ let serverEndpoints: Set<FakeSavingsAPI.Endpoint> = [.goals, .feed, .rules, .use
         #expect(try await api.goals() == goals)
         #expect(try await api.feed(goalId: 1).count == feed.count)
         #expect(api.connectivity.isOffline)
+        #expect(api.connectivity.showsCachedData)
         await #expect(throws: APIError.self) { try await api.feed(goalId: 2) }  // never fetched
         remote.script { $0.unreachable = [] }
         _ = try await api.goals()
         #expect(!api.connectivity.isOffline)
+        #expect(!api.connectivity.showsCachedData)
+    }
+
+    @Test func offlineWithNothingKeptIsNotShowingCachedData() async throws {
+        // A cache that starts empty (as after a damaged file was moved aside): offline, yes;
+        // showing cached data, no, until something kept is answered.
+        let remote = countingAPI(now: now)
+        remote.script { $0.unreachable = serverEndpoints }
+        let api = CachingSavingsAPI(remote: remote, cache: try openCache(temporaryDirectory()), now: { now })
+        await #expect(throws: APIError.self) { try await api.goals() }
+        #expect(api.connectivity.isOffline)
+        #expect(!api.connectivity.showsCachedData)
+
+        remote.script { $0.unreachable = [] }
+        let goals = try await api.goals()
+        remote.script { $0.unreachable = serverEndpoints }
+        await #expect(throws: APIError.self) { try await api.rules() }  // never kept
+        #expect(!api.connectivity.showsCachedData)
+        #expect(try await api.goals() == goals)
+        #expect(api.connectivity.showsCachedData)
     }
 
     @Test func usersAreTrustedForADayWithoutARequest() async throws {

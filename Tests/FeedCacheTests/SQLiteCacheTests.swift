@@ -83,6 +83,59 @@ func openCache(_ directory: URL) throws -> SQLiteCache {
         #expect(opened.note == "cache off: cannot create /dev/null/qapital")
     }
 
+    @Test func aCacheThatCannotBeWrittenIsUsedReadOnly() async throws {
+        let directory = temporaryDirectory()
+        let rules = [SavingsRule(id: 1, kind: .roundup, amount: nil)]
+        do {
+            let cache = try #require(SQLiteCache.open(directory: directory, baseURL: baseURL).cache)
+            await cache.saveRules(rules, at: now)
+        }
+        // The tests run as root, which any permission lets write: a directory where SQLite's
+        // write-ahead log must go makes the file as unwritable as a read-only directory would.
+        let file = directory.appendingPathComponent(SQLiteCache.fileName(for: baseURL))
+        try FileManager.default.createDirectory(atPath: file.path + "-wal", withIntermediateDirectories: false)
+        let before = try Data(contentsOf: file)
+
+        let opened = SQLiteCache.open(directory: directory, baseURL: baseURL)
+        let cache = try #require(opened.cache)
+        #expect(cache.isReadOnly)
+        #expect(opened.note == "cache read-only, nothing new is kept: cannot write \(directory.path)")
+        #expect(await cache.rules()?.value == rules)
+        #expect(await cache.rules()?.fetchedAt == now)
+        await cache.saveRules([], at: now.addingTimeInterval(60))
+        await cache.saveActivities(ActivityPage(oldest: now, activities: []), from: now, to: now, at: now)
+        #expect(await cache.rules()?.value == rules, "nothing new is kept")
+        #expect(try Data(contentsOf: file) == before)
+    }
+
+    @Test func aFullDiskIsSaidOnceAndWhatWasKeptIsStillAnswered() async throws {
+        let cache = try openCache(temporaryDirectory())
+        let rules = [SavingsRule(id: 1, kind: .roundup, amount: nil)]
+        await cache.saveRules(rules, at: now)
+        #expect(cache.takeWriteProblem() == nil)
+        // SQLite's own size cap fails writes with SQLITE_FULL, as a full disk does.
+        try await cache.limitSize(toPages: 1)
+        let big = (0..<2_000).map { SavingsRule(id: $0, kind: .roundup, amount: nil) }
+        await cache.saveRules(big, at: now)
+        #expect(cache.takeWriteProblem() == "cache: the disk is full; new data is not kept")
+        #expect(cache.takeWriteProblem() == nil)
+        await cache.saveActivities(ActivityPage(oldest: now, activities: []), from: now, to: now, at: now)
+        await cache.saveRules(big, at: now)
+        #expect(cache.takeWriteProblem() == nil, "said once")
+        #expect(await cache.rules()?.value == rules)
+    }
+
+    @Test func aReadableFileThatIsNotACacheIsNotUsedReadOnly() throws {
+        let directory = temporaryDirectory()
+        let file = directory.appendingPathComponent("other.sqlite")
+        do {
+            let queue = try DatabaseQueue(path: file.path)
+            try queue.write { try $0.execute(sql: "CREATE TABLE other (x)") }
+        }
+        #expect(throws: (any Error).self) { try SQLiteCache.openReadOnly(file, accountCurrency: .usd) }
+        #expect(throws: (any Error).self) { try SQLiteCache.openReadOnly(directory.appendingPathComponent("none"), accountCurrency: .usd) }
+    }
+
     @Test func aVersionOneDatabaseIsMigratedKeepingItsData() async throws {
         let directory = temporaryDirectory()
         let file = directory.appendingPathComponent(SQLiteCache.fileName(for: baseURL))

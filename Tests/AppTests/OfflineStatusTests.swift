@@ -1,0 +1,81 @@
+@testable import DemoData
+import FeedModel
+import Foundation
+import Synchronization
+import Testing
+@testable import QapitalApp
+
+/// The status bar says "showing cached data" only when something kept is on screen.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct OfflineStatusTests {
+    /// A server that is never there.
+    struct Unreachable: SavingsAPI {
+        var sourceName: String { "http://127.0.0.1:9" }
+        func fail<T>() throws -> T { throw APIError(kind: .cannotConnect, request: "GET /", message: "cannot connect to 127.0.0.1:9") }
+        func goals() async throws -> [Goal] { try fail() }
+        func feed(goalId: GoalID) async throws -> [FeedItem] { try fail() }
+        func rules() async throws -> [SavingsRule] { try fail() }
+        func user(id: Int) async throws -> User { try fail() }
+        func activities(from: Date, to: Date) async throws -> ActivityPage { try fail() }
+        func transactions(from: Date, to: Date) async throws -> [Transaction] { try fail() }
+        func createGoal(name: String, target: Money?) async throws -> Goal { try fail() }
+        func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal { try fail() }
+    }
+
+    /// Keeps goals only (nil for the rest), in memory; with `full`, keeps nothing and says so once.
+    final class GoalsOnlyCache: OfflineCache {
+        let kept: Mutex<[Goal]?>
+        let problem: Mutex<String?>
+        init(_ goals: [Goal]?, full: Bool = false) {
+            kept = Mutex(goals)
+            problem = Mutex(full ? "cache: the disk is full; new data is not kept" : nil)
+        }
+        func takeWriteProblem() -> String? { problem.withLock { note in defer { note = nil }; return note } }
+        func goals() async -> Cached<[Goal]>? { kept.withLock { $0 }.map { Cached($0, fetchedAt: fixedNow) } }
+        func saveGoals(_ goals: [Goal], at date: Date) async { kept.withLock { $0 = goals } }
+        func rules() async -> Cached<[SavingsRule]>? { nil }
+        func saveRules(_ rules: [SavingsRule], at date: Date) async {}
+        func user(id: Int) async -> Cached<User>? { nil }
+        func saveUser(_ user: User, at date: Date) async {}
+        func feed(goalId: GoalID) async -> Cached<[FeedItem]>? { nil }
+        func saveFeed(_ items: [FeedItem], goalId: GoalID, at date: Date) async {}
+        func activities(from: Date, to: Date, allowPartial: Bool) async -> Cached<ActivityPage>? { nil }
+        func saveActivities(_ page: ActivityPage, from: Date, to: Date, at date: Date) async {}
+        func image(at url: URL) async -> Cached<Data>? { nil }
+        func saveImage(_ data: Data, at url: URL, fetchedAt date: Date) async {}
+    }
+
+    /// What the command hands the app with a cache (as AppCommand.withOfflineCache does).
+    static func capabilities(_ api: CachingSavingsAPI, _ cache: GoalsOnlyCache) -> AppCore.Capabilities {
+        AppCore.Capabilities(cache: cache, connectivity: api.connectivity, refreshCache: { api.refresh() })
+    }
+
+    static func statusBar(cache: GoalsOnlyCache) async -> String {
+        let api = CachingSavingsAPI(remote: Unreachable(), cache: cache, now: { fixedNow })
+        let app = AppHarness(api: api, capabilities: Self.capabilities(api, cache))
+        return await app.start().last ?? ""
+    }
+
+    @Test func offlineWithAnEmptyCacheSaysOfflineOnly() async {
+        let bar = await Self.statusBar(cache: GoalsOnlyCache(nil))
+        #expect(bar.contains("offline"))
+        #expect(!bar.contains("showing cached data"), "\(bar)")
+    }
+
+    @Test func offlineWithKeptGoalsSaysShowingCachedData() async {
+        let goals = await DemoBackend(now: fixedNow).goals()
+        let bar = await Self.statusBar(cache: GoalsOnlyCache(goals))
+        #expect(bar.contains("offline — showing cached data"), "\(bar)")
+    }
+
+    @Test func aFullDiskIsSaidOnceInTheStatusBar() async {
+        let cache = GoalsOnlyCache(nil, full: true)
+        let api = CachingSavingsAPI(remote: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), cache: cache, now: { fixedNow })
+        let app = AppHarness(api: api, capabilities: Self.capabilities(api, cache))
+        _ = await app.start()
+        #expect(app.core.wantsTicks, "a note waits for the next tick")
+        let bar = app.tick().last ?? ""
+        #expect(bar.contains("cache: the disk is full"), "\(bar)")
+        #expect(api.connectivity.takeCacheNote() == nil, "said once")
+    }
+}
