@@ -109,6 +109,14 @@ final class HTTPFetcher: Sendable {
         return try outcome.get()
     }
 
+    /// Whether a redirect from `origin` to `target` may be followed under `policy`.
+    static func allows(redirect policy: RedirectPolicy, from origin: Origin, to target: Origin) -> Bool {
+        switch policy {
+        case .sameOrigin: target == origin
+        case .noDowngrade: !(origin.scheme == "https" && target.scheme != "https")
+        }
+    }
+
     // MARK: - State shared with the delegate
 
     /// A request's origin: what a token is bound to.
@@ -255,12 +263,7 @@ final class HTTPFetcher: Sendable {
                 return
             }
             let target = Origin(request.url)
-            let allowed: Bool
-            switch limits.redirects {
-            case .sameOrigin: allowed = target == origin
-            case .noDowngrade: allowed = !(origin.scheme == "https" && target.scheme != "https")
-            }
-            if allowed {
+            if HTTPFetcher.allows(redirect: limits.redirects, from: origin, to: target) {
                 completionHandler(request)
             } else {
                 _ = table.fail(task.taskIdentifier, .redirectRefused(to: target.description))
