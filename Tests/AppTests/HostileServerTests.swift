@@ -55,4 +55,50 @@ import Testing
         #expect(elsewhere.received.count == 1)
         #expect(elsewhere.received[0].header("Authorization") == nil)
     }
+
+    // MARK: - Bodies read with a limit while they arrive
+
+    /// Waits (without sleeping in the test's logic: a bounded poll) until the client has closed
+    /// the connection the server was still sending on.
+    static func waitUntilTheClientLeft(_ server: HostileServer) async -> Bool {
+        for _ in 0..<1_000 where server.clientsLeft == 0 {
+            await Task.yield()
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return server.clientsLeft > 0
+    }
+
+    @Test func anEndlessAnswerIsRefusedAt64MBWhileItArrives() async throws {
+        // 8 GB: read whole, as before, it would not fit.
+        let cap = 8 * 1024 * 1_048_576
+        let server = try HostileServer { _ in .endlessChunked(cap: cap) }
+        defer { server.stop() }
+        let api = QapitalHTTPAPI(baseURL: server.baseURL)
+        let error = await Self.apiError { _ = try await api.goals() }
+        #expect(error?.kind == .malformed)
+        #expect(error?.message == "GET /savingsgoals: the answer is larger than 64 MB; not read")
+        // The client hung up long before the server ran out: it stopped reading, it did not
+        // read the rest and throw it away. (Bytes past the limit are dropped as they come.)
+        #expect(await Self.waitUntilTheClientLeft(server))
+        #expect(server.bodyBytesSent < cap / 2, "\(server.bodyBytesSent) bytes sent")
+    }
+
+    @Test func aDeclaredLengthPastTheLimitIsRefusedBeforeTheBody() async throws {
+        let server = try HostileServer { _ in .declaredLength(3_000_000_000) }
+        defer { server.stop() }
+        let error = await Self.apiError { _ = try await QapitalHTTPAPI(baseURL: server.baseURL).rules() }
+        #expect(error?.message == "GET /savingsrules: the answer is larger than 64 MB; not read")
+    }
+
+    @Test func anEndlessPictureIsRefusedAt10MB() async throws {
+        let cap = 8 * 1024 * 1_048_576
+        let server = try HostileServer { _ in .endlessChunked(cap: cap) }
+        defer { server.stop() }
+        let url = server.baseURL.appendingPathComponent("avatar.png")
+        let error = await Self.apiError { _ = try await ImageFetch.data(at: url) }
+        #expect(error?.kind == .rejected)
+        #expect(error?.message == "GET \(url.absoluteString): larger than 10 MB")
+        #expect(await Self.waitUntilTheClientLeft(server))
+        #expect(server.bodyBytesSent < cap / 2, "\(server.bodyBytesSent) bytes sent")
+    }
 }
