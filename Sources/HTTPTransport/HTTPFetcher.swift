@@ -109,6 +109,14 @@ final class HTTPFetcher: Sendable {
         return try outcome.get()
     }
 
+    /// Whether a redirect from `origin` to `target` may be followed under `policy`.
+    static func allows(redirect policy: RedirectPolicy, from origin: Origin, to target: Origin) -> Bool {
+        switch policy {
+        case .sameOrigin: target == origin
+        case .noDowngrade: !(origin.scheme == "https" && target.scheme != "https")
+        }
+    }
+
     // MARK: - State shared with the delegate
 
     /// A request's origin: what a token is bound to.
@@ -131,11 +139,11 @@ final class HTTPFetcher: Sendable {
         let limits: Limits
         let origin: Origin
         var body = Data()
-        /// Set when the fetcher itself ended the request (limit, deadline, refused redirect).
-        var failure: Failure?
     }
 
-    /// The requests in flight, by task identifier. Whoever removes an entry resumes it, once.
+    /// The requests in flight, by task identifier. Whoever removes an entry resumes it, once:
+    /// the fetcher's own refusals (limit, deadline, redirect) answer at once, without waiting
+    /// for URLSession to wind the transfer down; what arrives for a removed entry is dropped.
     final class Table: Sendable {
         private let entries = Mutex<[Int: Entry]>([:])
 
@@ -149,30 +157,26 @@ final class HTTPFetcher: Sendable {
             entry?.continuation.resume(returning: result)
         }
 
-        /// Marks why the fetcher is cancelling the request; false if it is over already.
+        /// Ends the request with `failure` now; false if it had ended already.
         fileprivate func fail(_ identifier: Int, _ failure: Failure) -> Bool {
-            entries.withLock { entries in
-                guard entries[identifier] != nil, entries[identifier]?.failure == nil else { return false }
-                entries[identifier]?.failure = failure
-                return true
-            }
+            guard let entry = entries.withLock({ $0.removeValue(forKey: identifier) }) else { return false }
+            entry.continuation.resume(returning: .failure(failure))
+            return true
         }
 
-        /// Appends arrived bytes; false (and marked too large) when they pass the limit.
+        /// Appends arrived bytes; false (and the request ended as too large) past the limit.
         fileprivate func append(_ identifier: Int, _ data: Data) -> Bool {
-            entries.withLock { entries in
+            let over = entries.withLock { entries -> Entry? in
                 // Taken out while it grows, so the body is never copied.
-                guard var entry = entries.removeValue(forKey: identifier) else { return true }
-                defer { entries[identifier] = entry }
-                if entry.failure != nil { return true }
-                if entry.body.count + data.count > entry.limits.maxBytes {
-                    entry.failure = .tooLarge(limit: entry.limits.maxBytes)
-                    entry.body = Data()
-                    return false
-                }
+                guard var entry = entries.removeValue(forKey: identifier) else { return nil }
+                if entry.body.count + data.count > entry.limits.maxBytes { return entry }
                 entry.body.append(data)
-                return true
+                entries[identifier] = entry
+                return nil
             }
+            guard let over else { return true }
+            over.continuation.resume(returning: .failure(.tooLarge(limit: over.limits.maxBytes)))
+            return false
         }
 
         fileprivate func limits(_ identifier: Int) -> (Limits, Origin)? {
@@ -183,9 +187,7 @@ final class HTTPFetcher: Sendable {
         fileprivate func complete(_ identifier: Int, response: URLResponse?, error: (any Error)?) {
             guard let entry = entries.withLock({ $0.removeValue(forKey: identifier) }) else { return }
             let result: Result<(Data, HTTPURLResponse), Failure>
-            if let failure = entry.failure {
-                result = .failure(failure)
-            } else if let error {
+            if let error {
                 if let urlError = error as? URLError, urlError.code == .cancelled {
                     result = .failure(.cancelled)
                 } else {
@@ -236,6 +238,7 @@ final class HTTPFetcher: Sendable {
             if let (limits, _) = table.limits(dataTask.taskIdentifier), response.expectedContentLength > Int64(limits.maxBytes),
                table.fail(dataTask.taskIdentifier, .tooLarge(limit: limits.maxBytes)) {
                 completionHandler(.cancel)
+                DispatchQueue.global().async { dataTask.cancel() }
                 return
             }
             completionHandler(.allow)
@@ -255,12 +258,7 @@ final class HTTPFetcher: Sendable {
                 return
             }
             let target = Origin(request.url)
-            let allowed: Bool
-            switch limits.redirects {
-            case .sameOrigin: allowed = target == origin
-            case .noDowngrade: allowed = !(origin.scheme == "https" && target.scheme != "https")
-            }
-            if allowed {
+            if HTTPFetcher.allows(redirect: limits.redirects, from: origin, to: target) {
                 completionHandler(request)
             } else {
                 _ = table.fail(task.taskIdentifier, .redirectRefused(to: target.description))

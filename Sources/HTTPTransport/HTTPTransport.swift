@@ -21,6 +21,8 @@ public struct HTTPTransport: Sendable {
     public let deadline: TimeInterval
     /// The largest body read; a bigger one is refused while it arrives.
     public let maxBytes: Int
+    /// Whether a token may go over plain http to a host that is not this machine (`--allow-insecure-http`).
+    public let allowInsecureHTTP: Bool
     /// Reads the server's own error text out of an error body (each API has its envelope).
     private let serverMessage: @Sendable (Data) -> String?
     private let fetcher: HTTPFetcher
@@ -31,13 +33,14 @@ public struct HTTPTransport: Sendable {
     public static let defaultMaxBytes = PayloadDecoder.maxBytes
 
     public init(baseURL: URL, token: String?, timeout: TimeInterval = 10, deadline: TimeInterval = 30,
-                maxBytes: Int = HTTPTransport.defaultMaxBytes,
+                maxBytes: Int = HTTPTransport.defaultMaxBytes, allowInsecureHTTP: Bool = false,
                 serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField, log: RequestLog? = nil) {
         self.baseURL = baseURL
+        self.allowInsecureHTTP = allowInsecureHTTP
         self.log = log
         self.credential = Credential(token: token.flatMap { $0.isEmpty ? nil : $0 })
         self.timeout = timeout
-        self.deadline = max(timeout, deadline)
+        self.deadline = max(0.001, deadline)
         self.maxBytes = maxBytes
         self.serverMessage = serverMessage
         self.fetcher = HTTPFetcher(idleTimeout: timeout, maxConnectionsPerHost: 8)
@@ -88,6 +91,22 @@ public struct HTTPTransport: Sendable {
         return url
     }
 
+    /// A token goes over plain http only to this machine, where nobody can listen in between;
+    /// elsewhere it needs https, or the user's explicit `--allow-insecure-http`.
+    public static func checkTokenTransport(baseURL: URL, allowInsecureHTTP: Bool) throws(InvalidBaseURL) {
+        guard baseURL.scheme?.lowercased() == "http", !allowInsecureHTTP, !isLoopback(baseURL.host ?? "") else { return }
+        throw InvalidBaseURL(message: "a token goes over plain http only to this machine (127.0.0.1, ::1, localhost), "
+                             + "not to \(TextSanitizer.clean(baseURL.host ?? "")): use https, or --allow-insecure-http")
+    }
+
+    /// 127.0.0.0/8, ::1, localhost.
+    public static func isLoopback(_ host: String) -> Bool {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
     public struct InvalidBaseURL: Error, Equatable, CustomStringConvertible {
         public let message: String
         public var description: String { message }
@@ -124,7 +143,15 @@ public struct HTTPTransport: Sendable {
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let sent = token
-        if let sent { request.setValue("Bearer \(sent)", forHTTPHeaderField: "Authorization") }
+        if let sent {
+            // Checked here too: a token set later (a sign-in) must not go out over plain http either.
+            do {
+                try HTTPTransport.checkTokenTransport(baseURL: baseURL, allowInsecureHTTP: allowInsecureHTTP)
+            } catch {
+                throw APIError(kind: .rejected, request: label, message: "\(label): not sent: \(error.message)")
+            }
+            request.setValue("Bearer \(sent)", forHTTPHeaderField: "Authorization")
+        }
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -185,8 +212,9 @@ public struct HTTPTransport: Sendable {
             return APIError(kind: .timedOut, request: label,
                             message: "\(label): \(hostAndPort) did not finish answering within \(self.seconds(seconds)) s")
         case .redirectRefused(let target):
+            // The token is bound to the origin it was given for: a redirect elsewhere is not followed.
             return APIError(kind: .rejected, request: label,
-                            message: "\(label): \(hostAndPort) redirected to \(TextSanitizer.clean(target)); not followed (another origin)")
+                            message: "\(label): redirected to another origin (\(TextSanitizer.clean(target))); not followed")
         case .cancelled:
             return APIError(kind: .cancelled, request: label, message: "\(label): cancelled")
         case .transport(let error):

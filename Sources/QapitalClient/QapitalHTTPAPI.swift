@@ -7,9 +7,11 @@ public struct QapitalHTTPAPI: SavingsAPI {
     public let transport: HTTPTransport
     public let decoder: PayloadDecoder
 
-    public init(baseURL: URL, token: String? = nil, timeout: TimeInterval = 10, accountCurrency: Currency = .usd,
-                log: RequestLog? = nil) {
-        self.transport = HTTPTransport(baseURL: baseURL, token: token, timeout: timeout, log: log)
+    /// `timeout`: how long the server may stay silent; `deadline`: how long a request may take in all.
+    public init(baseURL: URL, token: String? = nil, timeout: TimeInterval = 10, deadline: TimeInterval = 30,
+                accountCurrency: Currency = .usd, allowInsecureHTTP: Bool = false, log: RequestLog? = nil) {
+        self.transport = HTTPTransport(baseURL: baseURL, token: token, timeout: timeout, deadline: deadline,
+                                       allowInsecureHTTP: allowInsecureHTTP, log: log)
         self.decoder = PayloadDecoder(accountCurrency: accountCurrency, skipped: SkippedRecords())
     }
 

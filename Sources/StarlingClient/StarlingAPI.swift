@@ -50,13 +50,16 @@ public struct StarlingAPI: SavingsAPI {
     public var skippedRecords: SkippedRecords? { decoder.skipped }
 
     /// A transport with Starling's error envelopes.
-    public static func transport(baseURL: URL, token: String?, timeout: TimeInterval = 10, log: RequestLog? = nil) -> HTTPTransport {
-        HTTPTransport(baseURL: baseURL, token: token, timeout: timeout, serverMessage: Starling.serverMessage, log: log)
+    public static func transport(baseURL: URL, token: String?, timeout: TimeInterval = 10,
+                                 allowInsecureHTTP: Bool = false, log: RequestLog? = nil) -> HTTPTransport {
+        HTTPTransport(baseURL: baseURL, token: token, timeout: timeout, allowInsecureHTTP: allowInsecureHTTP,
+                      serverMessage: Starling.serverMessage, log: log)
     }
 
     /// Checks the token with `GET /api/v2/accounts` and picks the account: the PRIMARY one, else
     /// the first. A refused token throws an `APIError` of kind `.unauthorized`.
-    public static func connect(baseURL: URL, token: String?, timeout: TimeInterval = 10, log: RequestLog? = nil,
+    public static func connect(baseURL: URL, token: String?, timeout: TimeInterval = 10, allowInsecureHTTP: Bool = false,
+                               log: RequestLog? = nil,
                                now: @escaping @Sendable () -> Date = { Date() }) async throws(APIError) -> StarlingAPI {
         let label = "GET /api/v2/accounts"
         // A token is printable ASCII: anything else (a pasted line break, a space) would make a
@@ -65,7 +68,7 @@ public struct StarlingAPI: SavingsAPI {
             throw APIError(kind: .unauthorized, request: label,
                            message: "\(label): not sent: the token has spaces or characters a token cannot have")
         }
-        let transport = transport(baseURL: baseURL, token: token, timeout: timeout, log: log)
+        let transport = transport(baseURL: baseURL, token: token, timeout: timeout, allowInsecureHTTP: allowInsecureHTTP, log: log)
         let list = try await fetch(transport, "/api/v2/accounts", label: label, as: Starling.AccountList.self,
                                    decoder: PayloadDecoder())
         let accounts = list.accounts ?? []

@@ -53,6 +53,10 @@ struct AppOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The config file (default: $XDG_CONFIG_HOME/qapital-tui/config.toml, if there is one).", valueName: "path"))
     var config: String?
 
+    @Flag(name: .customLong("allow-insecure-http"),
+          help: "Send the token over plain http to a host other than this machine (anyone on the way can read it).")
+    var allowInsecureHTTP = false
+
     /// Where the data comes from.
     enum Source: Equatable {
         case demo
@@ -108,16 +112,30 @@ struct AppOptions: ParsableArguments {
         }
         switch named {
         case "starling":
-            if let url { return .starling(try base(url)) }
+            // Starling always needs a token.
+            if let url { return .starling(try tokenSafe(try base(url))) }
             return .starling(sandbox ? StarlingAPI.sandboxURL : StarlingAPI.productionURL)
         case "qapital", nil:
             if sandbox { throw ValidationError("--sandbox goes with --source starling") }
-            if let url { return .qapital(try base(url)) }
+            if let url {
+                let checked = try base(url)
+                return .qapital(resolvedToken(environment) == nil ? checked : try tokenSafe(checked))
+            }
             if named == "qapital" { throw ValidationError("--source qapital needs --api-url (or QAPITAL_API_URL)") }
             return .demo
         case let other?:
             throw ValidationError("--source wants starling or qapital, not \"\(TextSanitizer.clean(String(other.prefix(40))))\"")
         }
+    }
+
+    /// A base URL a token may go to: https, or plain http to this machine, or `--allow-insecure-http`.
+    func tokenSafe(_ url: URL) throws -> URL {
+        do {
+            try HTTPTransport.checkTokenTransport(baseURL: url, allowInsecureHTTP: allowInsecureHTTP)
+        } catch {
+            throw ValidationError("--api-url: \(error.message)")
+        }
+        return url
     }
 
     func settings(environment: [String: String]) throws -> Settings {
@@ -156,7 +174,7 @@ struct AppOptions: ParsableArguments {
             pictureSchemes.insert(DemoImages.scheme)
         case .qapital(let base):
             let http = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency,
-                                      log: log)
+                                      allowInsecureHTTP: allowInsecureHTTP, log: log)
             api = http
             skippedRecords = http.skippedRecords
         case .starling:
@@ -216,8 +234,9 @@ struct AppOptions: ParsableArguments {
 
     /// Checks the token with Starling and picks the account; a refusal or a server that cannot
     /// be reached is an `APIError` in one line (the token itself never in it).
-    static func connectStarling(baseURL: URL, token: String, log: RequestLog? = nil) async throws(APIError) -> StarlingConnection {
-        let api = try await StarlingAPI.connect(baseURL: baseURL, token: token, log: log)
+    static func connectStarling(baseURL: URL, token: String, allowInsecureHTTP: Bool = false, log: RequestLog? = nil)
+        async throws(APIError) -> StarlingConnection {
+        let api = try await StarlingAPI.connect(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log)
         // The header: holder, numbers, balance. Without it the app still works.
         let account = try? await api.account()
         return StarlingConnection(api: api, account: account)
@@ -246,7 +265,7 @@ struct AppOptions: ParsableArguments {
     func offlineConnection(baseURL: URL, token: String, environment: [String: String], log: RequestLog? = nil) -> StarlingConnection? {
         guard let directory = cacheDirectoryURL(environment: environment),
               let record = LastStarlingAccount(cacheDirectory: directory, baseURL: baseURL).load(),
-              let api = try? StarlingAPI(transport: StarlingAPI.transport(baseURL: baseURL, token: token, log: log), account: record.account)
+              let api = try? StarlingAPI(transport: StarlingAPI.transport(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log), account: record.account)
         else { return nil }
         return StarlingConnection(api: api, account: nil, offline: true, lastHeader: record.header)
     }
@@ -261,7 +280,7 @@ struct AppOptions: ParsableArguments {
         var refusal: String?
         if let token = given ?? remembered.token(for: baseURL) {
             do {
-                return try await AppOptions.connectStarling(baseURL: baseURL, token: token, log: log)
+                return try await AppOptions.connectStarling(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log)
             } catch where error.kind == .unauthorized {
                 refusal = error.message
                 // A remembered token that is refused now is dropped.
@@ -279,7 +298,7 @@ struct AppOptions: ParsableArguments {
         let origin = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
         let runner = SignInRunner<StarlingConnection>(form: SignInForm(origin: origin, refusal: refusal), terminal: terminal) { token in
             do {
-                return .success(try await AppOptions.connectStarling(baseURL: baseURL, token: token, log: log))
+                return .success(try await AppOptions.connectStarling(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
             } catch let error as APIError {
                 return .failure(SignInRefusal(error.message))
             } catch {

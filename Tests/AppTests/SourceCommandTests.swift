@@ -49,6 +49,30 @@ import Testing
         }
     }
 
+    @Test func aTokenGoesOverPlainHTTPOnlyToThisMachineUnlessAllowed() throws {
+        let refusal = "--api-url: a token goes over plain http only to this machine (127.0.0.1, ::1, localhost), "
+            + "not to bank.example: use https, or --allow-insecure-http"
+        for (arguments, environment) in [(["--api-url", "http://bank.example", "--token", "t"], [String: String]()),
+                                         (["--api-url", "http://bank.example"], ["QAPITAL_TOKEN": "t"]),
+                                         (["--source", "starling", "--api-url", "http://bank.example:8080"], [:])] {
+            do {
+                _ = try AppOptions.parse(arguments).settings(environment: environment)
+                Issue.record("accepted \(arguments)")
+            } catch let error as ValidationError {
+                #expect(error.message == refusal)
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+        // https, this machine, no token at all, or the user's explicit word: accepted.
+        #expect(try source(["--api-url", "https://bank.example", "--token", "t"]) == .qapital(URL(string: "https://bank.example")!))
+        #expect(try source(["--api-url", "http://localhost:8080", "--token", "t"]) == .qapital(URL(string: "http://localhost:8080")!))
+        #expect(try source(["--api-url", "http://[::1]:8080", "--token", "t"]) == .qapital(URL(string: "http://[::1]:8080")!))
+        #expect(try source(["--api-url", "http://bank.example"]) == .qapital(URL(string: "http://bank.example")!))
+        #expect(try source(["--api-url", "http://bank.example", "--token", "t", "--allow-insecure-http"])
+                == .qapital(URL(string: "http://bank.example")!))
+    }
+
     @Test func tokenOrder() throws {
         let both = ["STARLING_TOKEN": "starling", "QAPITAL_TOKEN": "qapital"]
         #expect(try AppOptions.parse(["--token", "flag"]).resolvedToken(both, starling: true) == "flag")

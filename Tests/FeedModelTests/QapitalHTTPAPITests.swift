@@ -1,5 +1,5 @@
 @testable import QapitalClient
-import HTTPTransport
+@testable import HTTPTransport
 import Foundation
 import Testing
 @testable import FeedModel
@@ -32,6 +32,47 @@ import Testing
         } catch {
             #expect(error.message == problem)
         }
+    }
+
+    @Test(arguments: [("127.0.0.1", true), ("127.1.2.3", true), ("localhost", true), ("LOCALHOST", true), ("::1", true),
+                      ("[::1]", true), ("128.0.0.1", false), ("127.0.0.1.example", false), ("bank.example", false),
+                      ("10.0.0.1", false), ("", false)])
+    func loopbackHosts(host: String, loopback: Bool) {
+        #expect(HTTPTransport.isLoopback(host) == loopback)
+    }
+
+    @Test func aTokenIsNotSentOverPlainHTTPToAnotherMachine() async {
+        // Nothing listens at bank.example: the refusal comes before any connection.
+        let api = QapitalHTTPAPI(baseURL: URL(string: "http://bank.example:8080")!, token: "secret-token")
+        do {
+            _ = try await api.goals()
+            Issue.record("sent")
+        } catch let error as APIError {
+            #expect(error.kind == .rejected)
+            #expect(error.message.hasPrefix("GET /savingsgoals: not sent: a token goes over plain http only to this machine"))
+            #expect(!error.message.contains("secret-token"))
+        } catch {
+            Issue.record("\(error)")
+        }
+        // Without a token nothing is secret: such a request is allowed (and fails to connect here).
+        #expect(throws: Never.self) {
+            try HTTPTransport.checkTokenTransport(baseURL: URL(string: "https://bank.example")!, allowInsecureHTTP: false)
+            try HTTPTransport.checkTokenTransport(baseURL: URL(string: "http://bank.example")!, allowInsecureHTTP: true)
+        }
+    }
+
+    @Test func redirectsKeepTheTokensOriginAndNeverDowngrade() {
+        func origin(_ text: String) -> HTTPFetcher.Origin { HTTPFetcher.Origin(URL(string: text)) }
+        let api = origin("https://bank.example")
+        #expect(HTTPFetcher.allows(redirect: .sameOrigin, from: api, to: origin("https://bank.example:443/v2/goals")))
+        #expect(HTTPFetcher.allows(redirect: .sameOrigin, from: api, to: origin("https://BANK.example/x")))
+        #expect(!HTTPFetcher.allows(redirect: .sameOrigin, from: api, to: origin("http://bank.example/x")))
+        #expect(!HTTPFetcher.allows(redirect: .sameOrigin, from: api, to: origin("https://bank.example:8443/x")))
+        #expect(!HTTPFetcher.allows(redirect: .sameOrigin, from: api, to: origin("https://evil.example/x")))
+        // Pictures go without a token: anywhere, but never from https down to http.
+        #expect(HTTPFetcher.allows(redirect: .noDowngrade, from: api, to: origin("https://cdn.example/a.png")))
+        #expect(HTTPFetcher.allows(redirect: .noDowngrade, from: origin("http://a.example"), to: origin("https://cdn.example/a.png")))
+        #expect(!HTTPFetcher.allows(redirect: .noDowngrade, from: api, to: origin("http://cdn.example/a.png")))
     }
 
     @Test func sourceNameIsHostAndPort() {

@@ -1,0 +1,104 @@
+@testable import QapitalClient
+import FeedModel
+import Foundation
+import HTTPTransport
+import Testing
+
+/// The HTTP client against servers that misbehave on purpose (loopback, raw sockets).
+@Suite(.serialized, .timeLimit(.minutes(1))) struct HostileServerTests {
+    static func apiError(_ work: () async throws -> Void) async -> APIError? {
+        do {
+            try await work()
+            return nil
+        } catch let error as APIError {
+            return error
+        } catch {
+            Issue.record("not an APIError: \(error)")
+            return nil
+        }
+    }
+
+    // MARK: - The token stays with its origin
+
+    @Test func aRedirectToAnotherOriginIsRefusedAndTheTokenStaysHome() async throws {
+        let elsewhere = try HostileServer { _ in .json(#"{"savingsGoals":[]}"#) }
+        defer { elsewhere.stop() }
+        let server = try HostileServer { path in .redirect(location: elsewhere.baseURL.absoluteString + path) }
+        defer { server.stop() }
+        let api = QapitalHTTPAPI(baseURL: server.baseURL, token: "secret-token-123")
+        let error = await Self.apiError { _ = try await api.goals() }
+        #expect(error?.kind == .rejected)
+        #expect(error?.message == "GET /savingsgoals: redirected to another origin (http://127.0.0.1:\(elsewhere.port)); not followed")
+        #expect(error?.message.contains("secret-token-123") == false)
+        // The first server got the token; the other got nothing at all.
+        #expect(server.received.first?.header("Authorization") == "Bearer secret-token-123")
+        #expect(elsewhere.received.isEmpty)
+    }
+
+    @Test func aRedirectWithinTheOriginIsFollowedWithTheToken() async throws {
+        let server = try HostileServer { path in
+            path.hasPrefix("/v2/") ? .json(#"{"savingsGoals":[{"id":1,"name":"Bike","currentBalance":5}]}"#)
+                                   : .redirect(location: "/v2" + path)
+        }
+        defer { server.stop() }
+        let api = QapitalHTTPAPI(baseURL: server.baseURL, token: "secret-token-123")
+        #expect(try await api.goals().map(\.name) == ["Bike"])
+        #expect(server.received.map { $0.header("Authorization") } == ["Bearer secret-token-123", "Bearer secret-token-123"])
+    }
+
+    @Test func picturesMayMoveToAnotherHostButGoWithoutAToken() async throws {
+        let elsewhere = try HostileServer { _ in .json("x") }
+        defer { elsewhere.stop() }
+        let server = try HostileServer { _ in .redirect(location: elsewhere.baseURL.absoluteString + "/a.png") }
+        defer { server.stop() }
+        #expect(try await ImageFetch.data(at: server.baseURL.appendingPathComponent("a.png")) == Data("x".utf8))
+        #expect(elsewhere.received.count == 1)
+        #expect(elsewhere.received[0].header("Authorization") == nil)
+    }
+
+    // MARK: - Bodies read with a limit while they arrive
+
+    /// Waits (without sleeping in the test's logic: a bounded poll) until the client has closed
+    /// the connection the server was still sending on.
+    static func waitUntilTheClientLeft(_ server: HostileServer) async -> Bool {
+        for _ in 0..<1_000 where server.clientsLeft == 0 {
+            await Task.yield()
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return server.clientsLeft > 0
+    }
+
+    @Test func anEndlessAnswerIsRefusedAt64MBWhileItArrives() async throws {
+        // 8 GB: read whole, as before, it would not fit.
+        let cap = 8 * 1024 * 1_048_576
+        let server = try HostileServer { _ in .endlessChunked(cap: cap) }
+        defer { server.stop() }
+        let api = QapitalHTTPAPI(baseURL: server.baseURL)
+        let error = await Self.apiError { _ = try await api.goals() }
+        #expect(error?.kind == .malformed)
+        #expect(error?.message == "GET /savingsgoals: the answer is larger than 64 MB; not read")
+        // The client hung up long before the server ran out: it stopped reading, it did not
+        // read the rest and throw it away. (Bytes past the limit are dropped as they come.)
+        #expect(await Self.waitUntilTheClientLeft(server))
+        #expect(server.bodyBytesSent < cap / 2, "\(server.bodyBytesSent) bytes sent")
+    }
+
+    @Test func aDeclaredLengthPastTheLimitIsRefusedBeforeTheBody() async throws {
+        let server = try HostileServer { _ in .declaredLength(3_000_000_000) }
+        defer { server.stop() }
+        let error = await Self.apiError { _ = try await QapitalHTTPAPI(baseURL: server.baseURL).rules() }
+        #expect(error?.message == "GET /savingsrules: the answer is larger than 64 MB; not read")
+    }
+
+    @Test func anEndlessPictureIsRefusedAt10MB() async throws {
+        let cap = 8 * 1024 * 1_048_576
+        let server = try HostileServer { _ in .endlessChunked(cap: cap) }
+        defer { server.stop() }
+        let url = server.baseURL.appendingPathComponent("avatar.png")
+        let error = await Self.apiError { _ = try await ImageFetch.data(at: url) }
+        #expect(error?.kind == .rejected)
+        #expect(error?.message == "GET \(url.absoluteString): larger than 10 MB")
+        #expect(await Self.waitUntilTheClientLeft(server))
+        #expect(server.bodyBytesSent < cap / 2, "\(server.bodyBytesSent) bytes sent")
+    }
+}
