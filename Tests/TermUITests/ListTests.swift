@@ -87,7 +87,7 @@ import Testing
         let out = render(count: 0, state: &state)
         #expect(out.range == 0..<0)
         #expect(out.lines.allSatisfy { $0 == String(repeating: " ", count: 12) })
-        #expect(state == ListState(selected: 0, offset: 0, visibleRows: 4))
+        #expect(state.selected == 0 && state.offset == 0 && state.visibleRows == 4)
     }
 
     @Test func offsetIsStableAcrossResizes() {
