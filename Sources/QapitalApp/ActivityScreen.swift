@@ -206,12 +206,6 @@ final class ActivityScreen: TabScreen {
     static func drawActivity(_ activity: Activity, users: UserDirectory, format: DisplayFormat, filter: String = "",
                              images: ImageStore? = nil,
                              into buffer: inout CellBuffer, row: Rect) {
-        var right: [Span] = [Span(TextWidth.pad(activity.amount.formatted, to: 10, alignRight: true), DisplayFormat.moneyStyle)]
-        if row.width >= 50 {
-            right.append(Span("  " + TextWidth.pad(TextWidth.truncate(users.displayName(for: activity.userId), to: 14), to: 14),
-                              Style(fg: .role(.highlight))))
-        }
-        let rightWidth = right.reduce(0) { $0 + $1.width }
         var x = row.x + 2
         if images != nil {
             // The avatar, 2 cells at the left (the person's initials until it comes, or without one).
@@ -228,11 +222,8 @@ final class ActivityScreen: TabScreen {
         if row.width >= 40 {
             x += buffer.write(format.time(activity.timestamp) + "  ", x: x, y: row.y, style: Style(fg: .role(.muted)))
         }
-        let messageWidth = row.maxX - x - rightWidth - 1
-        if messageWidth > 0 {
-            buffer.write(DisplayFormat.highlighting(DisplayFormat.spans(activity.message), filter), x: x, y: row.y, maxWidth: messageWidth)
-        }
-        buffer.write(right, x: row.maxX - rightWidth, y: row.y, maxWidth: rightWidth)
+        DisplayFormat.drawMessageRow(activity.message, who: users.displayName(for: activity.userId), whoFrom: 50,
+                                     amount: activity.amount, amountWidth: 10, filter: filter, into: &buffer, x: x, row: row)
     }
 
     @MainActor

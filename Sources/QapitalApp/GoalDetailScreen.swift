@@ -183,27 +183,21 @@ final class GoalDetailScreen: Screen {
                           into buffer: inout CellBuffer, row: Rect) {
         let item = entry.item
         let date = format.shortDate(item.timestamp)
-        let amount = item.amount.formatted
         let who = users.displayName(for: item.userId)
-        let rule = entry.rule?.kind.label ?? ""
-        // Columns: date · message · amount · who · rule; who and rule go first when narrow.
+        // Columns: date · message · who · rule · amount, the amount last so it stays in line
+        // when a row leaves out its who; the message has the room first.
         let dateWidth = 12
-        var rightSpans: [Span] = [Span(TextWidth.pad(amount, to: 11, alignRight: true), DisplayFormat.moneyStyle)]
-        if row.width >= 70 {
-            rightSpans.append(Span("  " + TextWidth.pad(TextWidth.truncate(who, to: 14), to: 14), Style(fg: .role(.highlight))))
-        }
-        if row.width >= 90 {
-            rightSpans.append(Span("  " + TextWidth.pad(rule, to: 15), Style(fg: .role(.muted))))
-        }
-        let rightWidth = rightSpans.reduce(0) { $0 + $1.width }
         var x = row.x
         if row.width >= 50 {
             x += buffer.write(TextWidth.pad(date, to: dateWidth), x: x, y: row.y, style: Style(fg: .role(.muted)))
         }
-        let messageWidth = row.maxX - x - rightWidth - 1
-        if messageWidth > 0 {
-            buffer.write(DisplayFormat.highlighting(DisplayFormat.spans(item.message), filter), x: x, y: row.y, maxWidth: messageWidth)
+        var columns: [Span] = []
+        if row.width >= 90 {
+            // One column short of its width, so the label never touches the scrollbar.
+            columns.append(Span("  " + TextWidth.pad(TextWidth.truncate(entry.rule?.kind.label ?? "", to: 15), to: 16),
+                                Style(fg: .role(.muted))))
         }
-        buffer.write(rightSpans, x: row.maxX - rightWidth, y: row.y, maxWidth: rightWidth)
+        DisplayFormat.drawMessageRow(item.message, who: who, whoFrom: 60, amount: item.amount, amountWidth: 11, columns: columns,
+                                     filter: filter, into: &buffer, x: x, row: row)
     }
 }

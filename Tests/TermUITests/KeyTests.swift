@@ -59,7 +59,8 @@ import Testing
         // NCURSES_MOUSE_MASK(b, PRESSED) = 0o2 << ((b - 1) * 5) with NCURSES_MOUSE_VERSION 2.
         #expect(KeyDecoder.decodeMouse(buttonState: 0o2 << 15) == .mouseWheelUp)
         #expect(KeyDecoder.decodeMouse(buttonState: 0o2 << 20) == .mouseWheelDown)
-        #expect(KeyDecoder.decodeMouse(buttonState: 0o2) != .mouseWheelUp)   // BUTTON1_PRESSED is a click, not the wheel
+        #expect(KeyDecoder.decodeMouse(buttonState: 0o2, x: 4, y: 2) == .click(x: 4, y: 2))   // BUTTON1_PRESSED
+        #expect(KeyDecoder.decodeMouse(buttonState: 0o1) == nil)   // BUTTON1_RELEASED
     }
 
     @Test func displayNames() {
