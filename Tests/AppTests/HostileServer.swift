@@ -119,7 +119,10 @@ final class HostileServer: Sendable {
         case .drip(let length, let interval):
             guard write(client, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(length)\r\n\r\n") else { return }
             for _ in 0..<length where !stopped {
-                guard write(client, " ") else { return }
+                guard write(client, " ") else {
+                    state.withLock { $0.clientLeft += 1 }
+                    return
+                }
                 state.withLock { $0.bodyBytesSent += 1 }
                 usleep(UInt32(interval * 1_000_000))
             }

@@ -56,6 +56,24 @@ import Testing
         #expect(elsewhere.received[0].header("Authorization") == nil)
     }
 
+    // MARK: - A total deadline, however steadily the server drips
+
+    @Test func aServerThatDripsMeetsTheTotalDeadline() async throws {
+        // One byte every 50 ms never trips the 2 s idle timeout; the 0.5 s deadline ends it.
+        let server = try HostileServer { _ in .drip(length: 10_000, interval: 0.05) }
+        defer { server.stop() }
+        let api = QapitalHTTPAPI(baseURL: server.baseURL, timeout: 2, deadline: 0.5)
+        let started = ContinuousClock.now
+        let error = await Self.apiError { _ = try await api.goals() }
+        let took = ContinuousClock.now - started
+        #expect(error?.kind == .timedOut)
+        #expect(error?.message == "GET /savingsgoals: 127.0.0.1:\(server.port) did not finish answering within 0.5 s")
+        // It ended near the deadline, not at the idle timeout, and the server was still dripping.
+        #expect(took < .seconds(1.8), "took \(took)")
+        #expect(server.bodyBytesSent > 0 && server.bodyBytesSent < 10_000, "\(server.bodyBytesSent) bytes sent")
+        #expect(await Self.waitUntilTheClientLeft(server))
+    }
+
     // MARK: - Bodies read with a limit while they arrive
 
     /// Waits (without sleeping in the test's logic: a bounded poll) until the client has closed
