@@ -1,19 +1,32 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses in Fuzz/harnesses and runs each for a while.
-#   Fuzz/run.sh [SECONDS]         each harness for SECONDS (default 60); new inputs go to .build-fuzz/corpus
-#                                 (copy the few worth keeping into Fuzz/corpus, the seeds in the repository)
+#   Fuzz/run.sh [SECONDS] [HARNESS...]  each harness (or the ones named) for SECONDS (default 60);
+#                                 new inputs go to .build-fuzz/corpus (copy the few worth keeping
+#                                 into Fuzz/corpus, the seeds in the repository)
 #   Fuzz/run.sh --ci              a short fixed-seed pass (a set number of runs each), for CI
+# After Fuzz/codecs.sh, the images harness links instrumented builds of libpng and libjpeg.
 # A crash leaves its input in .build-fuzz/crashes/HARNESS/; make it a regression test (see docs/security.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+all=(markup sanitizer payloads starling images)
 mode=time
 seconds=60
 case "${1:-}" in
-    --ci) mode=ci ;;
+    --ci) mode=ci; shift ;;
     "") ;;
-    *) seconds=$1 ;;
+    *[!0-9]*) ;;
+    *) seconds=$1; shift ;;
 esac
+harnesses=("$@")
+[ "${#harnesses[@]}" -eq 0 ] && harnesses=("${all[@]}")
+for harness in "${harnesses[@]}"; do
+    case " ${all[*]} " in
+        *" $harness "*) ;;
+        *) echo "fuzz: no harness '$harness' (there are: ${all[*]})" >&2; exit 2 ;;
+    esac
+done
+wanted() { case " ${harnesses[*]} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 out=.build-fuzz
 mkdir -p "$out"
@@ -26,23 +39,33 @@ library() {
         -emit-module-path "$out/$name.swiftmodule" -o "$out/lib$name.a" "$@"
 }
 
-echo "fuzz: building the harnesses"
-library FeedModel Sources/FeedModel/*.swift
-library HTTPTransport -lFeedModel Sources/HTTPTransport/*.swift
-library StarlingClient -lFeedModel -lHTTPTransport Sources/StarlingClient/*.swift
-
+echo "fuzz: building ${harnesses[*]}"
 # Harnesses inside FeedModel's own module see its internals too.
-swiftc "${flags[@]}" -module-name FeedModel -o "$out/markup" Sources/FeedModel/*.swift Fuzz/harnesses/markup.swift
-swiftc "${flags[@]}" -module-name FeedModel -o "$out/sanitizer" Sources/FeedModel/*.swift Fuzz/harnesses/sanitizer.swift
-swiftc "${flags[@]}" -module-name FeedModel -o "$out/payloads" Sources/FeedModel/*.swift Fuzz/harnesses/payloads.swift
-swiftc "${flags[@]}" -module-name StarlingFuzz -I "$out" -L "$out" -lStarlingClient -lHTTPTransport -lFeedModel \
-    -o "$out/starling" Fuzz/harnesses/starling.swift
-# libpng and libjpeg through the C shims (their own code is not instrumented: Debian's builds).
-swiftc "${flags[@]}" -module-name TermImage -I Sources/CImageCodecs -lpng16 -ljpeg -o "$out/images" \
-    Sources/TermImage/ImageDecoder.swift Sources/TermImage/RGBAImage.swift Fuzz/harnesses/images.swift
+for harness in markup sanitizer payloads; do
+    wanted "$harness" || continue
+    swiftc "${flags[@]}" -module-name FeedModel -o "$out/$harness" Sources/FeedModel/*.swift "Fuzz/harnesses/$harness.swift"
+done
+if wanted starling; then
+    library FeedModel Sources/FeedModel/*.swift
+    library HTTPTransport -lFeedModel Sources/HTTPTransport/*.swift
+    library StarlingClient -lFeedModel -lHTTPTransport Sources/StarlingClient/*.swift
+    swiftc "${flags[@]}" -module-name StarlingFuzz -I "$out" -L "$out" -lStarlingClient -lHTTPTransport -lFeedModel \
+        -o "$out/starling" Fuzz/harnesses/starling.swift
+fi
+if wanted images; then
+    # libpng and libjpeg through the C shims: instrumented builds from Fuzz/codecs.sh when they
+    # are there (the fuzzer then steers by the decoders' own branches), Debian's otherwise.
+    codecs=()
+    if [ -f "$out/codecs/lib/libpng16.a" ] && [ -f "$out/codecs/lib/libjpeg.a" ]; then
+        echo "fuzz: images against the instrumented libpng and libjpeg of Fuzz/codecs.sh"
+        codecs=(-Xcc -I"$out/codecs/include" -L"$out/codecs/lib" -lz -lm)
+    fi
+    swiftc "${flags[@]}" -module-name TermImage -I Sources/CImageCodecs ${codecs[@]+"${codecs[@]}"} -lpng16 -ljpeg \
+        -o "$out/images" Sources/TermImage/ImageDecoder.swift Sources/TermImage/RGBAImage.swift Fuzz/harnesses/images.swift
+fi
 
 status=0
-for harness in markup sanitizer payloads starling images; do
+for harness in "${harnesses[@]}"; do
     corpus=Fuzz/corpus/$harness
     mkdir -p "$corpus" "$out/crashes/$harness"
     work=$(mktemp -d)
