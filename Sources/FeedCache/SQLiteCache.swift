@@ -1,7 +1,6 @@
 import FeedModel
 import Foundation
 import GRDB
-import Synchronization
 
 /// The offline cache in SQLite (through GRDB): one database file per API base URL.
 ///
@@ -24,7 +23,7 @@ public final class SQLiteCache: OfflineCache {
     /// Amounts are kept as the API wrote them, without a currency: read back in this one.
     private let decoder: PayloadDecoder
     /// The first failure to keep something (a full disk), said once.
-    private let writeProblem = Mutex<(said: Bool, pending: String?)>((false, nil))
+    private let writeProblem = Locked<(said: Bool, pending: String?)>((false, nil))
 
     init(database: any DatabaseWriter, fileURL: URL, accountCurrency: Currency, readOnly: Bool = false) {
         self.database = database

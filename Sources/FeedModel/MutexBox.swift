@@ -1,17 +1,15 @@
-import Synchronization
-
 /// A value behind a lock, for the few small pieces of state shared across tasks.
 final class MutexBox<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
+    private let lock: Locked<Value>
 
-    init(_ value: Value) { mutex = Mutex(value) }
+    init(_ value: Value) { lock = Locked(value) }
 
     var value: Value {
-        get { mutex.withLock { $0 } }
-        set { mutex.withLock { $0 = newValue } }
+        get { lock.withLock { $0 } }
+        set { lock.withLock { $0 = newValue } }
     }
 
     func update(_ change: (inout Value) -> Void) {
-        mutex.withLock { change(&$0) }
+        lock.withLock { change(&$0) }
     }
 }

@@ -62,11 +62,14 @@ public final class UserDirectory {
         }
     }
 
-    /// Waits for the user, sharing any request already in flight.
+    /// Waits for the user, sharing any request already in flight. When it returns, `lookup`
+    /// says the same.
     public func user(_ id: Int) async -> UserLookup {
         request([id])
-        if case .pending(let task) = entries[id] { return await task.value }
-        return lookup(id)
+        guard case .pending(let task) = entries[id] else { return lookup(id) }
+        let result = await task.value
+        settle(id, task, result)
+        return result
     }
 
     var pendingCount: Int {
@@ -100,10 +103,16 @@ public final class UserDirectory {
         entries[id] = .pending(task)
         Task { [weak self] in
             let result = await task.value
-            guard let self else { return }
-            self.entries[id] = .done(result, at: self.now())
-            self.events.send(.user(id))
+            self?.settle(id, task, result)
         }
+    }
+
+    /// Records the answer of `task` once, whoever sees it first (`user` or the watcher `fetch`
+    /// starts), and posts `.user(id)`.
+    private func settle(_ id: Int, _ task: Task<UserLookup, Never>, _ result: UserLookup) {
+        guard case .pending(let pending) = entries[id], pending == task else { return }
+        entries[id] = .done(result, at: now())
+        events.send(.user(id))
     }
 }
 

@@ -4,7 +4,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 /// One request at a time through a delegate-driven `URLSession`, with what `data(for:)` lacks:
 ///
@@ -145,7 +144,7 @@ final class HTTPFetcher: Sendable {
     /// the fetcher's own refusals (limit, deadline, redirect) answer at once, without waiting
     /// for URLSession to wind the transfer down; what arrives for a removed entry is dropped.
     final class Table: Sendable {
-        private let entries = Mutex<[Int: Entry]>([:])
+        private let entries = Locked<[Int: Entry]>([:])
 
         fileprivate func insert(_ identifier: Int, _ entry: Entry) {
             entries.withLock { $0[identifier] = entry }
@@ -205,7 +204,7 @@ final class HTTPFetcher: Sendable {
     /// Whether the Swift task was cancelled before or after its URLSessionTask started.
     private final class CancelHandle: Sendable {
         private enum State { case waiting, started(URLSessionTask), cancelled }
-        private let state = Mutex<State>(.waiting)
+        private let state = Locked<State>(.waiting)
 
         /// Records the started task; false when the Swift task was cancelled first.
         func started(_ task: URLSessionTask) -> Bool {

@@ -1,6 +1,5 @@
 import FeedModel
 import Foundation
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -59,9 +58,9 @@ public struct HTTPTransport: Sendable {
 
     /// The token and whether it was refused, behind a lock (requests run on many tasks).
     private final class Credential: Sendable {
-        private let state: Mutex<(token: String?, refused: Bool)>
+        private let state: Locked<(token: String?, refused: Bool)>
 
-        init(token: String?) { state = Mutex((token, false)) }
+        init(token: String?) { state = Locked((token, false)) }
 
         var token: String? { state.withLock { $0.token } }
         var refused: Bool { state.withLock { $0.refused } }

@@ -1,6 +1,5 @@
 import FeedModel
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +9,7 @@ import Glibc
 /// or a query value (dates and ids that could be personal), so never an amount either.
 public final class RequestLog: Sendable {
     /// The open file; writes are serialised (requests finish on many tasks).
-    private let descriptor: Mutex<Int32>
+    private let descriptor: Locked<Int32>
 
     public struct Failure: Error, Equatable, CustomStringConvertible {
         public let message: String
@@ -21,7 +20,7 @@ public final class RequestLog: Sendable {
     public init(path: String) throws(Failure) {
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Failure(message: "--log-file: cannot write \(TextSanitizer.clean(path))") }
-        descriptor = Mutex(fd)
+        descriptor = Locked(fd)
     }
 
     deinit {

@@ -1,6 +1,5 @@
 import FeedModel
 import Foundation
-import Synchronization
 
 /// The wait helper of the tests: hand `sink` to stores, then `wait(until:)` reads their events
 /// until a condition holds or the deadline passes. Nothing sleeps; the deadline only ends a
@@ -55,8 +54,8 @@ public final class EventProbe<Event: Sendable> {
 
 /// A clock the test moves by hand.
 public final class ManualClock: Sendable {
-    private let current: Mutex<Date>
-    public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Mutex(start) }
+    private let current: Locked<Date>
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Locked(start) }
     public var now: Date { current.withLock { $0 } }
     public func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }

@@ -1,6 +1,5 @@
 import FeedModel
 import Foundation
-import Synchronization
 
 /// The one fake `SavingsAPI` of the tests and the bench: every endpoint answers from a script
 /// when one is set, else from `base` (usually the demo), else with an empty answer. It logs
@@ -69,7 +68,7 @@ public final class FakeSavingsAPI: SavingsAPI {
 
     public let base: (any SavingsAPI)?
     public let sourceName: String
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(base: (any SavingsAPI)? = nil, sourceName: String = "fake") {
         self.base = base

@@ -1,5 +1,5 @@
+import FeedModel
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,7 +36,7 @@ final class HostileServer: Sendable {
     let port: UInt16
     private let listener: Int32
     private let behavior: @Sendable (String) -> Behavior
-    private let state = Mutex<(received: [Received], bodyBytesSent: Int, stopped: Bool, clientLeft: Int)>(([], 0, false, 0))
+    private let state = Locked<(received: [Received], bodyBytesSent: Int, stopped: Bool, clientLeft: Int)>(([], 0, false, 0))
 
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     var received: [Received] { state.withLock { $0.received } }

@@ -1,7 +1,6 @@
 @testable import DemoData
 import FeedModel
 import Foundation
-import Synchronization
 import Testing
 @testable import QapitalApp
 
@@ -24,11 +23,11 @@ import Testing
 
     /// Keeps goals only (nil for the rest), in memory; with `full`, keeps nothing and says so once.
     final class GoalsOnlyCache: OfflineCache {
-        let kept: Mutex<[Goal]?>
-        let problem: Mutex<String?>
+        let kept: Locked<[Goal]?>
+        let problem: Locked<String?>
         init(_ goals: [Goal]?, full: Bool = false) {
-            kept = Mutex(goals)
-            problem = Mutex(full ? "cache: the disk is full; new data is not kept" : nil)
+            kept = Locked(goals)
+            problem = Locked(full ? "cache: the disk is full; new data is not kept" : nil)
         }
         func takeWriteProblem() -> String? { problem.withLock { note in defer { note = nil }; return note } }
         func goals() async -> Cached<[Goal]>? { kept.withLock { $0 }.map { Cached($0, fetchedAt: fixedNow) } }

@@ -3,7 +3,6 @@
 @testable import DemoServer
 import FeedModel
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 import TermUI

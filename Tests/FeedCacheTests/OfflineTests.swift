@@ -4,7 +4,6 @@
 import FeedModel
 import Foundation
 import QapitalApp
-import Synchronization
 import Testing
 import TestSupport
 @testable import FeedCache

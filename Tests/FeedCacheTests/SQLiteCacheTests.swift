@@ -3,7 +3,6 @@ import FeedModel
 import Foundation
 import GRDB
 import QapitalApp
-import Synchronization
 import Testing
 @testable import FeedCache
 

@@ -1,6 +1,5 @@
 @testable import DemoData
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 @testable import FeedModel

@@ -1,7 +1,6 @@
 @testable import DemoData
 import Foundation
 import Testing
-import Synchronization
 import TestSupport
 @testable import FeedModel
 
@@ -36,7 +35,7 @@ func users(_ known: [Int: Result<User, APIError>]) -> @Sendable (Int) throws -> 
     @Test func aFailureThenRetryThroughTheDriver() async {
         let api = FakeSavingsAPI()
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let failing = Mutex(true)
+        let failing = Locked(true)
         api.script { script in
             script.activities = { from, to in
                 if failing.withLock({ $0 }) {
@@ -65,7 +64,7 @@ func users(_ known: [Int: Result<User, APIError>]) -> @Sendable (Int) throws -> 
             script.activities = { _, _ in ActivityPage(oldest: Date(timeIntervalSince1970: -62_135_596_800), activities: []) }
         }
         // The pacer's clock stands still and its waits return at once: only the waits asked for count.
-        let waits = Mutex<[TimeInterval]>([])
+        let waits = Locked<[TimeInterval]>([])
         let probe = EventProbe<StoreEvent>()
         let feed = ActivityFeed(api: api, now: { now }, events: probe.sink, pacer: RequestPacer(burst: 32, perSecond: 20),
                                 uptime: { 0 }, sleep: { delay in waits.withLock { $0.append(delay) } })
@@ -220,7 +219,7 @@ func users(_ known: [Int: Result<User, APIError>]) -> @Sendable (Int) throws -> 
     @Test func aRefreshKeepsWhatIsShownUntilTheNewFirstPageEvenIfItFails() async {
         let api = FakeSavingsAPI()
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let failing = Mutex(false)
+        let failing = Locked(false)
         api.script { script in
             script.activities = { from, to in
                 if failing.withLock({ $0 }) {
