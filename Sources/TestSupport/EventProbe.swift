@@ -11,8 +11,10 @@ public final class EventProbe<Event: Sendable> {
         case deadline(Int)
     }
 
-    /// Every event received so far, oldest first.
-    public private(set) var received: [Event] = []
+    /// Every event sent so far, oldest first (kept as it is sent, so a wait that returns at
+    /// once, its condition already true, leaves none out).
+    public var received: [Event] { log.withLock { $0 } }
+    private let log = Locked<[Event]>([])
     private let stream: AsyncStream<Wake>
     private let continuation: AsyncStream<Wake>.Continuation
     private var waits = 0
@@ -24,7 +26,11 @@ public final class EventProbe<Event: Sendable> {
     /// Where stores post their events.
     public var sink: EventSink<Event> {
         let continuation = self.continuation
-        return EventSink { continuation.yield(.event($0)) }
+        let log = self.log
+        return EventSink { event in
+            log.withLock { $0.append(event) }
+            continuation.yield(.event(event))
+        }
     }
 
     /// Waits until `condition` holds (checked now and after each event); false at the deadline.
@@ -41,8 +47,7 @@ public final class EventProbe<Event: Sendable> {
         defer { timer.cancel() }
         for await wake in stream {
             switch wake {
-            case .event(let event):
-                received.append(event)
+            case .event:
                 if condition() { return true }
             case .deadline(let expired):
                 if expired == id { return condition() }
