@@ -196,7 +196,7 @@ final class HTTPConnection: ChannelInboundHandler {
                             arm(.body)
                         case .chunked:
                             body = Data()
-                            phase = .chunked(head, ChunkedBodyReader(limits: limits))
+                            phase = .chunked(head, ChunkedBodyReader(limits: limits, maxBody: limits.maxBody(method: head.method, target: head.target)))
                             arm(.body)
                         }
                     }

@@ -11,6 +11,9 @@ public struct ServeLimits: Sendable, Equatable {
     public var maxHeaderCount = 100
     /// The body, in bytes (after de-chunking): more is 413, answered before it is read.
     public var maxBody = 1024 * 1024
+    /// The body of a request that creates a savings goal (`POST …/savingsgoals`, `PUT
+    /// …/savings-goals`), which may carry the app's largest photo, 10 MB, as base64 (13.4 MB).
+    public var maxGoalBody = 15 * 1024 * 1024
     /// From a request's first byte (or the connection's opening) to the end of its header: then
     /// 408 and the connection closed.
     public var headerTimeout: Duration = .seconds(10)
@@ -22,6 +25,14 @@ public struct ServeLimits: Sendable, Equatable {
     public var maxConnections = 1024
 
     public init() {}
+
+    /// The body limit of one request: `maxGoalBody` where a goal is created, `maxBody` elsewhere.
+    public func maxBody(method: String, target: String) -> Int {
+        let path = target.prefix { $0 != "?" }
+        let createsAGoal = (method == "POST" && path.hasSuffix("/savingsgoals"))
+            || (method == "PUT" && path.hasSuffix("/savings-goals"))
+        return createsAGoal ? max(maxBody, maxGoalBody) : maxBody
+    }
 }
 
 /// A request the stack refuses before any handler sees it: the status and the JSON reason.
@@ -211,8 +222,9 @@ enum RequestParser {
                   let count = Int(length) else {
                 return .failure(.malformed("malformed Content-Length"))
             }
-            if count > limits.maxBody {
-                return .failure(HTTPFailure(status: 413, message: "the body is larger than \(limits.maxBody) bytes"))
+            let maxBody = limits.maxBody(method: method, target: target)
+            if count > maxBody {
+                return .failure(HTTPFailure(status: 413, message: "the body is larger than \(maxBody) bytes"))
             }
             framing = count > 0 ? .length(count) : .none
         }
@@ -247,7 +259,8 @@ enum RequestParser {
     }
 }
 
-/// Reads a chunked body a piece at a time, bounded: the body by `maxBody` (413), a chunk-size
+/// Reads a chunked body a piece at a time, bounded: the body by `maxBody` (413, the request's
+/// limit from `ServeLimits.maxBody(method:target:)`), a chunk-size
 /// line by 1 KB (400), a trailer line by 1 KB and the trailer by `maxHeaderBytes` (431).
 struct ChunkedBodyReader {
     enum Step: Equatable {
@@ -266,11 +279,13 @@ struct ChunkedBodyReader {
     }
 
     let limits: ServeLimits
+    let maxBody: Int
     private var state = State.size
     private(set) var body = Data()
 
-    init(limits: ServeLimits) {
+    init(limits: ServeLimits, maxBody: Int? = nil) {
         self.limits = limits
+        self.maxBody = maxBody ?? limits.maxBody
     }
 
     /// One step over `bytes` (what is buffered, from the first byte not yet consumed).
@@ -286,8 +301,8 @@ struct ChunkedBodyReader {
             guard !digits.isEmpty, digits.count <= 8, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16), size >= 0 else {
                 return .failure(.malformed("malformed chunk size"))
             }
-            if body.count + size > limits.maxBody {
-                return .failure(HTTPFailure(status: 413, message: "the body is larger than \(limits.maxBody) bytes"))
+            if body.count + size > maxBody {
+                return .failure(HTTPFailure(status: 413, message: "the body is larger than \(maxBody) bytes"))
             }
             state = size == 0 ? .trailer(total: 0) : .data(remaining: size)
             return .progress(consumed: lineFeed + 1, needMore: false)

@@ -25,7 +25,9 @@ public struct PageRequest: Hashable, Sendable {
 ///
 /// An activity is shown once per generation: exact duplicates (same message, amount, user and
 /// time; the original server made new ids on every request, so content is the identity) are
-/// dropped within a window and across windows.
+/// dropped. Duplicates share a time, so they fall into the same window: each window's rows are
+/// deduplicated as it is delivered, and since only what lies inside a window is kept, windows
+/// never overlap and nothing repeats across them (no set of everything seen is kept).
 public struct ActivityPager: Sendable {
     public enum Phase: Equatable, Sendable {
         /// Nothing asked for yet.
@@ -64,7 +66,6 @@ public struct ActivityPager: Sendable {
     private var requested: Set<Int> = []
     private var inFlight: Set<Int> = []
     private var arrived: [Int: Result<ActivityPage, APIError>] = [:]
-    private var seen: Set<Activity> = []
     private var lastDeliveredWasEmpty = false
     /// The first window of the current stretch of empty windows (or of the stretch since `keepLooking()`).
     private var emptyRunStart: Int?
@@ -97,7 +98,6 @@ public struct ActivityPager: Sendable {
         requested = []
         inFlight = []
         arrived = [:]
-        seen = []
         lastDeliveredWasEmpty = false
         emptyRunStart = nil
         phase = .loading(firstPage: true)
@@ -157,6 +157,7 @@ public struct ActivityPager: Sendable {
                     activity.timestamp >= window.from
                         && (activity.timestamp < window.to || (window.index == 0 && activity.timestamp == window.to))
                 }
+                var seen = Set<Activity>(minimumCapacity: inside.count)
                 activities.append(contentsOf: inside.sorted { $0.timestamp > $1.timestamp }.filter { seen.insert($0).inserted })
                 lastDeliveredWasEmpty = inside.isEmpty
                 if !inside.isEmpty {

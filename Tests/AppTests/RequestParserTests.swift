@@ -107,6 +107,27 @@ import Testing
         }
     }
 
+    /// A new goal may carry a 10 MB photo as base64: its request may be 15 MB, every other 1 MB.
+    @Test func aGoalWithAPhotoMayBeLargerThanOtherRequests() {
+        func status(_ method: String, _ target: String, length: Int) -> Int {
+            switch Self.parse("\(method) \(target) HTTP/1.1\r\nHost: a\r\nContent-Length: \(length)\r\n\r\n") {
+            case .success(let head): head.framing == .length(length) ? 200 : 0
+            case .failure(let failure): failure.status
+            }
+        }
+        let photo = 10 * 1024 * 1024 * 4 / 3 + 200  // 10 MB as base64, and the name
+        #expect(status("POST", "/savingsgoals", length: photo) == 200)
+        #expect(status("POST", "/api/savingsgoals?x=1", length: photo) == 200)
+        #expect(status("PUT", "/api/v2/account/a1/savings-goals", length: photo) == 200)
+        #expect(status("POST", "/savingsgoals", length: 15 * 1024 * 1024 + 1) == 413)
+        // Anything else keeps the 1 MB limit.
+        #expect(status("POST", "/savingsgoals/1/transfers", length: photo) == 413)
+        #expect(status("GET", "/savingsgoals", length: 1024 * 1024 + 1) == 413)
+        #expect(status("PUT", "/api/v2/account/a1/savings-goals/g1/add-money/t1", length: photo) == 413)
+        #expect(Self.limits.maxBody(method: "POST", target: "/savingsgoals") == 15 * 1024 * 1024)
+        #expect(Self.limits.maxBody(method: "GET", target: "/savingsgoals") == 1024 * 1024)
+    }
+
     /// Runs a chunked body through the reader `step` bytes at a time.
     static func dechunk(_ text: String, step: Int, limits: ServeLimits = limits) -> Result<Data, HTTPFailure> {
         let bytes = Array(text.utf8)
