@@ -205,11 +205,11 @@ public actor StarlingDemoAPI: ServeHandler {
         var cleared: Int64 = openingBalance ?? 1_000 * currency.minorPerUnit
         var pending: Int64 = 0
         for item in items where item.status == "SETTLED" || item.status == "PENDING" {
-            let signed = item.direction == "OUT" ? -item.amount.minorUnits : item.amount.minorUnits
-            if item.status == "PENDING" { pending += signed } else { cleared += signed }
+            let signed = item.direction == "OUT" ? Money.negate(item.amount.minorUnits) : item.amount.minorUnits
+            if item.status == "PENDING" { pending = Money.add(pending, signed) } else { cleared = Money.add(cleared, signed) }
         }
         return Starling.Balance(cleared: Starling.Amount(currency: currency.code, minorUnits: cleared),
-                                effective: Starling.Amount(currency: currency.code, minorUnits: cleared + pending),
+                                effective: Starling.Amount(currency: currency.code, minorUnits: Money.add(cleared, pending)),
                                 pending: Starling.Amount(currency: currency.code, minorUnits: pending))
     }
 
@@ -221,7 +221,7 @@ public actor StarlingDemoAPI: ServeHandler {
 
     static func savingsGoal(_ goal: Goal) -> Starling.SavingsGoal {
         let percentage = goal.target.flatMap { target in
-            target.minorUnits > 0 ? Double(goal.balance.minorUnits * 100 / target.minorUnits) : nil
+            target.minorUnits > 0 ? (Double(goal.balance.minorUnits) * 100 / Double(target.minorUnits)).rounded(.towardZero) : nil
         }
         return Starling.SavingsGoal(savingsGoalUid: goalUid(goal.id), name: goal.name, target: goal.target.map(Starling.Amount.init),
                                     totalSaved: Starling.Amount(goal.balance), savedPercentage: percentage,

@@ -83,9 +83,5 @@ public struct BalanceHistory: Hashable, Sendable {
         return other > 0 ? .min : .max
     }
 
-    static func saturating(_ value: Int64, plus other: Int64) -> Int64 {
-        let (result, overflow) = value.addingReportingOverflow(other)
-        guard overflow else { return result }
-        return other > 0 ? .max : .min
-    }
+    static func saturating(_ value: Int64, plus other: Int64) -> Int64 { Money.add(value, other) }
 }

@@ -2,9 +2,18 @@ import Foundation
 
 /// An amount of money in integer minor units (cents, pence) of one currency.
 /// Never summed as floating point: JSON numbers arrive as `Decimal` and are rounded once.
+///
+/// Where money enters from outside (a server, the cache, a file) it is made with
+/// `init(bounded:currency:)` or `init(decimal:currency:)`, which refuse more than
+/// `maxMagnitude`; an answer's record with such an amount is skipped and named. Arithmetic
+/// saturates at `Int64`'s ends instead of trapping, so no sum of any length can crash the app.
 public struct Money: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var minorUnits: Int64
     public var currency: Currency
+
+    /// The largest magnitude accepted where money enters: 10^17 minor units (a thousand
+    /// trillion dollars), far from `Int64`'s 9.2 × 10^18, so that 92 of them still sum exactly.
+    public static let maxMagnitude: Int64 = 100_000_000_000_000_000
 
     public init(minorUnits: Int64, currency: Currency) {
         self.minorUnits = minorUnits
@@ -19,9 +28,18 @@ public struct Money: Hashable, Sendable, Comparable, CustomStringConvertible {
         var rounded = Decimal()
         NSDecimalRound(&rounded, &scaled, 0, .plain)
         // Int64 holds ±9.2e18 minor units; refuse anything beyond ±1e17 to stay far from it.
-        guard rounded.magnitude <= Decimal(string: "100000000000000000")! else { return nil }
+        guard rounded.magnitude <= Decimal(Money.maxMagnitude) else { return nil }
         self.init(minorUnits: NSDecimalNumber(decimal: rounded).int64Value, currency: currency)
     }
+
+    /// Minor units as a source sent them (Starling's `minorUnits`); `nil` past `maxMagnitude`.
+    public init?(bounded minorUnits: Int64, currency: Currency) {
+        guard minorUnits >= -Money.maxMagnitude && minorUnits <= Money.maxMagnitude else { return nil }
+        self.init(minorUnits: minorUnits, currency: currency)
+    }
+
+    /// Whether the amount is one a source may send (see `maxMagnitude`).
+    public var isWithinBounds: Bool { minorUnits >= -Money.maxMagnitude && minorUnits <= Money.maxMagnitude }
 
     /// Whole units and minor units written as a decimal string, e.g. "12.5" → 1250 cents.
     public init?(string: String, currency: Currency) {
@@ -38,22 +56,45 @@ public struct Money: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     public var isNegative: Bool { minorUnits < 0 }
     public var isZero: Bool { minorUnits == 0 }
-    public var magnitude: Money { Money(minorUnits: abs(minorUnits), currency: currency) }
+    public var magnitude: Money { Money(minorUnits: Money.saturating(minorUnits.magnitude), currency: currency) }
+
+    /// The same amount the other way (money in ↔ money out); `Int64.min` becomes `Int64.max`.
+    public var negated: Money { Money(minorUnits: Money.negate(minorUnits), currency: currency) }
 
     public static func < (lhs: Money, rhs: Money) -> Bool {
         precondition(lhs.currency == rhs.currency, "comparing \(lhs.currency) with \(rhs.currency)")
         return lhs.minorUnits < rhs.minorUnits
     }
 
-    /// Adds two amounts of one currency; adding different currencies is a programming error.
+    /// Adds two amounts of one currency, saturating; adding different currencies is a programming error.
     public static func + (lhs: Money, rhs: Money) -> Money {
         precondition(lhs.currency == rhs.currency, "adding \(lhs.currency) to \(rhs.currency)")
-        return Money(minorUnits: lhs.minorUnits + rhs.minorUnits, currency: lhs.currency)
+        return Money(minorUnits: add(lhs.minorUnits, rhs.minorUnits), currency: lhs.currency)
     }
 
     public static func - (lhs: Money, rhs: Money) -> Money {
         precondition(lhs.currency == rhs.currency, "subtracting \(rhs.currency) from \(lhs.currency)")
-        return Money(minorUnits: lhs.minorUnits - rhs.minorUnits, currency: lhs.currency)
+        return Money(minorUnits: add(lhs.minorUnits, negate(rhs.minorUnits)), currency: lhs.currency)
+    }
+
+    public static func += (lhs: inout Money, rhs: Money) { lhs = lhs + rhs }
+
+    /// `a + b` in minor units, held at `Int64`'s ends instead of trapping.
+    public static func add(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? .max : .min) : sum
+    }
+
+    /// `-a`, with `Int64.min` held at `Int64.max`.
+    public static func negate(_ a: Int64) -> Int64 { a == .min ? .max : -a }
+
+    /// The sum of amounts in minor units, saturating (an empty list sums to 0).
+    public static func sum<S: Sequence>(_ values: S) -> Int64 where S.Element == Int64 {
+        values.reduce(0, add)
+    }
+
+    private static func saturating(_ magnitude: UInt64) -> Int64 {
+        magnitude > UInt64(Int64.max) ? .max : Int64(magnitude)
     }
 
     /// "$1,250.50", "£0.87", "−$2.50" (a true minus sign), "¥1,200".

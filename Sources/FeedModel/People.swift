@@ -60,7 +60,7 @@ public enum PeopleRoster {
             let feed = feeds(goal.id)
             if feed.loaded { loaded.insert(goal.id) }
             for item in feed.items where item.timestamp >= since && item.timestamp <= now && item.amount.currency == currency {
-                saved[item.userId, default: 0] += item.amount.minorUnits
+                saved[item.userId, default: 0] = Money.add(saved[item.userId, default: 0], item.amount.minorUnits)
                 counts[item.userId, default: 0] += 1
                 ids.insert(item.userId)
             }

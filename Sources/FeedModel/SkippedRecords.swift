@@ -14,6 +14,25 @@ public final class SkippedRecords: Sendable {
         notes.update { $0.append(note) }
     }
 
+    /// Maps records that decoded into model values one by one: a record that does not fit the
+    /// model (an amount out of range, a currency that is not ISO) is stepped over and named,
+    /// one note for the whole answer, like a record that could not be decoded at all.
+    public func mapEach<Record, Value>(_ records: [Record], resource: String, name: (Record) -> String,
+                                       _ transform: (Record) throws(MalformedPayload) -> Value) -> [Value] {
+        var values: [Value] = []
+        values.reserveCapacity(records.count)
+        var reasons: [String] = []
+        for (index, record) in records.enumerated() {
+            do {
+                values.append(try transform(record))
+            } catch {
+                reasons.append("[\(index)].\(error.resource): \(error.reason) (\(TextSanitizer.clean(String(name(record).prefix(40)))))")
+            }
+        }
+        if let note = SkippedRecords.note(resource: TextSanitizer.clean(resource), reasons: reasons) { add(note) }
+        return values
+    }
+
     /// The notes since the last call, oldest first.
     public func drain() -> [String] {
         var drained: [String] = []

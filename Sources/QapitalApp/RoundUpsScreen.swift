@@ -207,10 +207,7 @@ final class RoundUpsScreen: TabScreen {
         guard words >= 24 else { return true }
         let muted = Style(fg: .role(.muted))
         let x = chartRect.maxX + 2
-        let total = history.reduce(Int64(0)) { sum, week in
-            let (added, overflow) = sum.addingReportingOverflow(week.total.minorUnits)
-            return overflow ? (week.total.minorUnits > 0 ? .max : .min) : added
-        }
+        let total = Money.sum(history.map(\.total.minorUnits))
         var lines: [[Span]] = [[Span("Round-ups, last \(history.count) weeks", .bold)],
                                [Span("in all ", muted), Span(Money(minorUnits: total, currency: currency).formatted, DisplayFormat.moneyStyle)]]
         if let shown {

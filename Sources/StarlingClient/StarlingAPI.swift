@@ -122,8 +122,9 @@ public struct StarlingAPI: SavingsAPI {
 
     public func goals() async throws -> [Goal] {
         let list = try await get(goalsPath(), as: Starling.SavingsGoalList.self)
-        return try mapped(goalsPath().label("GET")) {
-            try (list.savingsGoalList ?? []).map { try StarlingMapping.goal($0, currency: accountCurrency) }
+        let currency = accountCurrency
+        return mapEach(list.savingsGoalList ?? [], goalsPath().label("GET"), name: { "id \($0.savingsGoalUid)" }) { goal throws(MalformedPayload) in
+            try StarlingMapping.goal(goal, currency: currency)
         }
     }
 
@@ -131,7 +132,7 @@ public struct StarlingAPI: SavingsAPI {
     public func feed(goalId: GoalID) async throws -> [FeedItem] {
         let path = feedPath(category: goalId.rawValue)
         let items = try await feedItems(path, from: createdAt, to: now().addingTimeInterval(60))
-        return try mapped(path.label("GET")) { try items.map(StarlingMapping.goalFeedItem) }
+        return mapEach(items, path.label("GET"), StarlingMapping.goalFeedItem)
             .sorted { $0.timestamp > $1.timestamp }
     }
 
@@ -151,7 +152,7 @@ public struct StarlingAPI: SavingsAPI {
     public func activities(from: Date, to: Date) async throws -> ActivityPage {
         let path = feedPath(category: primary.defaultCategory)
         let items = try await feedItems(path, from: from, to: to)
-        let activities = try mapped(path.label("GET")) { try items.map(StarlingMapping.activity) }
+        let activities = mapEach(items, path.label("GET"), StarlingMapping.activity)
         return ActivityPage(oldest: createdAt, activities: activities.sorted { $0.timestamp > $1.timestamp })
     }
 
@@ -159,7 +160,7 @@ public struct StarlingAPI: SavingsAPI {
     public func transactions(from: Date, to: Date) async throws -> [Transaction] {
         let path = feedPath(category: primary.defaultCategory)
         let items = try await feedItems(path, from: from, to: to)
-        return try mapped(path.label("GET")) { try items.map(StarlingMapping.transaction) }
+        return mapEach(items, path.label("GET"), StarlingMapping.transaction)
     }
 
     public func createGoal(name: String, target: Money?) async throws -> Goal {
@@ -297,16 +298,16 @@ public struct StarlingAPI: SavingsAPI {
         }
     }
 
-    /// Turns a value that decoded but does not fit the model (a bad currency code) into a malformed answer.
-    private func mapped<T>(_ label: String, _ body: () throws -> T) throws(APIError) -> T {
-        do {
-            return try body()
-        } catch let error as MalformedPayload {
-            throw APIError(kind: .malformed, request: label,
-                           message: MalformedPayload(resource: label, reason: "\(error.resource): \(error.reason)").description)
-        } catch {
-            throw APIError(kind: .malformed, request: label, message: MalformedPayload(resource: label, reason: "\(error)").description)
-        }
+    /// Feed items that decoded but do not fit the model (an amount out of range, a bad currency
+    /// code) are skipped and named in the status bar; the rest of the answer is shown.
+    private func mapEach<Value>(_ items: [Starling.FeedItem], _ label: String,
+                                _ transform: (Starling.FeedItem) throws(MalformedPayload) -> Value) -> [Value] {
+        mapEach(items, label, name: { "id \($0.feedItemUid)" }, transform)
+    }
+
+    private func mapEach<Record, Value>(_ records: [Record], _ label: String, name: (Record) -> String,
+                                        _ transform: (Record) throws(MalformedPayload) -> Value) -> [Value] {
+        (decoder.skipped ?? SkippedRecords()).mapEach(records, resource: label, name: name, transform)
     }
 
     /// A 2xx answer that still says `"success": false` is a refusal, in the server's words.

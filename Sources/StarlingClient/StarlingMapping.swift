@@ -33,7 +33,7 @@ public enum StarlingMapping {
     /// `IN` is money in (+), `OUT` money out (−).
     public static func signedAmount(_ item: Starling.FeedItem) throws(MalformedPayload) -> Money {
         let money = try item.amount.money("amount")
-        return item.direction.uppercased() == "OUT" ? Money(minorUnits: -money.minorUnits, currency: money.currency) : money
+        return item.direction.uppercased() == "OUT" ? money.negated : money
     }
 
     /// Who the money went to or came from: the counterparty, else the reference, else the source.

@@ -24,7 +24,10 @@ public enum Starling {
             guard let currency = Currency.from(code: currency) else {
                 throw MalformedPayload(resource: field, reason: "not an ISO currency code: \"\(String(self.currency.prefix(10)))\"")
             }
-            return Money(minorUnits: minorUnits, currency: currency)
+            guard let money = Money(bounded: minorUnits, currency: currency) else {
+                throw MalformedPayload(resource: field, reason: "minorUnits \(minorUnits) is out of range")
+            }
+            return money
         }
     }
 

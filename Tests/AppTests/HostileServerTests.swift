@@ -2,6 +2,7 @@
 import FeedModel
 import Foundation
 import HTTPTransport
+import StarlingClient
 import Testing
 
 /// The HTTP client against servers that misbehave on purpose (loopback, raw sockets).
@@ -16,6 +17,52 @@ import Testing
             Issue.record("not an APIError: \(error)")
             return nil
         }
+    }
+
+    // MARK: - Amounts at the edges of Int64, from every source
+
+    @Test func aStarlingFeedsLargestAndSmallestAmountsAreSkippedAndNamed() async throws {
+        let item = { (uid: String, minor: String, direction: String) in
+            #"{"feedItemUid":"\#(uid)","amount":{"currency":"GBP","minorUnits":\#(minor)},"direction":"\#(direction)","#
+                + #""transactionTime":"2026-11-20T10:00:00.000Z","source":"MASTER_CARD","status":"SETTLED","counterPartyName":"Shop"}"#
+        }
+        let feed = #"{"feedItems":["# + [item("min-out", "-9223372036854775808", "OUT"), item("max-in", "9223372036854775807", "IN"),
+                                         item("min-in", "-9223372036854775808", "IN"), item("ok", "1234", "OUT"),
+                                         item("past-bound", "100000000000000001", "OUT")].joined(separator: ",") + "]}"
+        let server = try HostileServer { path in
+            path.hasPrefix("/api/v2/accounts") && !path.contains("/balance")
+                ? .json(#"{"accounts":[{"accountUid":"acc-1","accountType":"PRIMARY","defaultCategory":"cat-1","currency":"GBP","createdAt":"2020-01-01T00:00:00.000Z"}]}"#)
+                : .json(feed)
+        }
+        defer { server.stop() }
+        let api = try await StarlingAPI.connect(baseURL: server.baseURL, token: "t")
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        let page = try await api.activities(from: now.addingTimeInterval(-14 * 86_400), to: now)
+        #expect(page.activities.map(\.amount.minorUnits) == [-1234])
+        let transactions = try await api.transactions(from: now.addingTimeInterval(-14 * 86_400), to: now)
+        #expect(transactions.map(\.amount.minorUnits) == [-1234])
+        let notes = api.skippedRecords?.drain() ?? []
+        #expect(notes.count == 2)
+        let note = try #require(notes.first)
+        #expect(note.hasPrefix("GET /api/v2/feed/account/…/category/…/transactions-between: skipped 4 bad records ("))
+        #expect(note.contains("amount: minorUnits -9223372036854775808 is out of range (id min-out)"))
+    }
+
+    @Test func aQapitalFeedsLargestAndSmallestAmountsAreSkippedAndNamed() async throws {
+        let activity = { (id: Int, amount: String) in
+            #"{"id":\#(id),"message":"saved","amount":\#(amount),"userId":1,"timestamp":"2026-11-20T10:00:00Z"}"#
+        }
+        let body = #"{"oldest":"2020-01-01T00:00:00Z","activities":["#
+            + [activity(1, "-9223372036854775808"), activity(2, "9223372036854775807"), activity(3, "12.34"),
+               activity(4, "1e300"), activity(5, "-1000000000000000.01")].joined(separator: ",") + "]}"
+        let server = try HostileServer { _ in .json(body) }
+        defer { server.stop() }
+        let api = QapitalHTTPAPI(baseURL: server.baseURL)
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        let page = try await api.activities(from: now.addingTimeInterval(-14 * 86_400), to: now)
+        #expect(page.activities.map(\.amount.minorUnits) == [1234])
+        let note = try #require(api.skippedRecords?.drain().first)
+        #expect(note.hasPrefix("GET /activities: skipped 4 bad records (activities[0].amount"))
     }
 
     // MARK: - The token stays with its origin

@@ -48,6 +48,43 @@ import Testing
         #expect(Money(decimal: Decimal(string: "1e30")!, currency: .usd) == nil)
     }
 
+    @Test func amountsFromOutsideAreBounded() {
+        #expect(Money(bounded: Money.maxMagnitude, currency: .gbp)?.minorUnits == Money.maxMagnitude)
+        #expect(Money(bounded: -Money.maxMagnitude, currency: .gbp) != nil)
+        #expect(Money(bounded: Money.maxMagnitude + 1, currency: .gbp) == nil)
+        #expect(Money(bounded: .min, currency: .gbp) == nil)
+        #expect(Money(bounded: .max, currency: .gbp) == nil)
+        #expect(Money(decimal: Decimal(Money.maxMagnitude) / 100 + 1, currency: .usd) == nil)
+    }
+
+    @Test func arithmeticSaturatesInsteadOfTrapping() {
+        let most = Money(minorUnits: .max, currency: .usd), least = Money(minorUnits: .min, currency: .usd)
+        let one = Money(minorUnits: 1, currency: .usd)
+        #expect((most + one).minorUnits == .max)
+        #expect((least - one).minorUnits == .min)
+        #expect(least.negated.minorUnits == .max)
+        #expect(least.magnitude.minorUnits == .max)
+        #expect((most - least).minorUnits == .max)
+        var total = Money.zero(.usd)
+        for _ in 0..<93 { total += Money(minorUnits: Money.maxMagnitude, currency: .usd) }
+        #expect(total.minorUnits == .max)
+        #expect(Money.sum(Array(repeating: Money.maxMagnitude, count: 92)) == 92 * Money.maxMagnitude)
+        #expect(Money.sum([Int64.min, -1]) == .min)
+        #expect(least.formatted.hasPrefix("\u{2212}$92,233,720,368,547,758"))
+    }
+
+    @Test func peopleSumTheLargestAmountsWithoutTrapping() {
+        let goal = Goal(id: 1, name: "Dog", ownerId: 1, target: nil, balance: .zero(.usd))
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let items = (0..<93).map { index in
+            FeedItem(id: "\(index)", timestamp: now.addingTimeInterval(-Double(index)), message: MarkupText(parsing: "saved"),
+                     amount: Money(minorUnits: Money.maxMagnitude, currency: .usd), userId: 1)
+        }
+        let people = PeopleRoster.people(goals: [goal], feeds: { _ in (items, true) }, activities: [], currency: .usd, now: now)
+        #expect(people.first?.saved.minorUnits == .max)
+        #expect(people.first?.savingsCount == 93)
+    }
+
     @Test func currencyCodes() {
         #expect(Currency.from(code: "gbp") == .gbp)
         #expect(Currency.from(code: "JPY")?.minorDigits == 0)
