@@ -176,7 +176,7 @@ public actor DemoHTTPServer {
     }
 
     @Sendable static func writeLogLine(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardStream.error.line(line)
     }
 
     /// `GET /activities?from=…%2B00:00&to=… 200 3ms`; control characters in the target removed.
@@ -306,7 +306,7 @@ private struct Middleware<Inner: ServeHandler>: ServeHandler {
         if options.logRequests {
             let line = DemoHTTPServer.logLine(method: request.method, target: request.target,
                                               status: response.status, elapsed: clock.now - started)
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            StandardStream.error.line(line)
         }
         return response
     }

@@ -317,7 +317,7 @@ struct AppOptions: ParsableArguments {
                 do {
                     try remembered.remember(token, for: baseURL)
                 } catch {
-                    FileHandle.standardError.write(Data("qapital-tui: the token was not remembered: \(error.message)\n".utf8))
+                    StandardStream.error.line("qapital-tui: the token was not remembered: \(error.message)")
                 }
             }
             return connection

@@ -57,6 +57,7 @@ struct QapitalCommand: AsyncParsableCommand {
     /// Like ArgumentParser's own, but a failure is one line on stderr (no usage block), so
     /// scripts and people see exactly what was wrong. --help and --version print as usual.
     static func main() async {
+        StandardStream.ignoreBrokenPipes()
         do {
             var command = try parse(arguments: Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -74,7 +75,7 @@ struct QapitalCommand: AsyncParsableCommand {
             }
             let message = self.message(for: error)
                 .split(whereSeparator: \.isNewline).first.map(String.init) ?? "failed"
-            FileHandle.standardError.write(Data("qapital-tui: \(message)\n".utf8))
+            StandardStream.error.line("qapital-tui: \(message)")
             Foundation.exit(code.rawValue == 0 ? 1 : code.rawValue)
         }
     }

@@ -116,6 +116,6 @@ struct ServeCommand: AsyncParsableCommand {
     static let grace: Duration = .seconds(5)
 
     static func say(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardStream.error.line(line)
     }
 }

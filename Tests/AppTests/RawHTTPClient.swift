@@ -187,6 +187,18 @@ final class ServeProcess {
         try RawHTTPClient(port: port)
     }
 
+    /// Closes the reading end of serve's stderr, as `serve 2>&1 | head -1` does once `head` has its line.
+    func closeStderr() {
+        try? errors.fileHandleForReading.close()
+    }
+
+    /// Sends `signal` and waits for the exit, without reading stderr (closed by `closeStderr`).
+    func stopWithoutReading(_ signal: Int32 = SIGTERM) -> Int32 {
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     /// Sends `signal` and waits for the exit; returns the status and everything written on stderr.
     func stop(_ signal: Int32 = SIGTERM) -> (status: Int32, stderr: String) {
         kill(process.processIdentifier, signal)

@@ -23,6 +23,17 @@ extension BlockingTests {
                     sourceLocation: sourceLocation)
         }
 
+        @Test func serveOutlivesAStderrWithNoReader() throws {
+            // `serve 2>&1 | head -1`: the reader goes away after the first line; every request
+            // then logs a line into a pipe nobody reads, and the stop report too.
+            let serve = try ServeProcess()
+            serve.closeStderr()
+            for _ in 0..<3 { try Self.expectAnswered(serve) }
+            #expect(serve.process.isRunning)
+            #expect(serve.stopWithoutReading() == 0)
+            #expect(serve.process.terminationReason == .exit)
+        }
+
         @Test func twoOneMegabyteHeadersGet431AndTheServerStillAnswersAndStops() throws {
             let serve = try ServeProcess()
             let header = "GET /savingsgoals HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + String(repeating: "a", count: Self.megabyte) + "\r\n\r\n"
