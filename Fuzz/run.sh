@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(markup sanitizer payloads starling images)
+all=(markup sanitizer payloads starling mapping images)
 mode=time
 seconds=60
 case "${1:-}" in
@@ -45,12 +45,15 @@ for harness in markup sanitizer payloads; do
     wanted "$harness" || continue
     swiftc "${flags[@]}" -module-name FeedModel -o "$out/$harness" Sources/FeedModel/*.swift "Fuzz/harnesses/$harness.swift"
 done
-if wanted starling; then
+if wanted starling || wanted mapping; then
     library FeedModel Sources/FeedModel/*.swift
     library HTTPTransport -lFeedModel Sources/HTTPTransport/*.swift
     library StarlingClient -lFeedModel -lHTTPTransport Sources/StarlingClient/*.swift
-    swiftc "${flags[@]}" -module-name StarlingFuzz -I "$out" -L "$out" -lStarlingClient -lHTTPTransport -lFeedModel \
-        -o "$out/starling" Fuzz/harnesses/starling.swift
+    for harness in starling mapping; do
+        wanted "$harness" || continue
+        swiftc "${flags[@]}" -module-name StarlingFuzz -I "$out" -L "$out" -lStarlingClient -lHTTPTransport -lFeedModel \
+            -o "$out/$harness" "Fuzz/harnesses/$harness.swift"
+    done
 fi
 if wanted images; then
     # libpng and libjpeg through the C shims: instrumented builds from Fuzz/codecs.sh when they
