@@ -186,7 +186,7 @@ public final class AppCore {
     }
 
     private func receive(_ event: StoreEvent) {
-        status.collectFailures(goals: goals, feed: feed, roundUps: roundUps)
+        status.collectFailures(goals: goals, feed: feed, roundUps: roundUps, event: event)
         switch event {
         case .account:
             if let summary = account.account?.summary { status.sourceName = summary }

@@ -35,20 +35,32 @@ struct StatusLine {
         if let notice, now().timeIntervalSince(notice.at) >= lifetime { self.notice = nil }
     }
 
-    /// New failures go to the status bar; a failure that went away clears it.
-    mutating func collectFailures(goals: GoalStore, feed: ActivityFeed, roundUps: RoundUpStore) {
+    /// A new failure goes to the status bar as its store's event is handled, so of failures that
+    /// land in one burst the bar ends on the newest; a failure that went away clears it (and is
+    /// shown again if it comes back).
+    mutating func collectFailures(goals: GoalStore, feed: ActivityFeed, roundUps: RoundUpStore, event: StoreEvent? = nil) {
         var current: Set<String> = []
         if let message = goals.status.failureMessage { current.insert(message) }
         for state in goals.feeds.values { if let message = state.status.failureMessage { current.insert(message) } }
         if case .failed(let message) = feed.phase { current.insert(message) }
         if let message = roundUps.status.failureMessage { current.insert(message) }
         if let message = roundUps.transfer?.failureMessage { current.insert(message) }
-        if let newest = current.subtracting(reportedFailures).sorted().first {
-            error = (newest, now())
-        } else if let shown = error, !current.contains(shown.message), reportedFailures.contains(shown.message) {
-            error = nil
+        let own: String? = switch event {
+        case .goals?: goals.status.failureMessage
+        case .goalFeed(let id)?: goals.feeds[id]?.status.failureMessage
+        case .activityPage?: if case .failed(let message) = feed.phase { message } else { nil }
+        case .week?: roundUps.status.failureMessage
+        case .transfer?: roundUps.transfer?.failureMessage
+        default: nil
         }
-        reportedFailures = current
+        let shownFailureWentAway = error.map { reportedFailures.contains($0.message) && !current.contains($0.message) } ?? false
+        reportedFailures.formIntersection(current)
+        if let own, !reportedFailures.contains(own) {
+            error = (own, now())
+            reportedFailures.insert(own)
+        } else if shownFailureWentAway {
+            error = nil  // (a skipped-record note, not a failure, stays until it expires)
+        }
     }
 
     /// The spinner shows only after a second of waiting, so quick answers never flicker.

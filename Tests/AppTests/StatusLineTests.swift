@@ -1,0 +1,36 @@
+import DemoData
+import FeedModel
+import Foundation
+import TermUI
+import Testing
+import TestSupport
+@testable import QapitalApp
+
+/// The status bar's error: the newest failure, whatever its text.
+@MainActor @Suite struct StatusLineTests {
+    /// Lets store tasks run (without the loop handling their events) until `condition` holds.
+    static func letTasksRun(until condition: () -> Bool) async -> Bool {
+        for _ in 0..<10_000 where !condition() { await Task.yield() }
+        return condition()
+    }
+
+    @Test func twoFailuresInOneBurstShowTheNewestNotTheFirstByName() async {
+        // The activity feed fails first, then the goal list ("GET /savingsgoals…", which sorts
+        // after "GET /activities…"); both land before the loop reads either event.
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "fake")
+        api.script { $0.unreachable = [.goals, .activities] }
+        api.hold([.goals, .activities])
+        let app = AppHarness(api: api)
+        #expect(await app.runner.run(until: { api.heldCount == 2 }, timeout: .seconds(10)))
+        let before = app.core.pendingEvents
+        api.releaseOne(.activities)
+        #expect(await Self.letTasksRun { app.core.pendingEvents > before })
+        let afterActivities = app.core.pendingEvents
+        api.releaseOne(.goals)
+        #expect(await Self.letTasksRun { app.core.pendingEvents > afterActivities })
+        api.release()
+        let screen = await app.screen()
+        let bar = screen.last ?? ""
+        #expect(bar.contains("✗ GET /savingsgoals: cannot connect"), "\(bar)")
+    }
+}
