@@ -23,6 +23,22 @@ struct ScreenData {
     let refreshCache: (@Sendable () -> Void)?
     /// The spinner's frame this frame, nil while nothing has waited long enough.
     var spinnerFrame: String?
+
+    init(_ stores: AppStores, achievements: AchievementsFile, configuration: AppCore.Configuration, format: DisplayFormat,
+         refreshCache: (@Sendable () -> Void)?) {
+        goals = stores.goals
+        feed = stores.feed
+        users = stores.users
+        roundUps = stores.roundUps
+        goalCreator = stores.goalCreator
+        images = stores.images
+        self.achievements = achievements
+        self.format = format
+        colors = configuration.colors
+        currency = configuration.currency
+        timeZone = configuration.timeZone
+        self.refreshCache = refreshCache
+    }
 }
 
 /// What a frame shows that may need fetching: the core asks for it after drawing.
@@ -53,6 +69,11 @@ struct Shown {
 
 /// What handling a key led to; the core carries it out.
 enum Outcome {
+    var isIgnored: Bool {
+        if case .ignored = self { return true }
+        return false
+    }
+
     /// Not for this layer: the next one (screen, then global keys) may take it.
     case ignored
     case consumed
