@@ -34,6 +34,7 @@ public final class AppCore {
     private var signIn: SignInOffer
     private var reconnect = ReconnectPolicy()
     private var data: ScreenData
+    private let commands: CommandRunner
     private let queue: EventQueue
     private let sink: EventSink<StoreEvent>
 
@@ -63,7 +64,8 @@ public final class AppCore {
         stores = AppStores(api: api, configuration: configuration, cache: capabilities.cache, events: sink,
                            pictureArrived: { queue.post(.picture($0)) }, now: now)
         data = ScreenData(stores, achievements: achievements, configuration: configuration,
-                          format: DisplayFormat(timeZone: configuration.timeZone, now: now), refreshCache: capabilities.refreshCache)
+                          format: DisplayFormat(timeZone: configuration.timeZone, now: now))
+        commands = CommandRunner(stores: stores, refreshCache: capabilities.refreshCache)
         stacks = AppCore.tabs.map { [$0.init()] }
         keys = ScreenKeys(configuration.keys)
         status = StatusLine(sourceName: configuration.sourceName, lifetime: configuration.errorLifetime, now: now)
@@ -86,9 +88,9 @@ public final class AppCore {
     /// Starts loading what the screens show (the activity feed too, so tab 2 has its first
     /// page before anyone switches to it).
     public func start() {
-        for stack in stacks { stack[0].start(data) }
-        stores.account.load()
-        screen.appear(data)
+        for stack in stacks { run(stack[0].start(data)) }
+        run([.loadAccount])
+        run(screen.appear(data))
         if let note = AchievementsLoader.skippedNote(data.achievements) { status.error = (note, status.now()) }
     }
 
@@ -134,7 +136,7 @@ public final class AppCore {
     public func tick() {
         status.expire()
         if let note = connectivity?.takeCacheNote() { showNotice(note) }
-        if reconnect.shouldTry(offline: connectivity?.isOffline == true, busy: goals.isBusy, now: status.now()) { goals.load() }
+        if reconnect.shouldTry(offline: connectivity?.isOffline == true, busy: goals.isBusy, now: status.now()) { run([.loadGoals]) }
     }
 
     private func receive(_ event: StoreEvent) {
@@ -142,22 +144,22 @@ public final class AppCore {
         switch event {
         case .account: if let summary = stores.account.account?.summary { status.sourceName = summary }
         // Money moved into a goal: the balance in the header changed.
-        case .transfer: if case .succeeded? = roundUps.transfer?.phase { stores.account.load() }
+        case .transfer: if case .succeeded? = roundUps.transfer?.phase { run([.loadAccount]) }
         case .signIn: if signIn.checked() { signedInAgain() }
         default: break
         }
         // Records an answer held but could not read: named in the status bar, the rest shown.
         if let note = skippedRecords?.drain().last { status.error = (note, status.now()) }
         if let form = signIn.form(over: overlays, events: sink) { overlays.append(form) }
-        for screen in stacks.joined() { screen.receive(event, data) }
+        for screen in stacks.joined() { run(screen.receive(event, data)) }
         for overlay in overlays { apply(overlay.receive(event, data), from: overlay) }
     }
 
     /// A new token was accepted: everything shown loads again with it.
     private func signedInAgain() {
         status.error = nil
-        for stack in stacks { stack[0].refresh(data) }
-        stores.account.load()
+        for stack in stacks { run(stack[0].refresh(data)) }
+        run([.loadAccount])
     }
 
     /// The event pump: the top overlay, then the screen, then the keys every screen shares.
@@ -191,7 +193,7 @@ public final class AppCore {
         case .showTab(let number): if number >= 1 && number <= stacks.count { switchTab(to: number - 1) }
         case .people: if let popup = screen.people(data) { overlays.append(popup) }
         case .filter: overlays.append(FilterLine(screen: screen))
-        case .refresh: screen.refresh(data)
+        case .refresh: run(screen.refresh(data))
         case .redraw: wantsFullRedraw = true
         case .help: overlays.append(KeysHelp(entries: KeysHelp.entries(configuration.keys)))
         case .quit: shouldQuit = true
@@ -215,8 +217,16 @@ public final class AppCore {
         case .replace(let next):
             overlays.removeAll { $0 === overlay }
             overlays.append(next)
+        case .run(let work, let then):
+            run(work)
+            return apply(then, from: overlay)
         }
         return outcome
+    }
+
+    /// Carries out commands for the stores; what could not be done is noted in the status bar.
+    private func run(_ work: [Command]) {
+        for command in work { if let note = commands.run(command) { showNotice(note) } }
     }
 
     /// The tab bar: "1 Goals", … as drawn, the current tab highlighted.
@@ -224,7 +234,7 @@ public final class AppCore {
 
     private func switchTab(to index: Int) {
         tabIndex = index
-        screen.appear(data)
+        run(screen.appear(data))
     }
 
     // MARK: - Drawing
