@@ -22,17 +22,14 @@ final class ActivityScreen: TabScreen {
 
     init() {}
 
-    func start(_ data: ScreenData) {
+    func start(_ data: ScreenData) -> [Command] {
         rows.reset()
-        data.feed.start()
+        return [.startActivity]
     }
 
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
         guard let action else { return .ignored }
-        if action == .lookFurtherBack {
-            data.feed.keepLooking()
-            return .consumed
-        }
+        if action == .lookFurtherBack { return .run(.fetchOlderActivity) }
         Self.sync(state: self, feed: data.feed, users: data.users, timeZone: data.timeZone)
         let before = list.selected
         guard list.navigate(action, count: rowCount) else { return .ignored }
@@ -53,14 +50,9 @@ final class ActivityScreen: TabScreen {
         return .consumed
     }
 
-    func refresh(_ data: ScreenData) {
-        if case .failed = data.feed.phase {
-            data.feed.retry()
-        } else {
-            data.users.retryFailed()
-            data.refreshCache?()
-            data.feed.refresh()
-        }
+    func refresh(_ data: ScreenData) -> [Command] {
+        if case .failed = data.feed.phase { return [.retryActivity] }
+        return [.retryUsers, .refreshCache, .refreshActivity]
     }
 
     func people(_ data: ScreenData) -> UserPopup? {
@@ -69,9 +61,10 @@ final class ActivityScreen: TabScreen {
         return UserPopup(people: [data.feed.activities[index].userId])
     }
 
-    func receive(_ event: StoreEvent, _ data: ScreenData) {
+    func receive(_ event: StoreEvent, _ data: ScreenData) -> [Command] {
         // A name arrived: a filter that matches names must look at the rows again.
         if case .user = event, !filter.isEmpty { rows.reset() }
+        return []
     }
 
     /// The people on screen, and where the cursor stands for the pager.

@@ -4,30 +4,16 @@ import TermImage
 import TermUI
 
 /// The app without a terminal: routing between the screens and overlays, the tab bar and the
-/// status bar. Screens own their state (`Screen`); overlays stack above them (`Overlay`).
+/// status bar. Screens own their state (`Screen`); overlays stack above them (`Overlay`); the
+/// stores are `AppStores`.
 ///
 /// Everything runs on the main actor. Keys and the stores' typed events arrive as `Event`s
-/// through one stream (`events`), which `AppRunner` reads; `update` reacts per event.
+/// through one queue, which `AppRunner` reads; `update` reacts per event.
 @MainActor
 public final class AppCore {
     /// The tabs, in order; a tab's number is its place. A new tab is one line here.
     static let tabs: [any TabScreen.Type] = [GoalListScreen.self, ActivityScreen.self, RoundUpsScreen.self, AchievementsScreen.self,
                                            PeopleScreen.self]
-    /// Every overlay, for the help.
-    static let overlayTypes: [any Overlay.Type] = [FilterLine.self, UserPopup.self, GoalPicker.self, SaveConfirmation.self,
-                                                   NewGoalForm.self, SignInOverlay.self, KeysHelp.self]
-    /// Screens opened from a tab (not tabs themselves), for the help.
-    static let pushedScreens: [any Screen.Type] = [GoalDetailScreen.self]
-    /// The help with the default keys: the shared keys, each tab's own, each pushed screen's, each overlay's.
-    static var helpEntries: [HelpEntry] { helpEntries(KeyOverrides()) }
-
-    /// The help with the keys `overrides` rebinds (what `?` shows).
-    static func helpEntries(_ overrides: KeyOverrides) -> [HelpEntry] {
-        AppAction.keyMap.rebinding(overrides.actions).helpEntries
-            + tabs.flatMap { $0.keyMap.rebinding(overrides.actions).helpEntries }
-            + pushedScreens.flatMap { $0.keyMap.rebinding(overrides.actions).helpEntries }
-            + overlayTypes.flatMap { $0.help }
-    }
 
     /// What the event loop reads, in order.
     public enum Event: Sendable {
@@ -42,21 +28,13 @@ public final class AppCore {
     static let minimumHeight = 6
 
     let configuration: Configuration
-    let goals: GoalStore
-    public let feed: ActivityFeed
-    let users: UserDirectory
-    let roundUps: RoundUpStore
-    let goalCreator: GoalCreator
-    /// The bank account behind the source, for the status bar (nil for sources without one).
-    let account: AccountStore
-    /// Pictures, when shown at all (with colours and without `--no-images`).
-    let images: ImageStore?
+    let stores: AppStores
     private let connectivity: Connectivity?
     private let skippedRecords: SkippedRecords?
-    private let signIn: SignInCapability?
-    /// Closed by the user: not shown again for the same refusal.
-    private var signInDismissed = false
+    private var signIn: SignInOffer
+    private var reconnect = ReconnectPolicy()
     private var data: ScreenData
+    private let commands: CommandRunner
     private let queue: EventQueue
     private let sink: EventSink<StoreEvent>
 
@@ -71,76 +49,55 @@ public final class AppCore {
     /// The signal that ended the app, if one did (the exit status is then 128 + signal).
     public private(set) var quitSignal: Int32?
     private var status: StatusLine
-    /// The shared keys, as the config file rebinds them.
-    private let keyMap: KeyMap<AppAction>
-    /// Each screen type's own keys, rebound likewise (made on first use).
-    private var screenKeyMaps: [ObjectIdentifier: KeyMap<AppAction>] = [:]
+    private let keys: ScreenKeys
 
     public init(api: any SavingsAPI, configuration: Configuration, capabilities: Capabilities = Capabilities(),
                 achievements: AchievementsFile = AchievementsFile(title: "", achievements: []),
                 now: @escaping @Sendable () -> Date = { Date() }) {
         let queue = EventQueue()
-        let sink: EventSink<StoreEvent> = queue.sink.map { .store($0) }
+        sink = queue.sink.map { .store($0) }
         self.queue = queue
-        self.sink = sink
         self.configuration = configuration
         connectivity = capabilities.connectivity
         skippedRecords = capabilities.skippedRecords
-        signIn = capabilities.signIn
-        users = UserDirectory(api: api, now: now, events: sink)
-        goals = GoalStore(api: api, users: users, cache: capabilities.cache, events: sink)
-        feed = ActivityFeed(api: api, cache: capabilities.cache, now: now, events: sink)
-        roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency,
-                                calendar: Week.calendar(in: configuration.timeZone), now: now, events: sink)
-        goalCreator = GoalCreator(api: api, goals: goals, events: sink)
-        account = AccountStore(api: api, events: sink)
-        if configuration.images && configuration.colors {
-            // The demo's own pictures come from the API in process; everything else over HTTP(S).
-            images = ImageStore(schemes: configuration.pictureSchemes, arrived: { queue.post(.picture($0)) }) { url in
-                try await api.imageData(at: url)
-            }
-        } else {
-            images = nil
-        }
-        data = ScreenData(goals: goals, feed: feed, users: users, roundUps: roundUps, goalCreator: goalCreator,
-                          achievements: achievements, format: DisplayFormat(timeZone: configuration.timeZone, now: now),
-                          images: images, colors: configuration.colors, currency: configuration.currency,
-                          timeZone: configuration.timeZone, refreshCache: capabilities.refreshCache)
+        signIn = SignInOffer(capabilities.signIn)
+        stores = AppStores(api: api, configuration: configuration, cache: capabilities.cache, events: sink,
+                           pictureArrived: { queue.post(.picture($0)) }, now: now)
+        data = ScreenData(stores, achievements: achievements, configuration: configuration,
+                          format: DisplayFormat(timeZone: configuration.timeZone, now: now))
+        commands = CommandRunner(stores: stores, refreshCache: capabilities.refreshCache)
         stacks = AppCore.tabs.map { [$0.init()] }
-        keyMap = AppAction.keyMap.rebinding(configuration.keys.actions)
+        keys = ScreenKeys(configuration.keys)
         status = StatusLine(sourceName: configuration.sourceName, lifetime: configuration.errorLifetime, now: now)
         status.errorLog = capabilities.errorLog
     }
 
+    public var feed: ActivityFeed { stores.feed }
+    var goals: GoalStore { stores.goals }
+    var roundUps: RoundUpStore { stores.roundUps }
+    var screen: any Screen { stacks[tabIndex].last! }
+    /// What the screens read (for tests).
+    var screenData: ScreenData { data }
+
     /// The events the loop reads: keys it posts itself, the stores' arrivals.
     public var events: AsyncStream<Event> { queue.stream }
 
-    /// Posts an event into the stream (the loop posts the terminal's).
+    /// Posts an event into the queue (the loop posts the terminal's).
     public func post(_ event: Event) { queue.post(event) }
-
-    var screen: any Screen { stacks[tabIndex].last! }
-
-    /// What the screens read (for tests).
-    var screenData: ScreenData { data }
 
     /// Starts loading what the screens show (the activity feed too, so tab 2 has its first
     /// page before anyone switches to it).
     public func start() {
-        for stack in stacks { stack[0].start(data) }
-        account.load()
-        screen.appear(data)
+        for stack in stacks { run(stack[0].start(data)) }
+        run([.loadAccount])
+        run(screen.appear(data))
         if let note = AchievementsLoader.skippedNote(data.achievements) { status.error = (note, status.now()) }
     }
 
     /// Nothing in flight: used to wait for the app to settle.
-    public var isIdle: Bool {
-        !goals.isBusy && !feed.isBusy && !users.isBusy && !roundUps.isBusy && !goalCreator.isBusy && !account.isBusy
-            && !(images?.isBusy ?? false) && !overlays.contains { ($0 as? SignInOverlay)?.isChecking == true }
-    }
-
+    public var isIdle: Bool { !stores.isBusy && !overlays.contains { ($0 as? SignInOverlay)?.isChecking == true } }
     /// Events posted and not handled yet.
     public var pendingEvents: Int { queue.pending }
-
     /// Nothing in flight and every posted event handled.
     public var isSettled: Bool { isIdle && queue.pending == 0 }
 
@@ -154,7 +111,7 @@ public final class AppCore {
 
     // MARK: - Events
 
-    /// One event read from the stream.
+    /// One event read from the queue.
     public func update(_ event: Event) {
         queue.pending = max(0, queue.pending - 1)
         switch event {
@@ -179,56 +136,46 @@ public final class AppCore {
     public func tick() {
         status.expire()
         if let note = connectivity?.takeCacheNote() { showNotice(note) }
-        if connectivity?.isOffline == true, !goals.isBusy, status.now().timeIntervalSince(status.lastReconnect) >= 10 {
-            status.lastReconnect = status.now()
-            goals.load()
-        }
+        if reconnect.shouldTry(offline: connectivity?.isOffline == true, busy: goals.isBusy, now: status.now()) { run([.loadGoals]) }
     }
 
     private func receive(_ event: StoreEvent) {
         status.collectFailures(goals: goals, feed: feed, roundUps: roundUps, event: event)
         switch event {
-        case .account:
-            if let summary = account.account?.summary { status.sourceName = summary }
-        case .transfer:
-            // Money moved into a goal: the balance in the header changed.
-            if case .succeeded? = roundUps.transfer?.phase { account.load() }
-        case .signIn:
-            if let signIn, !signIn.isRefused() { signedInAgain() }
-        default:
-            break
+        case .account: if let summary = stores.account.account?.summary { status.sourceName = summary }
+        // Money moved into a goal: the balance in the header changed.
+        case .transfer: if case .succeeded? = roundUps.transfer?.phase { run([.loadAccount]) }
+        case .signIn: if signIn.checked() { signedInAgain() }
+        default: break
         }
         // Records an answer held but could not read: named in the status bar, the rest shown.
         if let note = skippedRecords?.drain().last { status.error = (note, status.now()) }
-        offerSignInIfRefused()
-        for screen in stacks.joined() { screen.receive(event, data) }
+        if let form = signIn.form(over: overlays, events: sink) { overlays.append(form) }
+        for screen in stacks.joined() { run(screen.receive(event, data)) }
         for overlay in overlays { apply(overlay.receive(event, data), from: overlay) }
-    }
-
-    /// The server refused the token in use: the sign-in form, once (until a sign-in succeeds).
-    private func offerSignInIfRefused() {
-        guard let signIn, signIn.isRefused(), !signInDismissed, !overlays.contains(where: { $0 is SignInOverlay }) else { return }
-        overlays.append(SignInOverlay(signIn, refusal: "The server refused the token in use: paste a new one.", events: sink))
     }
 
     /// A new token was accepted: everything shown loads again with it.
     private func signedInAgain() {
-        signInDismissed = false
         status.error = nil
-        for stack in stacks { stack[0].refresh(data) }
-        account.load()
+        for stack in stacks { run(stack[0].refresh(data)) }
+        run([.loadAccount])
     }
 
     /// The event pump: the top overlay, then the screen, then the keys every screen shares.
     private func handle(_ key: Key) {
-        if let top = overlays.last, !isIgnored(apply(top.handle(key, data), from: top)) { return }
+        if let top = overlays.last, !apply(top.handle(key, data), from: top).isIgnored { return }
         if key == .resize { return }
         if case .click(let x, let y) = key {
-            click(x: x, y: y)
+            if y == 0 {
+                tabBar.index(atX: x).map(switchTab)
+            } else {
+                apply(screen.click(x: x, y: y, data), from: nil)
+            }
             return
         }
         let screen = self.screen
-        var action = keyMap(for: type(of: screen)).action(for: key) ?? keyMap.action(for: key)
+        var action = keys.action(for: key, on: screen)
         if !screen.filter.isEmpty {
             // With a filter set, n and N jump between matches (as in less); Esc clears it first.
             if action == .newGoal { action = .nextMatch }
@@ -239,32 +186,19 @@ public final class AppCore {
         } else if action == .previousMatch {
             return
         }
-        guard isIgnored(apply(screen.handle(key, action: action, data), from: nil)), let action else { return }
+        guard apply(screen.handle(key, action: action, data), from: nil).isIgnored, let action else { return }
         switch action {
         case .nextTab: switchTab(to: (tabIndex + 1) % stacks.count)
         case .previousTab: switchTab(to: (tabIndex + stacks.count - 1) % stacks.count)
         case .showTab(let number): if number >= 1 && number <= stacks.count { switchTab(to: number - 1) }
         case .people: if let popup = screen.people(data) { overlays.append(popup) }
         case .filter: overlays.append(FilterLine(screen: screen))
-        case .refresh: screen.refresh(data)
+        case .refresh: run(screen.refresh(data))
         case .redraw: wantsFullRedraw = true
-        case .help: overlays.append(KeysHelp(entries: AppCore.helpEntries(configuration.keys)))
+        case .help: overlays.append(KeysHelp(entries: KeysHelp.entries(configuration.keys)))
         case .quit: shouldQuit = true
         default: break
         }
-    }
-
-    /// A screen's own keys, rebound as the config file says.
-    private func keyMap(for type: any Screen.Type) -> KeyMap<AppAction> {
-        if let map = screenKeyMaps[ObjectIdentifier(type)] { return map }
-        let map = type.keyMap.rebinding(configuration.keys.actions)
-        screenKeyMaps[ObjectIdentifier(type)] = map
-        return map
-    }
-
-    private func isIgnored(_ outcome: Outcome) -> Bool {
-        if case .ignored = outcome { return true }
-        return false
     }
 
     /// Carries out what a screen or the overlay `from` asked for; returns the outcome.
@@ -277,39 +211,30 @@ public final class AppCore {
         case .present(let next): overlays.append(next)
         case .notice(let text): showNotice(text)
         case .close(let notice):
-            if overlay is SignInOverlay, signIn?.isRefused() == true { signInDismissed = true }
+            signIn.closed(overlay)
             overlays.removeAll { $0 === overlay }
             if let notice { showNotice(notice) }
         case .replace(let next):
             overlays.removeAll { $0 === overlay }
             overlays.append(next)
+        case .run(let work, let then):
+            run(work)
+            return apply(then, from: overlay)
         }
         return outcome
     }
 
-    /// A click: on the tab bar it switches tabs, in the screen the screen decides (a row).
-    private func click(x: Int, y: Int) {
-        if y == 0 {
-            var left = 0
-            for (index, title) in tabTitles.enumerated() {
-                let width = TextWidth.of(title) + 2
-                if x >= left && x < left + width {
-                    switchTab(to: index)
-                    return
-                }
-                left += width + 1
-            }
-            return
-        }
-        apply(screen.click(x: x, y: y, data), from: nil)
+    /// Carries out commands for the stores; what could not be done is noted in the status bar.
+    private func run(_ work: [Command]) {
+        for command in work { if let note = commands.run(command) { showNotice(note) } }
     }
 
-    /// The tab bar's titles ("1 Goals"), as drawn.
-    private var tabTitles: [String] { AppCore.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" } }
+    /// The tab bar: "1 Goals", … as drawn, the current tab highlighted.
+    private var tabBar: TabBar { TabBar(titles: AppCore.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }, selected: tabIndex) }
 
     private func switchTab(to index: Int) {
         tabIndex = index
-        screen.appear(data)
+        run(screen.appear(data))
     }
 
     // MARK: - Drawing
@@ -317,8 +242,8 @@ public final class AppCore {
     /// Draws the frame, then asks for what it showed (users, pictures, older activity).
     public func render(into buffer: inout CellBuffer) {
         let shown = draw(into: &buffer)
-        users.request(shown.users)
-        images?.want(shown.pictures)
+        stores.users.request(shown.users)
+        stores.images?.want(shown.pictures)
         if let viewport = shown.feedViewport { feed.viewportChanged(cursor: viewport.cursor, screenHeight: viewport.screenHeight) }
     }
 
@@ -332,7 +257,7 @@ public final class AppCore {
             return Shown()
         }
         data.spinnerFrame = status.spinnerFrame(idle: isIdle)
-        TabBar(titles: tabTitles, selected: tabIndex).draw(into: &buffer, rect: area.top(1))
+        tabBar.draw(into: &buffer, rect: area.top(1))
         let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 2)
         let screen = self.screen
         screen.draw(into: &buffer, area: body, data)

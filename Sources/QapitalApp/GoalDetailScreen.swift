@@ -35,7 +35,7 @@ final class GoalDetailScreen: Screen {
         // In a goal, Enter shows who is behind the selected saving and the goal (as `u` does).
         case .open: return people(data).map { .present($0) } ?? .consumed
         case .back, .quit: return .pop
-        case .newGoal: return .present(NewGoalForm(data))
+        case .newGoal: return NewGoalForm.open()
         case .toggleChart:
             showsChart.toggle()
             return .consumed
@@ -51,9 +51,7 @@ final class GoalDetailScreen: Screen {
         }
     }
 
-    func refresh(_ data: ScreenData) {
-        data.goals.loadFeed(goalId: goalId)
-    }
+    func refresh(_ data: ScreenData) -> [Command] { [.loadGoalFeed(goalId)] }
 
     func people(_ data: ScreenData) -> UserPopup? {
         guard let goal = data.goals.goal(id: goalId) else { return nil }

@@ -23,9 +23,7 @@ final class GoalListScreen: TabScreen {
         return list.selected < goals.count ? goals[list.selected] : nil
     }
 
-    func start(_ data: ScreenData) {
-        data.goals.load()
-    }
+    func start(_ data: ScreenData) -> [Command] { [.loadGoals] }
 
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
         guard let action else { return .ignored }
@@ -33,10 +31,9 @@ final class GoalListScreen: TabScreen {
         switch action {
         case .open:
             guard let goal = selectedGoal(data) else { return .consumed }
-            data.goals.loadFeed(goalId: goal.id)
-            return .push(GoalDetailScreen(goalId: goal.id))
+            return .run([.loadGoalFeed(goal.id)], then: .push(GoalDetailScreen(goalId: goal.id)))
         case .newGoal:
-            return .present(NewGoalForm(data))
+            return NewGoalForm.open()
         default:
             return .ignored
         }
@@ -50,20 +47,19 @@ final class GoalListScreen: TabScreen {
         }
     }
 
-    func refresh(_ data: ScreenData) {
-        data.goals.load()
-    }
+    func refresh(_ data: ScreenData) -> [Command] { [.loadGoals] }
 
     func people(_ data: ScreenData) -> UserPopup? {
         guard let goal = selectedGoal(data) else { return nil }
         return UserPopup(people: [goal.ownerId] + goal.connectedUserIds, startingAt: goal.connectedUserIds.first)
     }
 
-    func receive(_ event: StoreEvent, _ data: ScreenData) {
+    func receive(_ event: StoreEvent, _ data: ScreenData) -> [Command] {
         // A goal the user just created is selected.
         if case .goalCreated(let goal) = event, let index = visible(data).firstIndex(where: { $0.id == goal.id }) {
             list.selected = index
         }
+        return []
     }
 
     func shown(_ data: ScreenData) -> Shown {

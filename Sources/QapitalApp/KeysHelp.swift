@@ -17,12 +17,28 @@ final class KeysHelp: Overlay {
     }()
     nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
 
+    /// Every overlay, for the help.
+    static let overlayTypes: [any Overlay.Type] = [FilterLine.self, UserPopup.self, GoalPicker.self, SaveConfirmation.self,
+                                                   NewGoalForm.self, SignInOverlay.self, KeysHelp.self]
+    /// Screens opened from a tab (not tabs themselves), for the help.
+    static let pushedScreens: [any Screen.Type] = [GoalDetailScreen.self]
+    /// The help with the default keys: the shared keys, each tab's own, each pushed screen's, each overlay's.
+    static var defaultEntries: [HelpEntry] { entries(KeyOverrides()) }
+
+    /// The help with the keys `overrides` rebinds (what `?` shows).
+    static func entries(_ overrides: KeyOverrides) -> [HelpEntry] {
+        AppAction.keyMap.rebinding(overrides.actions).helpEntries
+            + AppCore.tabs.flatMap { $0.keyMap.rebinding(overrides.actions).helpEntries }
+            + pushedScreens.flatMap { $0.keyMap.rebinding(overrides.actions).helpEntries }
+            + overlayTypes.flatMap { $0.help }
+    }
+
     private(set) var scroll = 0
     private let entries: [HelpEntry]
     private let lineCount: Int
 
     /// `entries`: the help as the key maps in use bind the keys (rebound by the config file).
-    init(entries: [HelpEntry] = AppCore.helpEntries) {
+    init(entries: [HelpEntry] = KeysHelp.defaultEntries) {
         self.entries = entries
         lineCount = HelpOverlay.lines(for: entries).count
     }

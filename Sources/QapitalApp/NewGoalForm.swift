@@ -34,21 +34,20 @@ final class NewGoalForm: Overlay {
     static let nameWidth = 28
     static let targetWidth = 12
 
-    /// A fresh form; whatever an earlier one sent is no longer reported.
-    init(_ data: ScreenData) {
-        data.goalCreator.reset()
+    /// Opens a fresh form: whatever an earlier one sent is no longer reported.
+    static func open() -> Outcome {
+        .run([.resetGoalCreation], then: .present(NewGoalForm()))
     }
 
     func handle(_ key: Key, _ data: ScreenData) -> Outcome {
         switch Self.keyMap.action(for: key) {
         case .cancel:
-            data.goalCreator.reset()
-            return .close()
+            return .run([.resetGoalCreation], then: .close())
         case .create:
             guard !data.goalCreator.isBusy else { return .consumed }
             if var goal = validate(currency: data.currency) {
                 goal.photo = photo?.data
-                data.goalCreator.create(goal)
+                return .run(.createGoal(goal))
             }
         case .nextField, nil:
             edit(key)
@@ -58,8 +57,7 @@ final class NewGoalForm: Overlay {
 
     func receive(_ event: StoreEvent, _ data: ScreenData) -> Outcome {
         guard case .goalCreated(let goal) = event else { return .ignored }
-        data.goalCreator.reset()
-        return .close(notice: "Created the goal “\(goal.name)”.")
+        return .run([.resetGoalCreation], then: .close(notice: "Created the goal “\(goal.name)”."))
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {

@@ -45,10 +45,13 @@ enum PeopleData {
     static let aloneNote = "Only you here: no goal is shared and no one else saves (a bank account has no other people)."
 
     /// The feeds of every goal that has none yet (`again`: every goal's), so "saved" can be counted.
-    static func loadFeeds(_ data: ScreenData, again: Bool = false) {
-        for goal in data.goals.goals where again || data.goals.feed(for: goal.id).status == .idle {
-            data.goals.loadFeed(goalId: goal.id)
-        }
+    static func loadFeeds(_ data: ScreenData, again: Bool = false) -> [Command] {
+        data.goals.goals.filter { again || data.goals.feed(for: $0.id).status == .idle }.map { .loadGoalFeed($0.id) }
+    }
+
+    /// `r` on People or a person: users that failed, the goals, and every goal's feed again.
+    static func refresh(_ data: ScreenData) -> [Command] {
+        [.retryUsers, .loadGoals] + loadFeeds(data, again: true)
     }
 
     /// The avatar at (x, y), `columns × rows` cells, or the person's monogram; one-line rows get a monogram span.
@@ -103,13 +106,14 @@ final class PeopleScreen: TabScreen {
         return list.selected < people.count ? people[list.selected] : nil
     }
 
-    func appear(_ data: ScreenData) {
+    func appear(_ data: ScreenData) -> [Command] {
         wantsFeeds = true
-        PeopleData.loadFeeds(data)
+        return PeopleData.loadFeeds(data)
     }
 
-    func receive(_ event: StoreEvent, _ data: ScreenData) {
-        if case .goals = event, wantsFeeds { PeopleData.loadFeeds(data) }
+    func receive(_ event: StoreEvent, _ data: ScreenData) -> [Command] {
+        guard case .goals = event, wantsFeeds else { return [] }
+        return PeopleData.loadFeeds(data)
     }
 
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
@@ -124,11 +128,7 @@ final class PeopleScreen: TabScreen {
         }
     }
 
-    func refresh(_ data: ScreenData) {
-        data.users.retryFailed()
-        data.goals.load()
-        PeopleData.loadFeeds(data, again: true)
-    }
+    func refresh(_ data: ScreenData) -> [Command] { PeopleData.refresh(data) }
 
     func people(_ data: ScreenData) -> UserPopup? {
         selected(data).flatMap { UserPopup(people: [$0.id]) }
@@ -336,15 +336,11 @@ final class PersonScreen: Screen {
         if let item, let index = data.goals.feed(for: goalId).entries.firstIndex(where: { $0.item == item }) {
             detail.list.selected = index
         }
-        if data.goals.feed(for: goalId).status == .idle { data.goals.loadFeed(goalId: goalId) }
-        return .push(detail)
+        let load: [Command] = data.goals.feed(for: goalId).status == .idle ? [.loadGoalFeed(goalId)] : []
+        return .run(load, then: .push(detail))
     }
 
-    func refresh(_ data: ScreenData) {
-        data.users.retryFailed()
-        data.goals.load()
-        PeopleData.loadFeeds(data, again: true)
-    }
+    func refresh(_ data: ScreenData) -> [Command] { PeopleData.refresh(data) }
 
     func people(_ data: ScreenData) -> UserPopup? { UserPopup(people: [userId]) }
 

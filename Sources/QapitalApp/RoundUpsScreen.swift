@@ -34,11 +34,10 @@ final class RoundUpsScreen: TabScreen {
 
     init() {}
 
-    func appear(_ data: ScreenData) {
-        guard !started else { return }
+    func appear(_ data: ScreenData) -> [Command] {
+        guard !started else { return [] }
         started = true
-        data.roundUps.load()
-        data.roundUps.loadHistory()
+        return [.loadWeek]
     }
 
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
@@ -47,32 +46,31 @@ final class RoundUpsScreen: TabScreen {
         if list.navigate(action, count: Self.visibleLines(store.summary, filter: filter).count) { return .consumed }
         switch action {
         case .previousWeek:
-            store.showPreviousWeek()
             list.top()
+            return .run(.showPreviousWeek)
         case .nextWeek:
-            if store.showNextWeek() { list.top() }
+            guard store.canShowNextWeek else { return .consumed }
+            list.top()
+            return .run(.showNextWeek)
         case .save:
             // Retries a failed transfer with its id; otherwise the goal picker, or why not.
-            if store.retryTransfer() { return .consumed }
+            if store.transfer?.failureMessage != nil { return .run(.retryTransfer) }
             if let problem = store.saveProblem { return .notice(problem.message) }
             return .present(GoalPicker())
         case .toggleChart:
             showsChart.toggle()
         case .back:
-            store.dismissTransfer()
+            return .run(.dismissTransfer)
         case .newGoal:
-            return .present(NewGoalForm(data))
+            return NewGoalForm.open()
         default:
             return .ignored
         }
         return .consumed
     }
 
-    func refresh(_ data: ScreenData) {
-        if !data.roundUps.retryTransfer() {
-            data.roundUps.load()
-            data.roundUps.loadHistory()
-        }
+    func refresh(_ data: ScreenData) -> [Command] {
+        data.roundUps.transfer?.failureMessage != nil ? [.retryTransfer] : [.loadWeek]
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {

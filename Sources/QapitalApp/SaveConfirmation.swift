@@ -24,13 +24,8 @@ final class SaveConfirmation: Overlay {
     func handle(_ key: Key, _ data: ScreenData) -> Outcome {
         switch Self.keyMap.action(for: key) {
         case .yes:
-            guard let goal = data.goals.goal(id: goalId) else { return .close() }
-            do {
-                try data.roundUps.save(into: goal)
-            } catch {
-                return .close(notice: error.message)
-            }
-            return .close()
+            guard data.goals.goal(id: goalId) != nil else { return .close() }
+            return .run([.save(into: goalId)], then: .close())
         case .no:
             return .close()
         case nil:

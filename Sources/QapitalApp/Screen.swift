@@ -19,10 +19,22 @@ struct ScreenData {
     let colors: Bool
     let currency: Currency
     let timeZone: TimeZone
-    /// `r` on the feed: the offline cache fetches again what it would answer (nil without a cache).
-    let refreshCache: (@Sendable () -> Void)?
     /// The spinner's frame this frame, nil while nothing has waited long enough.
     var spinnerFrame: String?
+
+    init(_ stores: AppStores, achievements: AchievementsFile, configuration: AppCore.Configuration, format: DisplayFormat) {
+        goals = stores.goals
+        feed = stores.feed
+        users = stores.users
+        roundUps = stores.roundUps
+        goalCreator = stores.goalCreator
+        images = stores.images
+        self.achievements = achievements
+        self.format = format
+        colors = configuration.colors
+        currency = configuration.currency
+        timeZone = configuration.timeZone
+    }
 }
 
 /// What a frame shows that may need fetching: the core asks for it after drawing.
@@ -51,8 +63,14 @@ struct Shown {
     }
 }
 
-/// What handling a key led to; the core carries it out.
-enum Outcome {
+/// What handling a key led to; the core carries it out. Work for the stores is a value too
+/// (`.run`), so a screen's keys are tested by what they return.
+indirect enum Outcome {
+    var isIgnored: Bool {
+        if case .ignored = self { return true }
+        return false
+    }
+
     /// Not for this layer: the next one (screen, then global keys) may take it.
     case ignored
     case consumed
@@ -68,6 +86,17 @@ enum Outcome {
     case close(notice: String? = nil)
     /// For overlays: closes it and opens another (the picker's choice opens the confirmation).
     case replace(with: any Overlay)
+    /// Commands for the stores (load, save, fetch older…), then what else the key led to.
+    case run([Command], then: Outcome)
+
+    /// Commands, and the key is consumed.
+    static func run(_ commands: Command...) -> Outcome { .run(commands, then: .consumed) }
+
+    /// The commands it carries (for tests and the core), outermost first.
+    var commands: [Command] {
+        if case .run(let commands, let then) = self { return commands + then.commands }
+        return []
+    }
 }
 
 /// A screen: owns its state and answers the same few questions. Tab screens are listed once,
@@ -82,10 +111,10 @@ protocol Screen: AnyObject {
 
     /// The list filter (`/`); setting it starts the list at its top again.
     var filter: String { get set }
-    /// Called once when the app starts: load what the screen shows before anyone looks.
-    func start(_ data: ScreenData)
-    /// Called when its tab is shown (the first time may start loading what it shows).
-    func appear(_ data: ScreenData)
+    /// Called once when the app starts: what to load before anyone looks.
+    func start(_ data: ScreenData) -> [Command]
+    /// Called when its tab is shown (the first time may load what it shows).
+    func appear(_ data: ScreenData) -> [Command]
     /// A key, and the action it is bound to if any. `.ignored` passes it on to the global keys.
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome
     /// Draws into `area`; only reads `data`.
@@ -93,11 +122,11 @@ protocol Screen: AnyObject {
     /// The users, pictures and feed position the last frame showed.
     func shown(_ data: ScreenData) -> Shown
     /// `r`: load again, or retry what failed.
-    func refresh(_ data: ScreenData)
+    func refresh(_ data: ScreenData) -> [Command]
     /// `u`: the card of the people behind the selection, if any.
     func people(_ data: ScreenData) -> UserPopup?
-    /// A store changed (called for every event, before the frame is drawn).
-    func receive(_ event: StoreEvent, _ data: ScreenData)
+    /// A store changed (called for every event, before the frame is drawn); what to load now.
+    func receive(_ event: StoreEvent, _ data: ScreenData) -> [Command]
     /// A left click at a cell of the screen's area: a list row selects it, the selected row
     /// opens (as Enter). `.ignored` where nothing is clickable.
     func click(x: Int, y: Int, _ data: ScreenData) -> Outcome
@@ -111,11 +140,11 @@ protocol TabScreen: Screen {
 
 extension Screen {
     nonisolated static var keyMap: KeyMap<AppAction> { KeyMap() }
-    func start(_ data: ScreenData) {}
-    func appear(_ data: ScreenData) {}
-    func refresh(_ data: ScreenData) {}
+    func start(_ data: ScreenData) -> [Command] { [] }
+    func appear(_ data: ScreenData) -> [Command] { [] }
+    func refresh(_ data: ScreenData) -> [Command] { [] }
     func people(_ data: ScreenData) -> UserPopup? { nil }
-    func receive(_ event: StoreEvent, _ data: ScreenData) {}
+    func receive(_ event: StoreEvent, _ data: ScreenData) -> [Command] { [] }
     func shown(_ data: ScreenData) -> Shown { Shown() }
     func click(x: Int, y: Int, _ data: ScreenData) -> Outcome { .ignored }
 

@@ -18,7 +18,6 @@ struct StatusLine {
     var errorLog: (@Sendable (String) -> Void)?
     /// A passing message ("Created goal …"), expiring like errors.
     var notice: (message: String, at: Date)?
-    var lastReconnect = Date.distantPast
     private var reportedFailures: Set<String> = []
     private var busySince: Date?
     /// TermUI's spinner: its delay and frames; the time comes from the app's own clock.

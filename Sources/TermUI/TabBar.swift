@@ -20,4 +20,16 @@ public struct TabBar: Sendable {
         }
         buffer.write(spans, x: rect.x, y: rect.y, maxWidth: rect.width)
     }
+
+    /// The tab drawn at column `x` of a bar drawn from `left` (a click's tab), as `draw` lays
+    /// them out: " title " each, one space between.
+    public func index(atX x: Int, left: Int = 0) -> Int? {
+        var start = left
+        for (index, title) in titles.enumerated() {
+            let width = TextWidth.of(title) + 2
+            if x >= start && x < start + width { return index }
+            start += width + 1
+        }
+        return nil
+    }
 }

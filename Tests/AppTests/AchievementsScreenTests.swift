@@ -44,7 +44,7 @@ import TestSupport
         lines = await recorded.press(.char("4"), .char("f"))
         #expect(lines.contains { $0.contains("No achievement is done. f shows the others.") })
         // The help lists the key.
-        #expect(AppCore.helpEntries.contains { $0.keys.contains(.char("f")) && $0.help.contains("in progress") })
+        #expect(KeysHelp.defaultEntries.contains { $0.keys.contains(.char("f")) && $0.help.contains("in progress") })
     }
 
     @Test func picturesWhereTheWidthAllowsElseTheLevelBadge() async throws {

@@ -153,7 +153,7 @@ import TermUI
         // The help may be taller than the screen: scroll it through and read every line.
         var text = (await app.press(.char("?"))).joined(separator: "\n")
         for _ in 0..<80 { text += (await app.press(.char("j"))).joined(separator: "\n") }
-        for (label, help) in AppCore.helpEntries.map({ ($0.keyLabel, $0.help) }) {
+        for (label, help) in KeysHelp.defaultEntries.map({ ($0.keyLabel, $0.help) }) {
             #expect(text.contains(help), "help is missing \(help)")
             #expect(text.contains(label), "help is missing \(label)")
         }
@@ -275,7 +275,7 @@ func freeLoopbackPort() throws -> UInt16 {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/keys.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
-        let entries = AppCore.helpEntries.map { ($0.keys, $0.help) }
+        let entries = KeysHelp.defaultEntries.map { ($0.keys, $0.help) }
         for (keys, help) in entries {
             let label = keys.map { "`\($0.displayName)`" }.joined(separator: " ")
             #expect(text.contains("| \(label) | \(help) |"), "docs/keys.md lacks \(label) | \(help)")
@@ -377,7 +377,7 @@ func freeLoopbackPort() throws -> UInt16 {
     @Test func aThousandRandomKeysLeaveTheAppConsistent() async {
         let app = AppHarness(width: 70, height: 18)
         _ = await app.start()
-        var keys = AppCore.helpEntries.flatMap(\.keys).filter { $0 != .char("q") }
+        var keys = KeysHelp.defaultEntries.flatMap(\.keys).filter { $0 != .char("q") }
         keys += [.char("x"), .char("é"), .char("東"), .delete, .function(5), .unknown(9999), .resize, .ctrl("z")]
         var random = SeededRandom(seed: 7)
         for _ in 0..<1_000 {

@@ -41,7 +41,7 @@ import TestSupport
         let dog = await app.press(.escape, .char("j"), .enter)
         #expect(dog.contains { $0.contains("At this pace:") && $0.contains("no target") })
         #expect(!dog.contains { $0.contains("╌") })
-        #expect(AppCore.helpEntries.contains { $0.keys == [.char("c")] && $0.help.contains("balance chart") })
+        #expect(KeysHelp.defaultEntries.contains { $0.keys == [.char("c")] && $0.help.contains("balance chart") })
     }
 
     @Test func roundUpsShowTwelveWeeksFromOneRequest() async {

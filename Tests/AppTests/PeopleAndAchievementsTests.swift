@@ -80,7 +80,7 @@ import TermUI
         _ = await app.start()
         _ = await app.press(.char("2"))
         let first = app.core.feed.activities[0]
-        let name = app.core.users.displayName(for: first.userId)
+        let name = app.core.stores.users.displayName(for: first.userId)
         let lines = await app.press(.char("u"))
         #expect(lines.joined(separator: "\n").contains("User #\(first.userId)"))
         #expect(lines.joined(separator: "\n").contains(name))

@@ -62,7 +62,7 @@ import TermUI
         for (colors, images) in [(true, false), (false, true)] {
             let app = AppHarness(width: 100, height: 30, colors: colors, images: images)
             let lines = await app.start()
-            #expect(app.core.images == nil)
+            #expect(app.core.stores.images == nil)
             let balloons = try #require(app.row(containing: "Balloons  "))
             #expect(lines[balloons].hasPrefix(" BA  Balloons"))
             #expect(!lines.joined().contains("▀"))

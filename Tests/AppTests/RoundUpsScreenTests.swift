@@ -220,7 +220,7 @@ enum RoundUpsApp {
     }
 
     @Test func theHelpListsTheNewKeys() {
-        let help = HelpOverlay.lines(for: AppCore.helpEntries).map { $0.map(\.text).joined() }
+        let help = HelpOverlay.lines(for: KeysHelp.defaultEntries).map { $0.map(\.text).joined() }
         for expected in ["3", "← [", "→ ]", "s", "n"] {
             #expect(help.contains { $0.hasPrefix("  " + expected + " ") }, "no help line for \(expected)")
         }

@@ -334,14 +334,14 @@ func withStarlingServer(backend: DemoBackend = DemoBackend(now: fixedNow, option
         var lines = await app.start()
         let before = try #require(lines.last)
         #expect(before.contains("Mikael · 60-83-71 12345678 · £"), "\(before)")
-        let balance = try #require(app.core.account.account?.effectiveBalance)
+        let balance = try #require(app.core.stores.account.account?.effectiveBalance)
         lines = await app.press(.char("3"))
         let amount = try #require(app.core.roundUps.summary?.saveable)
         #expect(amount.minorUnits > 0)
         lines = await app.press(.char("s"), .enter, .char("y"))
         #expect(lines.contains { $0.contains("✓ Saved \(amount.formatted) into") }, "\(lines.joined(separator: "\n"))")
         let after = balance - amount
-        #expect(app.core.account.account?.effectiveBalance == after)
+        #expect(app.core.stores.account.account?.effectiveBalance == after)
         #expect(lines.last?.contains("Mikael · 60-83-71 12345678 · \(after.formatted)") == true, "\(lines.last ?? "")")
     }
 }

@@ -48,6 +48,24 @@ import Testing
         #expect(!buffer.style(atX: 22, y: 0).attributes.contains(.reverse))
     }
 
+    /// A click finds the tab drawn under it, wide characters counted as the bar draws them.
+    @Test func tabBarFindsTheTabAtAColumn() {
+        let bar = TabBar(titles: ["1 Goals", "2 資料", "3 Round-ups"], selected: 0)
+        var buffer = CellBuffer(width: 40, height: 1)
+        bar.draw(into: &buffer, rect: buffer.area)
+        let line = buffer.lines[0]
+        for x in 0..<40 {
+            let expected: Int? = switch x {
+            case 0..<9: 0          // " 1 Goals "
+            case 10..<18: 1        // " 2 資料 " (each CJK character two cells)
+            case 19..<32: 2        // " 3 Round-ups "
+            default: nil           // the gaps and past the end
+            }
+            #expect(bar.index(atX: x) == expected, "column \(x) of \(line)")
+        }
+        #expect(bar.index(atX: 12, left: 10) == 0)
+    }
+
     @Test func statusBarSegments() {
         let bar = StatusBar(left: [Span("Demo")], center: [Span("loading")], right: [Span("? help", .bold)])
         var wide = CellBuffer(width: 30, height: 1)

@@ -1,0 +1,43 @@
+import FeedModel
+import Foundation
+import TermImage
+
+/// The stores the screens read, made from one API and posting into the one event stream, and
+/// whether any of them has work in flight (how the loop knows the app has settled).
+@MainActor
+final class AppStores {
+    let goals: GoalStore
+    let feed: ActivityFeed
+    let users: UserDirectory
+    let roundUps: RoundUpStore
+    let goalCreator: GoalCreator
+    /// The bank account behind the source, for the status bar (nil for sources without one).
+    let account: AccountStore
+    /// Pictures, when shown at all (with colours and without `--no-images`).
+    let images: ImageStore?
+
+    init(api: any SavingsAPI, configuration: AppCore.Configuration, cache: (any OfflineCache)?, events: EventSink<StoreEvent>,
+         pictureArrived: @escaping @MainActor (URL) -> Void, now: @escaping @Sendable () -> Date) {
+        users = UserDirectory(api: api, now: now, events: events)
+        goals = GoalStore(api: api, users: users, cache: cache, events: events)
+        feed = ActivityFeed(api: api, cache: cache, now: now, events: events)
+        roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency,
+                                calendar: Week.calendar(in: configuration.timeZone), now: now, events: events)
+        goalCreator = GoalCreator(api: api, goals: goals, events: events)
+        account = AccountStore(api: api, events: events)
+        if configuration.images && configuration.colors {
+            // The demo's own pictures come from the API in process; everything else over HTTP(S).
+            images = ImageStore(schemes: configuration.pictureSchemes, arrived: pictureArrived) { url in
+                try await api.imageData(at: url)
+            }
+        } else {
+            images = nil
+        }
+    }
+
+    /// Some store has a request in flight.
+    var isBusy: Bool {
+        goals.isBusy || feed.isBusy || users.isBusy || roundUps.isBusy || goalCreator.isBusy || account.isBusy
+            || (images?.isBusy ?? false)
+    }
+}
