@@ -33,6 +33,8 @@ public final class AppCore {
     private let skippedRecords: SkippedRecords?
     private var signIn: SignInOffer
     private var reconnect = ReconnectPolicy()
+    /// Whether the last tick changed what the frame shows (the loop draws only then).
+    private(set) var lastTickChanged = false
     private var data: ScreenData
     private let commands: CommandRunner
     private let queue: EventQueue
@@ -101,10 +103,22 @@ public final class AppCore {
     /// Nothing in flight and every posted event handled.
     public var isSettled: Bool { isIdle && queue.pending == 0 }
 
-    /// Whether ticks are needed now (a spinner turns or an error waits to expire).
-    public var wantsTicks: Bool {
-        !isIdle || status.error != nil || status.notice != nil || connectivity?.isOffline == true || connectivity?.hasCacheNote == true
+    /// When the loop must wake although no event came (nil: not until an event): the spinner's
+    /// next turn while something is in flight, a note to show, an error or notice expiring, the
+    /// next reconnect attempt while offline. An idle app, online or offline, sleeps until then.
+    public var nextTick: Date? {
+        let now = status.now()
+        // The spinner's frame time.
+        if !isIdle || connectivity?.hasCacheNote == true { return now.addingTimeInterval(0.1) }
+        let offline = connectivity?.isOffline == true
+        return [status.expiry, reconnect.nextAttempt(offline: offline, busy: goals.isBusy, now: now)].compactMap { $0 }.min()
     }
+
+    /// The app's clock (a test's fixed one in tests).
+    var clockNow: Date { status.now() }
+
+    /// Whether the loop should wake at all without an event.
+    public var wantsTicks: Bool { nextTick != nil }
 
     /// A one-line note in the status bar that goes away by itself (e.g. about the cache).
     public func showNotice(_ text: String) { status.notice = (text, status.now()) }
@@ -118,7 +132,7 @@ public final class AppCore {
         case .terminal(let terminalEvent): handle(terminalEvent)
         case .store(let storeEvent): receive(storeEvent)
         case .picture: break  // drawn by the next frame
-        case .tick: tick()
+        case .tick: lastTickChanged = tick()
         }
     }
 
@@ -132,15 +146,25 @@ public final class AppCore {
         }
     }
 
-    /// Periodic: expires the status line's messages; offline, tries the server again now and then.
-    public func tick() {
-        status.expire()
-        if let note = connectivity?.takeCacheNote() { showNotice(note) }
-        if reconnect.shouldTry(offline: connectivity?.isOffline == true, busy: goals.isBusy, now: status.now()) { run([.loadGoals]) }
+    /// When `nextTick` came: expires the status line's messages; offline, tries the server again
+    /// when the reconnect policy says so. Returns whether the frame changed (else none is drawn).
+    @discardableResult
+    public func tick() -> Bool {
+        var changed = status.expire() || !isIdle
+        if let note = connectivity?.takeCacheNote() {
+            showNotice(note)
+            changed = true
+        }
+        if reconnect.shouldTry(offline: connectivity?.isOffline == true, busy: goals.isBusy, now: status.now()) {
+            run([.loadGoals])
+            changed = true
+        }
+        return changed
     }
 
     private func receive(_ event: StoreEvent) {
         status.collectFailures(goals: goals, feed: feed, roundUps: roundUps, event: event)
+        reconnect.observe(offline: connectivity?.isOffline == true, now: status.now())
         switch event {
         case .account: if let summary = stores.account.account?.summary { status.sourceName = summary }
         // Money moved into a goal: the balance in the header changed.

@@ -14,6 +14,7 @@ public final class AppRunner {
     private var iterator: AsyncStream<AppCore.Event>.Iterator
     private var started = false
     private var ticker: Task<Void, Never>?
+    private var tickerDue: Date?
     private var tickers = 0
     /// Deadlines of `run(until:)` waits; a stale one is told apart by its number.
     private var deadlines = 0
@@ -63,8 +64,10 @@ public final class AppRunner {
             let next = await events.next(isolation: MainActor.shared)
             iterator = events
             guard let event = next else { break }
-            if case .tick = event, !core.wantsTicks {
+            if case .tick = event {
                 core.update(event)
+                if core.lastTickChanged { draw() }
+                tickWhileWanted()
                 continue
             }
             core.update(event)
@@ -75,19 +78,24 @@ public final class AppRunner {
         return done()
     }
 
-    /// Ticks (spinner, errors that expire, reconnecting) only while the core wants them: an
-    /// idle app does not wake up.
+    /// One tick at the time the core asks for (`nextTick`: the spinner's next turn, an error that
+    /// expires, the next reconnect attempt), none while it asks for none: an idle app does not
+    /// wake up, online or offline. A tick that changed nothing draws nothing.
     private func tickWhileWanted() {
-        guard ticker == nil, core.wantsTicks else { return }
+        guard let due = core.nextTick else { return }
+        // A tick already due no later stays; one due later gives way (an error that expires
+        // before the next reconnect attempt).
+        if ticker != nil, let scheduled = tickerDue, scheduled <= due { return }
+        ticker?.cancel()
+        tickerDue = due
         tickers += 1
         let id = tickers
+        let wait = min(max(due.timeIntervalSince(core.clockNow), 0.05), 3600)
         ticker = Task { [weak self, core] in
-            while !Task.isCancelled && core.wantsTicks {
-                guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
-                core.post(.tick)
-            }
+            guard (try? await Task.sleep(for: .seconds(wait))) != nil else { return }
             // Only the current ticker forgets itself (a stopped one must not forget its successor).
             if self?.tickers == id { self?.ticker = nil }
+            core.post(.tick)
         }
     }
 

@@ -29,9 +29,24 @@ struct StatusLine {
         self.now = now
     }
 
-    mutating func expire() {
-        if let error, now().timeIntervalSince(error.at) >= lifetime { self.error = nil }
-        if let notice, now().timeIntervalSince(notice.at) >= lifetime { self.notice = nil }
+    /// Takes away an error or notice whose time is up; whether one went.
+    @discardableResult
+    mutating func expire() -> Bool {
+        var changed = false
+        if let error, now().timeIntervalSince(error.at) >= lifetime {
+            self.error = nil
+            changed = true
+        }
+        if let notice, now().timeIntervalSince(notice.at) >= lifetime {
+            self.notice = nil
+            changed = true
+        }
+        return changed
+    }
+
+    /// When the error or notice shown goes away by itself.
+    var expiry: Date? {
+        [error?.at, notice?.at].compactMap { $0?.addingTimeInterval(lifetime) }.min()
     }
 
     /// A new failure goes to the status bar as its store's event is handled, so of failures that

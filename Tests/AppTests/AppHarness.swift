@@ -18,11 +18,12 @@ final class AppHarness {
     init(api: any SavingsAPI = DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), width: Int = 100, height: Int = 30,
          colors: Bool = false, images: Bool = true, now: Date = fixedNow, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
          capabilities: AppCore.Capabilities = AppCore.Capabilities(), currency: Currency = .usd,
-         achievements: AchievementsFile = AchievementsFile(title: "", achievements: []), keys: KeyOverrides = KeyOverrides()) {
+         achievements: AchievementsFile = AchievementsFile(title: "", achievements: []), keys: KeyOverrides = KeyOverrides(),
+         clock: (@Sendable () -> Date)? = nil) {
         core = AppCore(api: api, configuration: .init(sourceName: api.sourceName, colors: colors, timeZone: timeZone,
                                                       currency: currency, images: images, pictureSchemes: ["http", "https", DemoImages.scheme],
                                                       keys: keys),
-                       capabilities: capabilities, achievements: achievements, now: { now })
+                       capabilities: capabilities, achievements: achievements, now: clock ?? { now })
         terminal = TestTerminal(width: width, height: height)
         runner = AppRunner(core: core, terminal: terminal)
     }

@@ -67,6 +67,52 @@ import Testing
         #expect(bar.contains("offline — showing cached data"), "\(bar)")
     }
 
+    @Test func anOfflineIdleAppSleepsUntilItsNextReconnectAndDrawsNothing() async throws {
+        let clock = Locked(fixedNow)
+        let cache = GoalsOnlyCache(nil)
+        let api = CachingSavingsAPI(remote: Unreachable(), cache: cache, now: { fixedNow })
+        let app = AppHarness(api: api, capabilities: Self.capabilities(api, cache), clock: { clock.withLock { $0 } })
+        let bar = await app.start().last ?? ""
+        #expect(bar.contains("offline") && bar.contains("✗"), "\(bar)")
+        // The failure stays in the bar for its lifetime: the one wake-up before that.
+        let expiry = try #require(app.core.nextTick)
+        #expect(expiry.timeIntervalSince(fixedNow) > 1)
+        clock.withLock { $0 = expiry }
+        #expect(app.tick().last?.contains("✗") == false)
+        // Then nothing is due for at least ten seconds: the next reconnect attempt.
+        let next = try #require(app.core.nextTick)
+        #expect(next.timeIntervalSince(expiry) >= 10, "next wake after \(next.timeIntervalSince(expiry)) s")
+        // And the loop, left to itself for a second, draws no frame (it drew ten a second before).
+        let frames = app.terminal.presentCount
+        await app.runner.run(until: { false }, timeout: .seconds(1))
+        #expect(app.terminal.presentCount == frames)
+        #expect(api.connectivity.isOffline)
+    }
+
+    @Test func reconnectAttemptsBackOffAndStartOverOnline() {
+        var policy = ReconnectPolicy()
+        let start = fixedNow
+        let first = policy.shouldTry(offline: true, busy: false, now: start)
+        #expect(!first, "the failure that took the app offline was the attempt")
+        #expect(policy.nextAttempt(offline: true, busy: false, now: start) == start.addingTimeInterval(20))
+        var attempts: [TimeInterval] = []
+        var time = start
+        while attempts.count < 7 {
+            time = policy.nextAttempt(offline: true, busy: false, now: time)!
+            let tried = policy.shouldTry(offline: true, busy: false, now: time)
+            #expect(tried)
+            attempts.append(time.timeIntervalSince(start))
+        }
+        #expect(attempts == [20, 60, 140, 300, 600, 900, 1200])
+        #expect(policy.nextAttempt(offline: true, busy: true, now: time) == nil, "never while a load is in flight")
+        let online = policy.shouldTry(offline: false, busy: false, now: time)
+        #expect(!online)
+        #expect(policy.nextAttempt(offline: false, busy: false, now: time) == nil)
+        let offlineAgain = policy.shouldTry(offline: true, busy: false, now: time)
+        #expect(!offlineAgain)
+        #expect(policy.nextAttempt(offline: true, busy: false, now: time) == time.addingTimeInterval(20), "back online, it starts over")
+    }
+
     @Test func aFullDiskIsSaidOnceInTheStatusBar() async {
         let cache = GoalsOnlyCache(nil, full: true)
         let api = CachingSavingsAPI(remote: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), cache: cache, now: { fixedNow })
