@@ -103,7 +103,7 @@ final class ActivityScreen: TabScreen {
             area = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         }
         Self.render(state: self, feed: data.feed, users: data.users, format: data.format, spinnerFrame: data.spinnerFrame,
-                    images: data.images, into: &buffer, area: area)
+                    images: data.images, keys: data.keys, into: &buffer, area: area)
     }
 
     /// "Saved per week ▁▂▅█▃ (since 3 Nov) · this week $12.34": the newest weeks that fit.
@@ -161,7 +161,7 @@ final class ActivityScreen: TabScreen {
 
     @MainActor
     static func render(state: ActivityScreen, feed: ActivityFeed, users: UserDirectory, format: DisplayFormat,
-                       spinnerFrame: String?, images: ImageStore? = nil, into buffer: inout CellBuffer, area: Rect) {
+                       spinnerFrame: String?, images: ImageStore? = nil, keys: KeyLabels = .defaults, into buffer: inout CellBuffer, area: Rect) {
         let rows = state.rows
         let activities = feed.activities
         let view = ListView()
@@ -173,7 +173,7 @@ final class ActivityScreen: TabScreen {
         }
         let drawn = view.draw(into: &buffer, rect: area, count: state.rowCount, state: &state.list) { buffer, index, row, _ in
             if index == rows.count {
-                drawFooter(feed: feed, spinnerFrame: spinnerFrame, format: format, into: &buffer, row: row)
+                drawFooter(feed: feed, spinnerFrame: spinnerFrame, format: format, keys: keys, into: &buffer, row: row)
                 return
             }
             switch rows.rows[index] {
@@ -220,7 +220,7 @@ final class ActivityScreen: TabScreen {
     }
 
     @MainActor
-    static func drawFooter(feed: ActivityFeed, spinnerFrame: String?, format: DisplayFormat,
+    static func drawFooter(feed: ActivityFeed, spinnerFrame: String?, format: DisplayFormat, keys: KeyLabels = .defaults,
                            into buffer: inout CellBuffer, row: Rect) {
         let text: String
         let style: Style
@@ -229,10 +229,10 @@ final class ActivityScreen: TabScreen {
             text = "\(spinnerFrame ?? "…") Loading \(feed.activities.isEmpty ? "activity" : "older activity")…"
             style = Style(fg: .role(.muted))
         case .failed(let message):
-            text = "✗ \(message) — press r to retry"
+            text = "✗ \(message) — press \(keys[.refresh]) to retry"
             style = Style(fg: .role(.error), attributes: .bold)
         case .pausedAfterEmptyYear(let before):
-            text = "— No activity in the year before \(format.shortDate(before)) — press m to look further back —"
+            text = "— No activity in the year before \(format.shortDate(before)) — press \(keys[.lookFurtherBack]) to look further back —"
             style = Style(fg: .role(.muted))
         case .atEnd:
             if let oldest = feed.pager.oldest, !feed.activities.isEmpty {

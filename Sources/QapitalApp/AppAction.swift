@@ -21,7 +21,7 @@ enum AppAction: Hashable, Sendable {
     case toggleChart
 
     /// The keys every screen shares; tab keys come from `AppCore.tabs`.
-    @MainActor static let keyMap: KeyMap<AppAction> = {
+    nonisolated static let keyMap: KeyMap<AppAction> = {
         var map = KeyMap<AppAction>()
         let move = "Move"
         map.bind([.char("j"), .down], to: .moveDown, help: "down", section: move)

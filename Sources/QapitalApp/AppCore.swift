@@ -12,7 +12,9 @@ import TermUI
 @MainActor
 public final class AppCore {
     /// The tabs, in order; a tab's number is its place. A new tab is one line here.
-    static let tabs: [any TabScreen.Type] = [GoalListScreen.self, ActivityScreen.self, RoundUpsScreen.self, AchievementsScreen.self,
+    /// (`nonisolated(unsafe)`: a constant array of types, never written, read from any thread by
+    /// the config file's key names; the protocol's metatypes are not `Sendable` only by form.)
+    nonisolated(unsafe) static let tabs: [any TabScreen.Type] = [GoalListScreen.self, ActivityScreen.self, RoundUpsScreen.self, AchievementsScreen.self,
                                            PeopleScreen.self]
 
     /// What the event loop reads, in order.
@@ -286,7 +288,9 @@ public final class AppCore {
         let screen = self.screen
         screen.draw(into: &buffer, area: body, data)
         var shown = screen.shown(data)
-        let hints = stacks[tabIndex].count > 1 ? "Esc back  ? help  q back " : "? help  q quit "
+        let keys = data.keys
+        let hints = stacks[tabIndex].count > 1 ? "\(keys[.back]) back  \(keys[.help]) help  \(keys[.quit]) back "
+                                               : "\(keys[.help]) help  \(keys[.quit]) quit "
         status.draw(into: &buffer, rect: area.bottom(1), filter: screen.filter, hints: hints, spinnerFrame: data.spinnerFrame,
                     offline: connectivity?.isOffline == true,
                     showsCachedData: connectivity?.showsCachedData == true, cachedAt: goals.cachedAt)

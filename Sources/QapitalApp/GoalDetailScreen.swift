@@ -72,7 +72,7 @@ final class GoalDetailScreen: Screen {
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
         Self.render(state: self, store: data.goals, users: data.users, format: data.format, colors: data.colors,
-                    images: data.images, calendar: Week.calendar(in: data.timeZone), into: &buffer, area: area)
+                    images: data.images, calendar: Week.calendar(in: data.timeZone), keys: data.keys, into: &buffer, area: area)
     }
 
     /// Rows of the header above the feed.
@@ -90,7 +90,7 @@ final class GoalDetailScreen: Screen {
 
     @MainActor
     static func render(state: GoalDetailScreen, store: GoalStore, users: UserDirectory, format: DisplayFormat,
-                       colors: Bool, images: ImageStore? = nil, calendar: Calendar = Week.calendar(in: .current),
+                       colors: Bool, images: ImageStore? = nil, calendar: Calendar = Week.calendar(in: .current), keys: KeyLabels = .defaults,
                        into buffer: inout CellBuffer, area: Rect) {
         guard let goal = store.goal(id: state.goalId) else {
             buffer.write("This goal is no longer there. Esc goes back.", x: area.x + 1, y: area.y + 1,
@@ -115,7 +115,7 @@ final class GoalDetailScreen: Screen {
             let message: (String, Style)
             switch feed.status {
             case .idle, .loading: message = ("Loading savings…", Style(fg: .role(.muted)))
-            case .failed(let error): message = ("✗ \(error) — press r to retry", Style(fg: .role(.error)))
+            case .failed(let error): message = ("✗ \(error) — press \(keys[.refresh]) to retry", Style(fg: .role(.error)))
             case .loaded:
                 message = state.filter.isEmpty ? ("Nothing saved into this goal yet.", Style(fg: .role(.muted)))
                     : ("Nothing matches “\(state.filter)”. Esc clears the filter.", Style(fg: .role(.muted)))

@@ -74,7 +74,8 @@ final class GoalListScreen: TabScreen {
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
-        Self.render(state: self, store: data.goals, users: data.users, colors: data.colors, images: data.images, into: &buffer, area: area)
+        Self.render(state: self, store: data.goals, users: data.users, colors: data.colors, images: data.images, keys: data.keys,
+                    into: &buffer, area: area)
     }
 
     /// The goals the filter lets through, in server order.
@@ -85,11 +86,11 @@ final class GoalListScreen: TabScreen {
 
     @MainActor
     static func render(state: GoalListScreen, store: GoalStore, users: UserDirectory, colors: Bool,
-                       images: ImageStore? = nil, into buffer: inout CellBuffer, area: Rect) {
+                       images: ImageStore? = nil, keys: KeyLabels = .defaults, into buffer: inout CellBuffer, area: Rect) {
         let goals = visibleGoals(store.goals, filter: state.filter)
         state.list.clamp(count: goals.count)
         if goals.isEmpty {
-            drawEmpty(store: store, filter: state.filter, into: &buffer, area: area)
+            drawEmpty(store: store, filter: state.filter, keys: keys, into: &buffer, area: area)
             return
         }
         var listArea = area
@@ -97,7 +98,7 @@ final class GoalListScreen: TabScreen {
             let split = area.splitHorizontally(leftWidth: max(62, area.width * 3 / 5), gap: 1)
             listArea = split.left
             let goal = goals[min(state.list.selected, goals.count - 1)]
-            drawSummary(goal, users: users, colors: colors, images: images, into: &buffer, area: split.right)
+            drawSummary(goal, users: users, colors: colors, images: images, keys: keys, into: &buffer, area: split.right)
         }
         let view = ListView()
         let drawn = view.draw(into: &buffer, rect: listArea, count: goals.count, state: &state.list) { buffer, index, row, _ in
@@ -111,13 +112,13 @@ final class GoalListScreen: TabScreen {
         }
     }
 
-    private static func drawEmpty(store: GoalStore, filter: String, into buffer: inout CellBuffer, area: Rect) {
+    private static func drawEmpty(store: GoalStore, filter: String, keys: KeyLabels, into buffer: inout CellBuffer, area: Rect) {
         let message: (String, Style)
         switch store.status {
         case .idle, .loading:
             message = ("Loading goals…", Style(fg: .role(.muted)))
         case .failed(let error):
-            message = ("✗ \(error) — press r to retry", Style(fg: .role(.error)))
+            message = ("✗ \(error) — press \(keys[.refresh]) to retry", Style(fg: .role(.error)))
         case .loaded:
             message = filter.isEmpty ? ("No active goals yet.", Style(fg: .role(.muted)))
                 : ("No goal matches “\(filter)”. Esc clears the filter.", Style(fg: .role(.muted)))
@@ -170,7 +171,7 @@ final class GoalListScreen: TabScreen {
     }
 
     @MainActor
-    static func drawSummary(_ goal: Goal, users: UserDirectory, colors: Bool, images: ImageStore? = nil,
+    static func drawSummary(_ goal: Goal, users: UserDirectory, colors: Bool, images: ImageStore? = nil, keys: KeyLabels = .defaults,
                             into buffer: inout CellBuffer, area: Rect) {
         Box.draw(into: &buffer, rect: area, title: goal.name)
         let inner = area.inset(dx: 2, dy: 1)
@@ -214,7 +215,7 @@ final class GoalListScreen: TabScreen {
             }
         }
         if y < inner.maxY - 1 {
-            buffer.write("Enter: open the goal's savings", x: inner.x, y: inner.maxY - 1, maxWidth: width, style: Style(fg: .role(.muted)))
+            buffer.write("\(keys[.open]): open the goal's savings", x: inner.x, y: inner.maxY - 1, maxWidth: width, style: Style(fg: .role(.muted)))
         }
     }
 }

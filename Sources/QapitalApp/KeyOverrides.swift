@@ -22,14 +22,50 @@ public struct KeyOverrides: Sendable, Equatable {
 }
 
 extension AppAction {
-    /// What a config file calls each action that has keys of its own (`nextMatch` is `n` with a filter).
-    static let configNames: [(name: String, action: AppAction)] = [
-        ("down", .moveDown), ("up", .moveUp), ("page-down", .pageDown), ("page-up", .pageUp), ("top", .top), ("bottom", .bottom),
-        ("scroll-down", .scrollDown), ("scroll-up", .scrollUp), ("open", .open), ("back", .back),
-        ("next-tab", .nextTab), ("previous-tab", .previousTab),
-        ("tab-1", .showTab(1)), ("tab-2", .showTab(2)), ("tab-3", .showTab(3)), ("tab-4", .showTab(4)),
-        ("filter", .filter), ("people", .people), ("refresh", .refresh), ("help", .help), ("quit", .quit), ("redraw", .redraw),
-        ("new-goal", .newGoal), ("previous-match", .previousMatch), ("look-further-back", .lookFurtherBack),
-        ("previous-week", .previousWeek), ("next-week", .nextWeek), ("save", .save),
-    ]
+    /// What a config file calls the action. The switch has no default, so a new action cannot
+    /// be added without a name; `configNames` lists every action some key map binds.
+    var configName: String {
+        switch self {
+        case .moveDown: "down"
+        case .moveUp: "up"
+        case .pageDown: "page-down"
+        case .pageUp: "page-up"
+        case .top: "top"
+        case .bottom: "bottom"
+        case .scrollDown: "scroll-down"
+        case .scrollUp: "scroll-up"
+        case .open: "open"
+        case .back: "back"
+        case .nextTab: "next-tab"
+        case .previousTab: "previous-tab"
+        case .showTab(let number): "tab-\(number)"
+        case .filter: "filter"
+        case .refresh: "refresh"
+        case .help: "help"
+        case .quit: "quit"
+        case .redraw: "redraw"
+        case .people: "people"
+        case .previousWeek: "previous-week"
+        case .nextWeek: "next-week"
+        case .save: "save"
+        case .newGoal: "new-goal"
+        case .nextMatch: "next-match"
+        case .previousMatch: "previous-match"
+        case .lookFurtherBack: "look-further-back"
+        case .cycleShow: "show-next"
+        case .toggleChart: "toggle-chart"
+        }
+    }
+
+    /// Every action a key map binds (the shared keys, each tab's, each pushed screen's), by its
+    /// config name, in the help's order: what a config file's `[keys]` may rebind.
+    static let configNames: [(name: String, action: AppAction)] = {
+        let maps = [AppAction.keyMap] + AppCore.tabs.map { $0.keyMap } + KeysHelp.pushedScreens.map { $0.keyMap }
+        var seen = Set<AppAction>()
+        var names: [(name: String, action: AppAction)] = []
+        for binding in maps.flatMap(\.bindings) where seen.insert(binding.action).inserted {
+            names.append((binding.action.configName, binding.action))
+        }
+        return names
+    }()
 }

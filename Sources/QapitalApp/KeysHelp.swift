@@ -20,8 +20,8 @@ final class KeysHelp: Overlay {
     /// Every overlay, for the help.
     static let overlayTypes: [any Overlay.Type] = [FilterLine.self, UserPopup.self, GoalPicker.self, SaveConfirmation.self,
                                                    NewGoalForm.self, SignInOverlay.self, KeysHelp.self]
-    /// Screens opened from a tab (not tabs themselves), for the help.
-    static let pushedScreens: [any Screen.Type] = [GoalDetailScreen.self]
+    /// Screens opened from a tab (not tabs themselves), for the help (a constant, as `AppCore.tabs`).
+    nonisolated(unsafe) static let pushedScreens: [any Screen.Type] = [GoalDetailScreen.self]
     /// The help with the default keys: the shared keys, each tab's own, each pushed screen's, each overlay's.
     static var defaultEntries: [HelpEntry] { entries(KeyOverrides()) }
 

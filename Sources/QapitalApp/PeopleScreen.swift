@@ -153,7 +153,7 @@ final class PeopleScreen: TabScreen {
             let message: (String, Style)
             switch (data.goals.status, all.isEmpty) {
             case (.idle, true), (.loading, true): message = ("Loading people…", muted)
-            case (.failed(let error), true): message = ("✗ \(error) — press r to retry", Style(fg: .role(.error)))
+            case (.failed(let error), true): message = ("✗ \(error) — press \(data.keys[.refresh]) to retry", Style(fg: .role(.error)))
             default:
                 message = filter.isEmpty ? ("No people yet: nobody owns or shares a goal.", muted)
                     : ("No one matches “\(filter)”. Esc clears the filter.", muted)

@@ -74,7 +74,7 @@ final class RoundUpsScreen: TabScreen {
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
-        Self.render(state: self, store: data.roundUps, format: data.format, into: &buffer, area: area)
+        Self.render(state: self, store: data.roundUps, format: data.format, keys: data.keys, into: &buffer, area: area)
     }
 
     static func visibleLines(_ summary: RoundUp.Summary?, filter: String) -> [RoundUp.Line] {
@@ -106,7 +106,7 @@ final class RoundUpsScreen: TabScreen {
 
     // MARK: - Drawing
 
-    static func render(state: RoundUpsScreen, store: RoundUpStore, format: DisplayFormat,
+    static func render(state: RoundUpsScreen, store: RoundUpStore, format: DisplayFormat, keys: KeyLabels = .defaults,
                        into buffer: inout CellBuffer, area: Rect) {
         guard area.height >= 3 else { return }
         let muted = Style(fg: .role(.muted))
@@ -115,8 +115,8 @@ final class RoundUpsScreen: TabScreen {
         // Heading: the week and how to move.
         var heading = "Week of " + weekLabel(week)
         if store.isCurrentWeek { heading += " · this week" }
-        let keys = store.canShowNextWeek ? "← [ previous · next ] →" : "← [ previous"
-        let keysX = buffer.writeRightAligned(keys, maxX: area.maxX - 1, y: area.y, style: muted)
+        let weekKeys = store.canShowNextWeek ? "← [ previous · next ] →" : "← [ previous"
+        let keysX = buffer.writeRightAligned(weekKeys, maxX: area.maxX - 1, y: area.y, style: muted)
         buffer.write(heading, x: area.x + 1, y: area.y, maxWidth: max(0, keysX - area.x - 2),
                      style: Style(fg: .role(.title), attributes: .bold))
 
@@ -135,7 +135,7 @@ final class RoundUpsScreen: TabScreen {
                 footer.append([Span("Not saved, other currencies: " + parts.joined(separator: ", "), muted)])
             }
         }
-        footer += transferLines(store)
+        footer += transferLines(store, keys: keys)
         let footerHeight = min(footer.count + (footer.isEmpty ? 0 : 1), max(0, area.height - 3))
         for (index, line) in footer.suffix(max(0, footerHeight - 1)).enumerated() {
             buffer.write(line, x: area.x + 1, y: area.maxY - footerHeight + 1 + index, maxWidth: area.width - 2)
@@ -166,7 +166,7 @@ final class RoundUpsScreen: TabScreen {
             case .idle, .loading:
                 message = ("Loading the week's payments…", muted)
             case .failed(let error):
-                message = ("✗ \(error) — press r to retry", Style(fg: .role(.error)))
+                message = ("✗ \(error) — press \(keys[.refresh]) to retry", Style(fg: .role(.error)))
             case .loaded:
                 message = (store.isCurrentWeek ? "No card payments yet this week: nothing to round up."
                            : "No card payments this week: nothing to round up.", muted)
@@ -219,7 +219,7 @@ final class RoundUpsScreen: TabScreen {
         return true
     }
 
-    private static func transferLines(_ store: RoundUpStore) -> [[Span]] {
+    private static func transferLines(_ store: RoundUpStore, keys: KeyLabels) -> [[Span]] {
         guard let transfer = store.transfer else { return [] }
         let what = "\(transfer.amount.formatted) into \(transfer.goalName)"
         switch transfer.phase {
@@ -227,7 +227,7 @@ final class RoundUpsScreen: TabScreen {
             return [[Span("Saving \(what)…", Style(fg: .role(.warning), attributes: .bold))]]
         case .failed(let message):
             return [[Span("✗ Saving \(what) failed: \(message)", Style(fg: .role(.error), attributes: .bold))],
-                    [Span("  s or r: retry with the same transfer id (never saved twice) · Esc: drop it", Style(fg: .role(.error)))]]
+                    [Span("  \(keys[.save]) or \(keys[.refresh]): retry with the same transfer id (never saved twice) · \(keys[.back]): drop it", Style(fg: .role(.error)))]]
         case .succeeded(let goal):
             return [[Span("✓ Saved \(what): its balance is now \(goal.balance.formatted)", DisplayFormat.moneyStyle.adding(.bold))]]
         }

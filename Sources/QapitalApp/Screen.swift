@@ -21,6 +21,8 @@ struct ScreenData {
     let timeZone: TimeZone
     /// The spinner's frame this frame, nil while nothing has waited long enough.
     var spinnerFrame: String?
+    /// The keys as bound, for hints ("press r to retry").
+    let keys: KeyLabels
 
     init(_ stores: AppStores, achievements: AchievementsFile, configuration: AppCore.Configuration, format: DisplayFormat) {
         goals = stores.goals
@@ -34,6 +36,7 @@ struct ScreenData {
         colors = configuration.colors
         currency = configuration.currency
         timeZone = configuration.timeZone
+        keys = KeyLabels(configuration.keys)
     }
 }
 

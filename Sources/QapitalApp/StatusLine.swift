@@ -118,6 +118,6 @@ struct StatusLine {
         } else if let notice {
             center = [Span(notice.message, .bold)]
         }
-        StatusBar(left: left, center: center, right: [Span(rect.width < 40 ? "? help " : hints)]).draw(into: &buffer, rect: rect)
+        StatusBar(left: left, center: center, right: [Span(rect.width < 40 ? String(hints.prefix { $0 != " " }) + " help " : hints)]).draw(into: &buffer, rect: rect)
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import DemoData
+import TestSupport
 import FeedModel
 import Foundation
 import Testing
@@ -195,5 +197,44 @@ import TermUI
         #expect(line("x", "down"), "\(help.joined(separator: "\n"))")
         #expect(line("a", "Activity"))
         #expect(!help.contains { $0.contains("j ↓") })
+    }
+}
+
+/// Every action any key map binds has a config name, and every hint names the key as bound.
+@MainActor @Suite struct KeyNameTests {
+    @Test func everyBoundActionHasOneNameThatBindsIt() {
+        let maps = [AppAction.keyMap] + AppCore.tabs.map { $0.keyMap } + KeysHelp.pushedScreens.map { $0.keyMap }
+        let bound = Set(maps.flatMap(\.bindings).map(\.action))
+        let named = Dictionary(AppAction.configNames.map { ($0.action, $0.name) }, uniquingKeysWith: { first, _ in first })
+        #expect(bound.subtracting(named.keys).isEmpty, "no name: \(bound.subtracting(named.keys))")
+        #expect(Set(AppAction.configNames.map(\.name)).count == AppAction.configNames.count, "names are unique")
+        for (name, action) in AppAction.configNames {
+            var keys = KeyOverrides()
+            let known = keys.bind(name, to: [.char("Z")])
+            #expect(known, "\(name)")
+            #expect(keys.actions[action] == [.char("Z")])
+        }
+        // The keys issue 26 found without a name: tab 5, f on Achievements, c on a goal.
+        for name in ["tab-\(AppCore.tabs.count)", "show-next", "toggle-chart"] {
+            #expect(KeyOverrides.actionNames.contains(name), "\(name)")
+        }
+    }
+
+    @Test func hintsNameTheKeysAsBound() async {
+        var keys = KeyOverrides()
+        let bound = keys.bind("quit", to: [.char("Q")]) && keys.bind("help", to: [.function(1)]) && keys.bind("refresh", to: [.char("R")])
+        #expect(bound)
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "fake")
+        api.script { $0.unreachable = [.goals] }
+        let app = AppHarness(api: api, keys: keys)
+        let screen = await app.start()
+        let bar = screen.last ?? ""
+        #expect(bar.hasSuffix("F1 help  Q quit "), "\(bar)")
+        #expect(screen.contains { $0.contains("press R to retry") }, "\(screen.joined(separator: "\n"))")
+        #expect(!screen.contains { $0.contains("press r to retry") })
+        await app.press(.char("q"))
+        #expect(!app.core.shouldQuit, "q is no longer quit")
+        await app.press(.char("Q"))
+        #expect(app.core.shouldQuit)
     }
 }
