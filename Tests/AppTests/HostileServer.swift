@@ -9,8 +9,8 @@ import Glibc
 /// cooperative pool, records what it received, and counts the body bytes it managed to send.
 final class HostileServer: Sendable {
     enum Behavior: Sendable {
-        /// `Transfer-Encoding: chunked`, 64 KB chunks at about 200 MB/s (a fast link; loopback
-        /// unthrottled outruns URLSession's own queue), until the client goes away or `cap` bytes.
+        /// `Transfer-Encoding: chunked`, 64 KB chunks as fast as loopback takes them, until the
+        /// client goes away or `cap` bytes.
         case endlessChunked(cap: Int)
         /// Declares `Content-Length: length`, then sends nothing.
         case declaredLength(Int)
@@ -110,7 +110,6 @@ final class HostileServer: Sendable {
                     return
                 }
                 state.withLock { $0.bodyBytesSent += 65_536 }
-                usleep(300)
             }
         case .declaredLength(let length):
             _ = write(client, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(length)\r\n\r\n")
