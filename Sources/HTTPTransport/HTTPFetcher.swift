@@ -512,10 +512,11 @@ final class HTTPFetcher: Sendable {
             return error(.secureConnectionFailed, "the TLS connection failed")
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE:
             return error(.networkConnectionLost, "the connection was lost")
-        case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_BAD_CONTENT_ENCODING, CURLE_HTTP3:
+        // An answer without a status line is HTTP/0.9 to libcurl, refused as an unsupported protocol
+        // (only http and https URLs reach it).
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_BAD_CONTENT_ENCODING,
+             CURLE_HTTP3:
             return error(.badServerResponse, "the answer is not valid HTTP")
-        case CURLE_UNSUPPORTED_PROTOCOL:
-            return error(.unsupportedURL, "only http and https are spoken")
         case CURLE_URL_MALFORMAT:
             return error(.badURL, "a malformed URL")
         case CURLE_ABORTED_BY_CALLBACK:

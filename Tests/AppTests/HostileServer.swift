@@ -20,6 +20,8 @@ final class HostileServer: Sendable {
         case redirect(location: String)
         /// `200` with this JSON body.
         case json(String)
+        /// These bytes, whatever they are, then the connection closes.
+        case raw(String)
     }
 
     /// One request as it arrived: its request line and header lines.
@@ -129,6 +131,8 @@ final class HostileServer: Sendable {
             _ = write(client, "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n")
         case .json(let body):
             _ = write(client, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+        case .raw(let text):
+            _ = write(client, text)
         }
     }
 
