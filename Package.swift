@@ -19,11 +19,14 @@ let package = Package(
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
         // libpng and libjpeg (Debian: libpng-dev, libjpeg-dev), with C shims that keep their longjmps in C.
         .systemLibrary(name: "CImageCodecs", path: "Sources/CImageCodecs"),
+        // libcurl (Debian: libcurl4-openssl-dev), called directly by HTTPTransport's HTTPFetcher, with C shims for
+        // its variadic setopt and getinfo.
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl"),
         // The domain, decoding helpers, the `SavingsAPI` and `OfflineCache` seams, the pager and the stores.
         .target(name: "FeedModel"),
         .target(name: "TermUI", dependencies: ["CNcurses"]),
         // HTTP plumbing every HTTP source shares: base URL, bearer token, timeouts, encoding, errors, pictures.
-        .target(name: "HTTPTransport", dependencies: ["FeedModel"]),
+        .target(name: "HTTPTransport", dependencies: ["FeedModel", "CCurl"]),
         // The Qapital API of docs/api.md over HTTP.
         .target(name: "QapitalClient", dependencies: ["FeedModel", "HTTPTransport"]),
         // Starling Bank's public API (v2) over HTTP: docs/starling.md.

@@ -1,23 +1,31 @@
-import Dispatch
+import CCurl
 import FeedModel
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// One request at a time through a delegate-driven `URLSession`, with what `data(for:)` lacks:
+/// HTTP(S) requests through libcurl, called directly, with what URLSession on Linux could not give:
 ///
-/// - Cancelling never deadlocks. Foundation on Linux (swift-corelibs-foundation before
-///   PR #5417, issue #5412) cancels an awaited `data(for:)` while holding the Swift task's status
-///   lock and then waits for the session's queue, while that queue, finishing the same request,
-///   waits for the lock: the thread that cancelled (often the main actor) hangs for good. Here
-///   the cancellation handler only schedules `URLSessionTask.cancel()` on another queue.
-/// - The body is read with a limit while it arrives (`maxBytes`), and a total deadline ends a
-///   request that drips (the session's own timeout is only an idle timeout).
-/// - Redirects follow `RedirectPolicy`: a token never goes to another origin, https never
-///   becomes http.
+/// - The body is read with a limit while it arrives (`maxBytes`), and at the limit the client
+///   hangs up: the write callback refuses the byte past it, libcurl ends the transfer and closes
+///   the connection, so nothing past the limit is read (a hostile server cannot make the client
+///   read and drop it). With corelibs-foundation's URLSession, libcurl ran ahead of the delegate
+///   queue that saw the limit, and an unthrottled server got 20 to 100 MB past it out per
+///   request (docs/security.md).
+/// - A total deadline ends a request that drips; the idle timeout ends one that goes silent
+///   (nothing received for `idleTimeout`, connecting included).
+/// - Cancelling never deadlocks and answers at once: the Swift task's cancellation handler only
+///   sets a flag and wakes the transfer's thread (`curl_multi_wakeup`), which ends the transfer.
+///   (URLSession's cancellation on Linux deadlocked: swift-corelibs-foundation #5412.)
+/// - Redirects are followed here, not by libcurl, per `RedirectPolicy`: a token never goes to
+///   another origin, https never becomes http, at most `maxRedirects` hops.
 ///
-/// The session is invalidated when the fetcher goes away.
+/// Each request runs on a thread of the fetcher's own (never the Swift cooperative pool), at
+/// most `maxConnectionsPerHost` at once; the rest wait their turn. A thread keeps its libcurl
+/// handles (and their open connections) for the next request, and leaves them to the next
+/// thread when nothing waits. Only http and https are spoken; TLS certificates are verified.
+/// Nothing is cached, on disk or otherwise, and no cookie is kept.
 final class HTTPFetcher: Sendable {
     /// What a redirect may do.
     enum RedirectPolicy: Sendable {
@@ -45,65 +53,38 @@ final class HTTPFetcher: Sendable {
         case transport(any Error)
     }
 
-    private let session: URLSession
-    private let table: Table
+    /// Redirects one request follows at most.
+    static let maxRedirects = 5
+    /// The status lines and headers of one answer, at most (each line is at most 100 KB in libcurl).
+    static let maxHeaderBytes = 256 * 1024
 
-    /// Foundation's URL cache, off. `URLSessionConfiguration.ephemeral` (and `.default` with the
-    /// stock shared cache) create `~/.cache/org.swift.foundation.URLCache/<name>` on Linux, even
-    /// with a disk capacity of 0. The shared cache is replaced, once, before any configuration
-    /// exists, by one that keeps nothing and whose path can never become a directory.
-    private static let noFoundationCache: Void = {
-        URLCache.shared = URLCache(memoryCapacity: 0, diskCapacity: 0, diskPath: "/dev/null")
-    }()
+    private let idleTimeout: TimeInterval
+    private let pool: Pool
 
-    /// `idleTimeout`: how long the connection may stay silent.
+    /// Body bytes this fetcher has read, over all its requests: every byte libcurl handed over,
+    /// the refused ones included.
+    var bytesRead: Int { pool.bytesRead }
+
+    /// `idleTimeout`: how long the connection may stay silent. `maxConnectionsPerHost`: requests
+    /// at once (one connection each); more wait their turn.
     init(idleTimeout: TimeInterval, maxConnectionsPerHost: Int) {
-        _ = HTTPFetcher.noFoundationCache
-        let configuration = URLSessionConfiguration.default
-        configuration.timeoutIntervalForRequest = idleTimeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.urlCredentialStorage = nil
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.httpMaximumConnectionsPerHost = maxConnectionsPerHost
-        let table = Table()
-        self.table = table
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: configuration, delegate: Delegate(table: table), delegateQueue: queue)
+        _ = HTTPFetcher.globalInit
+        self.idleTimeout = idleTimeout
+        pool = Pool(threads: max(1, maxConnectionsPerHost))
     }
 
-    deinit {
-        session.finishTasksAndInvalidate()
-    }
+    /// `curl_global_init`, once per process, before any handle exists.
+    private static let globalInit: Void = { _ = qc_global_init() }()
 
     /// Sends `request` and returns the whole body of whatever status came back.
     func fetch(_ request: URLRequest, limits: Limits) async throws(Failure) -> (Data, HTTPURLResponse) {
-        let handle = CancelHandle()
+        let transfer = Transfer(request: request, limits: limits, idleTimeout: idleTimeout)
         let outcome: Result<(Data, HTTPURLResponse), Failure> = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<(Data, HTTPURLResponse), Failure>, Never>) in
-                let task = session.dataTask(with: request)
-                let origin = Origin(request.url)
-                table.insert(task.taskIdentifier, Entry(continuation: continuation, limits: limits, origin: origin))
-                guard handle.started(task) else {
-                    // Cancelled before it began: nothing went out.
-                    table.finish(task.taskIdentifier, with: .failure(.cancelled))
-                    return
-                }
-                task.resume()
-                let identifier = task.taskIdentifier
-                let table = self.table
-                DispatchQueue.global().asyncAfter(deadline: .now() + limits.deadline) {
-                    if table.fail(identifier, .deadline(limits.deadline)) { task.cancel() }
-                }
+            await withCheckedContinuation { continuation in
+                if transfer.begin(continuation) { pool.submit(transfer) }
             }
         } onCancel: {
-            // Never cancel the URLSessionTask here: this runs under the task's status lock,
-            // and `cancel()` waits for the session's queue (see the type's comment).
-            if let task = handle.cancel() {
-                DispatchQueue.global().async { task.cancel() }
-            }
+            transfer.cancel()
         }
         return try outcome.get()
     }
@@ -115,8 +96,6 @@ final class HTTPFetcher: Sendable {
         case .noDowngrade: !(origin.scheme == "https" && target.scheme != "https")
         }
     }
-
-    // MARK: - State shared with the delegate
 
     /// A request's origin: what a token is bound to.
     struct Origin: Equatable, Sendable, CustomStringConvertible {
@@ -133,141 +112,417 @@ final class HTTPFetcher: Sendable {
         var description: String { "\(scheme)://\(host):\(port)" }
     }
 
-    fileprivate struct Entry {
-        let continuation: CheckedContinuation<Result<(Data, HTTPURLResponse), Failure>, Never>
+    // MARK: - One request
+
+    typealias Outcome = Result<(Data, HTTPURLResponse), Failure>
+
+    /// A request between the Swift task that awaits it and the thread that carries it out.
+    /// Whoever takes the continuation resumes it, once: the answer, or a cancellation at once.
+    private final class Transfer: Sendable {
+        let request: URLRequest
         let limits: Limits
-        let origin: Origin
-        var body = Data()
+        let idleTimeout: TimeInterval
+        let started = ContinuousClock.now
+
+        private struct State {
+            var continuation: CheckedContinuation<Outcome, Never>?
+            var cancelled = false
+            /// The multi handle while the transfer runs, to wake it when cancelled.
+            var running: Handles?
+        }
+        private let state = Locked(State())
+
+        init(request: URLRequest, limits: Limits, idleTimeout: TimeInterval) {
+            self.request = request
+            self.limits = limits
+            self.idleTimeout = idleTimeout
+        }
+
+        /// Keeps `continuation`; false (and resumed as cancelled) when the task was cancelled first.
+        func begin(_ continuation: CheckedContinuation<Outcome, Never>) -> Bool {
+            let cancelled = state.withLock { state in
+                if !state.cancelled { state.continuation = continuation }
+                return state.cancelled
+            }
+            if cancelled { continuation.resume(returning: .failure(.cancelled)) }
+            return !cancelled
+        }
+
+        /// The Swift task was cancelled: answers now, and wakes the thread to end the transfer.
+        func cancel() {
+            let continuation = state.withLock { state in
+                state.cancelled = true
+                // Under the lock: the handles are not given up while it is woken.
+                if let running = state.running { curl_multi_wakeup(running.multi) }
+                return state.continuation.take()
+            }
+            continuation?.resume(returning: .failure(.cancelled))
+        }
+
+        var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+        func running(on handles: Handles?) {
+            state.withLock { $0.running = handles }
+        }
+
+        func finish(_ outcome: Outcome) {
+            state.withLock { $0.continuation.take() }?.resume(returning: outcome)
+        }
     }
 
-    /// The requests in flight, by task identifier. Whoever removes an entry resumes it, once:
-    /// the fetcher's own refusals (limit, deadline, redirect) answer at once, without waiting
-    /// for URLSession to wind the transfer down; what arrives for a removed entry is dropped.
-    final class Table: Sendable {
-        private let entries = Locked<[Int: Entry]>([:])
+    // MARK: - Threads and handles
 
-        fileprivate func insert(_ identifier: Int, _ entry: Entry) {
-            entries.withLock { $0[identifier] = entry }
+    /// The requests waiting, the threads running them, and the handles no thread holds.
+    private final class Pool: Sendable {
+        private struct State {
+            var waiting: [Transfer] = []
+            var threads = 0
+            var idle: [Handles] = []
+            var bytesRead = 0
+        }
+        private let state = Locked(State())
+        private let maxThreads: Int
+
+        init(threads: Int) { maxThreads = threads }
+
+        var bytesRead: Int { state.withLock { $0.bytesRead } }
+
+        func submit(_ transfer: Transfer) {
+            let startThread = state.withLock { state in
+                state.waiting.append(transfer)
+                guard state.threads < maxThreads else { return false }
+                state.threads += 1
+                return true
+            }
+            if startThread { Thread { self.work() }.start() }
         }
 
-        /// Ends the request with `result` (unless it ended already).
-        fileprivate func finish(_ identifier: Int, with result: Result<(Data, HTTPURLResponse), Failure>) {
-            let entry = entries.withLock { $0.removeValue(forKey: identifier) }
-            entry?.continuation.resume(returning: result)
+        /// One thread: runs waiting requests until none is left.
+        private func work() {
+            var handles = state.withLock { $0.idle.popLast() } ?? Handles()
+            while let transfer = next(leaving: handles) {
+                if transfer.isCancelled { continue }
+                if handles == nil { handles = Handles() }
+                guard let current = handles else {
+                    transfer.finish(.failure(.transport(HTTPFetcher.error(.unknown, "libcurl could not start a transfer"))))
+                    continue
+                }
+                let (outcome, read) = current.run(transfer)
+                state.withLock { $0.bytesRead += read }
+                transfer.finish(outcome)
+            }
         }
 
-        /// Ends the request with `failure` now; false if it had ended already.
-        fileprivate func fail(_ identifier: Int, _ failure: Failure) -> Bool {
-            guard let entry = entries.withLock({ $0.removeValue(forKey: identifier) }) else { return false }
-            entry.continuation.resume(returning: .failure(failure))
+        /// The next request, or nil (the thread ends, its handles kept for the next one).
+        private func next(leaving handles: Handles?) -> Transfer? {
+            state.withLock { state in
+                if !state.waiting.isEmpty { return state.waiting.removeFirst() }
+                state.threads -= 1
+                if let handles, state.idle.count < maxThreads { state.idle.append(handles) }
+                return nil
+            }
+        }
+    }
+
+    /// A libcurl easy handle and the multi handle it runs in (which keeps its connections open
+    /// between requests). Used by one thread at a time; `curl_multi_wakeup` may come from any.
+    private final class Handles: @unchecked Sendable {
+        let easy: UnsafeMutableRawPointer
+        let multi: UnsafeMutableRawPointer
+
+        init?() {
+            guard let easy = curl_easy_init() else { return nil }
+            guard let multi = curl_multi_init() else {
+                curl_easy_cleanup(easy)
+                return nil
+            }
+            self.easy = easy
+            self.multi = multi
+        }
+
+        deinit {
+            curl_multi_cleanup(multi)
+            curl_easy_cleanup(easy)
+        }
+
+        /// The request, its redirects followed per policy; and the body bytes read on the way.
+        func run(_ transfer: Transfer) -> (Outcome, Int) {
+            let request = transfer.request
+            guard var url = request.url else { return (.failure(.transport(URLError(.badURL))), 0) }
+            let origin = Origin(url)
+            var method = request.httpMethod ?? "GET"
+            var body = request.httpBody
+            var headers = request.allHTTPHeaderFields ?? [:]
+            var read = 0
+            var hops = 0
+            while true {
+                let exchange = Exchange(maxBytes: transfer.limits.maxBytes)
+                let status = perform(transfer, url: url, method: method, headers: headers, body: body, exchange: exchange)
+                read += exchange.bytesRead
+                let code: Int
+                switch status {
+                case .failure(let failure): return (.failure(failure), read)
+                case .success(let status): code = status
+                }
+                if [301, 302, 303, 307, 308].contains(code), let location = exchange.header("Location") {
+                    hops += 1
+                    guard hops <= HTTPFetcher.maxRedirects else {
+                        return (.failure(.transport(HTTPFetcher.error(.httpTooManyRedirects,
+                                                                      "more than \(HTTPFetcher.maxRedirects) redirects"))), read)
+                    }
+                    guard let target = URL(string: location, relativeTo: url)?.absoluteURL,
+                          ["http", "https"].contains(target.scheme?.lowercased() ?? ""), !(target.host ?? "").isEmpty else {
+                        return (.failure(.transport(HTTPFetcher.error(.badServerResponse, "a redirect to an unusable location"))), read)
+                    }
+                    let targetOrigin = Origin(target)
+                    guard HTTPFetcher.allows(redirect: transfer.limits.redirects, from: origin, to: targetOrigin) else {
+                        return (.failure(.redirectRefused(to: targetOrigin.description)), read)
+                    }
+                    if targetOrigin != origin {
+                        headers = headers.filter { $0.key.lowercased() != "authorization" }
+                    }
+                    if (code == 303 && method != "HEAD") || ((code == 301 || code == 302) && method == "POST") {
+                        method = "GET"
+                        body = nil
+                        headers = headers.filter { $0.key.lowercased() != "content-type" }
+                    }
+                    url = target
+                    continue
+                }
+                guard let response = HTTPURLResponse(url: url, statusCode: code, httpVersion: exchange.version,
+                                                     headerFields: exchange.headerFields) else {
+                    return (.failure(.transport(URLError(.badServerResponse))), read)
+                }
+                return (.success((exchange.body, response)), read)
+            }
+        }
+
+        /// One exchange, no redirect followed: the status, or why there is none.
+        private func perform(_ transfer: Transfer, url: URL, method: String, headers: [String: String], body: Data?,
+                             exchange: Exchange) -> Result<Int, Failure> {
+            curl_easy_reset(easy)
+            var list: UnsafeMutablePointer<curl_slist>?
+            defer { curl_slist_free_all(list) }
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+                // A line break would start a header of the server's choosing.
+                guard !name.isEmpty, !"\(name)\(value)".contains(where: { $0.isNewline || $0 == "\0" }), !name.contains(":") else {
+                    return .failure(.transport(HTTPFetcher.error(.badURL, "a request header holds a line break")))
+                }
+                // "Name;" sends an empty header ("Name:" would remove it).
+                list = curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
+            }
+            // No "Expect: 100-continue" round trip for a body.
+            list = curl_slist_append(list, "Expect:")
+            let sendsBody = body != nil || method == "POST"
+            if sendsBody, !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
+                list = curl_slist_append(list, "Content-Type:")
+            }
+
+            let context = Unmanaged.passUnretained(exchange).toOpaque()
+            var set = [
+                qc_setopt_string(easy, CURLOPT_URL, url.absoluteString),
+                qc_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"),
+                qc_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
+                qc_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0),
+                qc_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, HTTPFetcher.milliseconds(transfer.idleTimeout)),
+                // The total deadline is `drive`'s: libcurl's own (CURLOPT_TIMEOUT_MS) would count from
+                // this hop, and could end it a millisecond before, as an idle timeout.
+                // gzip and deflate; the limit counts the bytes as decoded.
+                qc_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""),
+                qc_setopt_string(easy, CURLOPT_USERAGENT, "qapital-tui"),
+                qc_setopt_slist(easy, CURLOPT_HTTPHEADER, list),
+                qc_setopt_pointer(easy, CURLOPT_WRITEDATA, context),
+                qc_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, context in
+                    guard let data, let context else { return 0 }
+                    let length = size * count
+                    let accepted = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue().receive(body: data, length)
+                    return accepted ? length : 0
+                },
+                qc_setopt_pointer(easy, CURLOPT_HEADERDATA, context),
+                qc_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION) { data, size, count, context in
+                    guard let data, let context else { return 0 }
+                    let length = size * count
+                    let accepted = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue().receive(header: data, length)
+                    return accepted ? length : 0
+                },
+            ]
+            switch method {
+            case "GET" where body == nil: set.append(qc_setopt_long(easy, CURLOPT_HTTPGET, 1))
+            case "HEAD": set.append(qc_setopt_long(easy, CURLOPT_NOBODY, 1))
+            default:
+                if method != "POST" { set.append(qc_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method)) }
+                if sendsBody {
+                    let bytes = body ?? Data()
+                    set.append(qc_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count)))
+                    // Copied by libcurl (empty bytes have no address: an empty string stands in).
+                    set.append(bytes.withUnsafeBytes { qc_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start)) })
+                }
+            }
+            if let refused = set.first(where: { $0 != CURLE_OK }) {
+                return .failure(.transport(HTTPFetcher.error(refused)))
+            }
+
+            guard curl_multi_add_handle(multi, easy) == CURLM_OK else {
+                return .failure(.transport(HTTPFetcher.error(.unknown, "libcurl could not start a transfer")))
+            }
+            transfer.running(on: self)
+            defer {
+                transfer.running(on: nil)
+                // Mid-answer, this closes the connection: the client hangs up.
+                curl_multi_remove_handle(multi, easy)
+            }
+            return withExtendedLifetime(exchange) { drive(transfer, exchange: exchange) }
+        }
+
+        /// Runs the added transfer until it ends, is cancelled, goes silent or meets the deadline.
+        private func drive(_ transfer: Transfer, exchange: Exchange) -> Result<Int, Failure> {
+            let deadline = transfer.started + .milliseconds(HTTPFetcher.milliseconds(transfer.limits.deadline))
+            let idle = Duration.milliseconds(HTTPFetcher.milliseconds(transfer.idleTimeout))
+            var running: Int32 = 1
+            while true {
+                guard curl_multi_perform(multi, &running) == CURLM_OK else {
+                    return .failure(.transport(HTTPFetcher.error(.unknown, "libcurl failed")))
+                }
+                if running == 0 { break }
+                if transfer.isCancelled { return .failure(.cancelled) }
+                let now = ContinuousClock.now
+                if now >= deadline { return .failure(.deadline(transfer.limits.deadline)) }
+                let silentUntil = exchange.lastReceived + idle
+                if now >= silentUntil { return .failure(.transport(URLError(.timedOut))) }
+                let wait = (min(deadline, silentUntil) - now) / .milliseconds(1)
+                _ = curl_multi_poll(multi, nil, 0, Int32(max(1, min(1_000, wait.rounded(.up)))), nil)
+            }
+            var code = CURLE_OK
+            var queued: Int32 = 0
+            while let message = curl_multi_info_read(multi, &queued) {
+                if message.pointee.msg == CURLMSG_DONE { code = message.pointee.data.result }
+            }
+            // The callbacks' own refusals come back as write errors.
+            if let failure = exchange.failure { return .failure(failure) }
+            if transfer.isCancelled { return .failure(.cancelled) }
+            guard code == CURLE_OK else {
+                if code == CURLE_OPERATION_TIMEDOUT, ContinuousClock.now >= deadline {
+                    return .failure(.deadline(transfer.limits.deadline))
+                }
+                return .failure(.transport(HTTPFetcher.error(code)))
+            }
+            var status = 0
+            guard qc_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK, (100..<1000).contains(status) else {
+                return .failure(.transport(URLError(.badServerResponse)))
+            }
+            return .success(status)
+        }
+    }
+
+    /// What one exchange received, filled by libcurl's callbacks on the transfer's thread.
+    private final class Exchange {
+        let maxBytes: Int
+        var body = Data()
+        var bytesRead = 0
+        var headerBytes = 0
+        var status = 0
+        var version = "HTTP/1.1"
+        var headers: [(name: String, value: String)] = []
+        var lastReceived = ContinuousClock.now
+        /// Set when a callback refused what arrived.
+        var failure: Failure?
+
+        init(maxBytes: Int) { self.maxBytes = maxBytes }
+
+        /// Body bytes; false (the transfer ends, the connection closes) past the limit.
+        func receive(body data: UnsafeMutablePointer<CChar>, _ length: Int) -> Bool {
+            lastReceived = .now
+            bytesRead += length
+            guard body.count + length <= maxBytes else {
+                failure = .tooLarge(limit: maxBytes)
+                return false
+            }
+            data.withMemoryRebound(to: UInt8.self, capacity: length) { body.append($0, count: length) }
             return true
         }
 
-        /// Appends arrived bytes; false (and the request ended as too large) past the limit.
-        fileprivate func append(_ identifier: Int, _ data: Data) -> Bool {
-            let over = entries.withLock { entries -> Entry? in
-                // Taken out while it grows, so the body is never copied.
-                guard var entry = entries.removeValue(forKey: identifier) else { return nil }
-                if entry.body.count + data.count > entry.limits.maxBytes { return entry }
-                entry.body.append(data)
-                entries[identifier] = entry
-                return nil
+        /// One header line (status line and the blank line included); false to refuse the answer.
+        func receive(header data: UnsafeMutablePointer<CChar>, _ length: Int) -> Bool {
+            lastReceived = .now
+            headerBytes += length
+            guard headerBytes <= HTTPFetcher.maxHeaderBytes else {
+                failure = .transport(HTTPFetcher.error(.badServerResponse,
+                                                       "the answer's headers are larger than \(HTTPFetcher.maxHeaderBytes / 1024) KB"))
+                return false
             }
-            guard let over else { return true }
-            over.continuation.resume(returning: .failure(.tooLarge(limit: over.limits.maxBytes)))
-            return false
-        }
-
-        fileprivate func limits(_ identifier: Int) -> (Limits, Origin)? {
-            entries.withLock { entries in entries[identifier].map { ($0.limits, $0.origin) } }
-        }
-
-        /// The request ended (as URLSession says): resumes it with its body, or why it failed.
-        fileprivate func complete(_ identifier: Int, response: URLResponse?, error: (any Error)?) {
-            guard let entry = entries.withLock({ $0.removeValue(forKey: identifier) }) else { return }
-            let result: Result<(Data, HTTPURLResponse), Failure>
-            if let error {
-                if let urlError = error as? URLError, urlError.code == .cancelled {
-                    result = .failure(.cancelled)
-                } else {
-                    result = .failure(.transport(error))
+            var bytes = UnsafeBufferPointer(start: data, count: length).map { UInt8(bitPattern: $0) }
+            while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
+            let line = String(decoding: bytes, as: UTF8.self)
+            if line.hasPrefix("HTTP/") {
+                // A new answer (after a 1xx): its headers start afresh.
+                let parts = line.split(separator: " ", maxSplits: 2)
+                version = String(parts[0])
+                status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+                headers = []
+            } else if line.isEmpty {
+                // The headers are complete: a declared length past the limit is refused before the body.
+                if status >= 200, let length = header("Content-Length")?.trimmingCharacters(in: .whitespaces),
+                   Int(length).map({ $0 > maxBytes }) ?? (!length.isEmpty && length.allSatisfy { $0.isASCII && $0.isNumber }) {
+                    failure = .tooLarge(limit: maxBytes)
+                    return false
                 }
-            } else if let http = response as? HTTPURLResponse {
-                result = .success((entry.body, http))
-            } else {
-                result = .failure(.transport(URLError(.badServerResponse)))
+            } else if let colon = line.firstIndex(of: ":") {
+                headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
             }
-            entry.continuation.resume(returning: result)
-        }
-    }
-
-    /// Whether the Swift task was cancelled before or after its URLSessionTask started.
-    private final class CancelHandle: Sendable {
-        private enum State { case waiting, started(URLSessionTask), cancelled }
-        private let state = Locked<State>(.waiting)
-
-        /// Records the started task; false when the Swift task was cancelled first.
-        func started(_ task: URLSessionTask) -> Bool {
-            state.withLock { state in
-                if case .cancelled = state { return false }
-                state = .started(task)
-                return true
-            }
+            return true
         }
 
-        /// Records the cancellation; returns the task to cancel, if it started.
-        func cancel() -> URLSessionTask? {
-            state.withLock { state in
-                defer { state = .cancelled }
-                if case .started(let task) = state { return task }
-                return nil
+        func header(_ name: String) -> String? {
+            headers.last { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
+
+        var headerFields: [String: String] {
+            headers.reduce(into: [:]) { fields, header in
+                fields[header.name] = fields[header.name].map { $0 + ", " + header.value } ?? header.value
             }
         }
     }
 
-    /// URLSession's callbacks, on the session's serial delegate queue.
-    private final class Delegate: NSObject, URLSessionDataDelegate {
-        let table: Table
+    // MARK: - Errors
 
-        init(table: Table) { self.table = table }
+    private static func milliseconds(_ interval: TimeInterval) -> Int {
+        Int((max(0.001, interval) * 1_000).rounded(.up))
+    }
 
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-            // A declared length past the limit is refused before any of the body is read.
-            if let (limits, _) = table.limits(dataTask.taskIdentifier), response.expectedContentLength > Int64(limits.maxBytes),
-               table.fail(dataTask.taskIdentifier, .tooLarge(limit: limits.maxBytes)) {
-                completionHandler(.cancel)
-                DispatchQueue.global().async { dataTask.cancel() }
-                return
-            }
-            completionHandler(.allow)
-        }
+    /// A URLError with a message of ours (libcurl's own text may name the server's certificate).
+    static func error(_ code: URLError.Code, _ description: String) -> URLError {
+        URLError(code, userInfo: [NSLocalizedDescriptionKey: description])
+    }
 
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            if !table.append(dataTask.taskIdentifier, data) {
-                // Not `cancel()` in line: it waits for the session's queue.
-                DispatchQueue.global().async { dataTask.cancel() }
-            }
-        }
-
-        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-            guard let (limits, origin) = table.limits(task.taskIdentifier) else {
-                completionHandler(nil)
-                return
-            }
-            let target = Origin(request.url)
-            if HTTPFetcher.allows(redirect: limits.redirects, from: origin, to: target) {
-                completionHandler(request)
-            } else {
-                _ = table.fail(task.taskIdentifier, .redirectRefused(to: target.description))
-                completionHandler(nil)
-                DispatchQueue.global().async { task.cancel() }
-            }
-        }
-
-        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            table.complete(task.taskIdentifier, response: task.response, error: error)
+    /// libcurl's result as the URLError HTTPTransport turns into a message.
+    private static func error(_ code: CURLcode) -> URLError {
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            return error(.cannotFindHost, "cannot find the host")
+        case CURLE_COULDNT_CONNECT:
+            return error(.cannotConnectToHost, "cannot connect")
+        case CURLE_OPERATION_TIMEDOUT:
+            return error(.timedOut, "timed out")
+        case CURLE_PEER_FAILED_VERIFICATION:
+            return error(.serverCertificateUntrusted, "the server's TLS certificate is not trusted")
+        case CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE,
+             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_CRL_BADFILE,
+             CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_USE_SSL_FAILED,
+             CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CLIENTCERT:
+            return error(.secureConnectionFailed, "the TLS connection failed")
+        case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE:
+            return error(.networkConnectionLost, "the connection was lost")
+        // An answer without a status line is HTTP/0.9 to libcurl, refused as an unsupported protocol
+        // (only http and https URLs reach it).
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_UNSUPPORTED_PROTOCOL, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_BAD_CONTENT_ENCODING,
+             CURLE_HTTP3:
+            return error(.badServerResponse, "the answer is not valid HTTP")
+        case CURLE_URL_MALFORMAT:
+            return error(.badURL, "a malformed URL")
+        case CURLE_ABORTED_BY_CALLBACK:
+            return error(.cancelled, "cancelled")
+        default:
+            return error(.unknown, String(cString: curl_easy_strerror(code)))
         }
     }
 }

@@ -24,7 +24,7 @@ public struct HTTPTransport: Sendable {
     public let allowInsecureHTTP: Bool
     /// Reads the server's own error text out of an error body (each API has its envelope).
     private let serverMessage: @Sendable (Data) -> String?
-    private let fetcher: HTTPFetcher
+    let fetcher: HTTPFetcher
     /// `--log-file`: every request, its status and time (never a token, body or query value).
     public let log: RequestLog?
 

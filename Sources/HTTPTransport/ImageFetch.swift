@@ -14,6 +14,11 @@ public enum ImageFetch {
     private static let fetcher = HTTPFetcher(idleTimeout: 10, maxConnectionsPerHost: 4)
 
     public static func data(at url: URL, deadline: TimeInterval = 20) async throws -> Data {
+        try await data(at: url, deadline: deadline, fetcher: fetcher)
+    }
+
+    /// Through `fetcher` (the tests give one of their own, to count what it read).
+    static func data(at url: URL, deadline: TimeInterval, fetcher: HTTPFetcher) async throws -> Data {
         let label = "GET \(TextSanitizer.clean(url.absoluteString))"
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", !(url.host ?? "").isEmpty else {
             throw APIError(kind: .rejected, request: label, message: "\(label): only http and https pictures are fetched")

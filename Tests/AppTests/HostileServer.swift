@@ -9,8 +9,8 @@ import Glibc
 /// cooperative pool, records what it received, and counts the body bytes it managed to send.
 final class HostileServer: Sendable {
     enum Behavior: Sendable {
-        /// `Transfer-Encoding: chunked`, 64 KB chunks at about 200 MB/s (a fast link; loopback
-        /// unthrottled outruns URLSession's own queue), until the client goes away or `cap` bytes.
+        /// `Transfer-Encoding: chunked`, 64 KB chunks as fast as loopback takes them, until the
+        /// client goes away or `cap` bytes.
         case endlessChunked(cap: Int)
         /// Declares `Content-Length: length`, then sends nothing.
         case declaredLength(Int)
@@ -20,6 +20,8 @@ final class HostileServer: Sendable {
         case redirect(location: String)
         /// `200` with this JSON body.
         case json(String)
+        /// These bytes, whatever they are, then the connection closes.
+        case raw(String)
     }
 
     /// One request as it arrived: its request line and header lines.
@@ -110,7 +112,6 @@ final class HostileServer: Sendable {
                     return
                 }
                 state.withLock { $0.bodyBytesSent += 65_536 }
-                usleep(300)
             }
         case .declaredLength(let length):
             _ = write(client, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(length)\r\n\r\n")
@@ -130,6 +131,8 @@ final class HostileServer: Sendable {
             _ = write(client, "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\n\r\n")
         case .json(let body):
             _ = write(client, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+        case .raw(let text):
+            _ = write(client, text)
         }
     }
 

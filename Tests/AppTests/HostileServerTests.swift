@@ -1,7 +1,7 @@
+@testable import HTTPTransport
 @testable import QapitalClient
 import FeedModel
 import Foundation
-import HTTPTransport
 import StarlingClient
 import Testing
 
@@ -122,6 +122,41 @@ import Testing
         #expect(await Self.waitUntilTheClientLeft(server))
     }
 
+    @Test func aCancelledRequestAnswersAtOnceAndHangsUp() async throws {
+        let server = try HostileServer { _ in .drip(length: 10_000, interval: 0.05) }
+        defer { server.stop() }
+        let api = QapitalHTTPAPI(baseURL: server.baseURL, timeout: 30, deadline: 60)
+        let request = Task { await Self.apiError { _ = try await api.goals() } }
+        // A bounded poll until the answer is on its way.
+        for _ in 0..<1_000 where server.bodyBytesSent == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(server.bodyBytesSent > 0)
+        let cancelled = ContinuousClock.now
+        request.cancel()
+        let error = await request.value
+        #expect(error?.kind == .cancelled)
+        #expect(error?.message == "GET /savingsgoals: cancelled")
+        #expect(ContinuousClock.now - cancelled < .seconds(1))
+        // The transfer's thread was woken and closed the connection (the server still had 500 s to go).
+        #expect(await Self.waitUntilTheClientLeft(server))
+        #expect(ContinuousClock.now - cancelled < .seconds(5))
+    }
+
+    @Test func anAnswerThatIsNotHTTPIsNamed() async throws {
+        let server = try HostileServer { _ in .raw("SSH-2.0-OpenSSH_9.2\r\n\r\n") }
+        defer { server.stop() }
+        let error = await Self.apiError { _ = try await QapitalHTTPAPI(baseURL: server.baseURL).goals() }
+        #expect(error?.kind == .transport)
+        #expect(error?.message == "GET /savingsgoals: the answer is not valid HTTP")
+    }
+
+    @Test func aRedirectLoopEndsAfterFiveHops() async throws {
+        let server = try HostileServer { path in .redirect(location: path + "x") }
+        defer { server.stop() }
+        let error = await Self.apiError { _ = try await QapitalHTTPAPI(baseURL: server.baseURL, token: "t").goals() }
+        #expect(error?.message == "GET /savingsgoals: more than 5 redirects")
+        #expect(server.received.count == 6)
+    }
+
     // MARK: - Bodies read with a limit while they arrive
 
     /// Waits (without sleeping in the test's logic: a bounded poll) until the client has closed
@@ -143,10 +178,13 @@ import Testing
         let error = await Self.apiError { _ = try await api.goals() }
         #expect(error?.kind == .malformed)
         #expect(error?.message == "GET /savingsgoals: the answer is larger than 64 MB; not read")
-        // The client hung up long before the server ran out: it stopped reading, it did not
-        // read the rest and throw it away. (Bytes past the limit are dropped as they come.)
+        // The client hung up at the limit: it stopped reading, it did not read on and throw the
+        // rest away. The server may get up to the sockets' buffers further before it notices.
         #expect(await Self.waitUntilTheClientLeft(server))
-        #expect(server.bodyBytesSent < cap / 2, "\(server.bodyBytesSent) bytes sent")
+        let limit = HTTPTransport.defaultMaxBytes
+        let read = api.transport.fetcher.bytesRead
+        #expect(read > limit - 1_048_576 && read <= limit + 1_048_576, "\(read) bytes read")
+        #expect(server.bodyBytesSent <= limit + 16 * 1_048_576, "\(server.bodyBytesSent) bytes sent")
     }
 
     @Test func aDeclaredLengthPastTheLimitIsRefusedBeforeTheBody() async throws {
@@ -161,10 +199,13 @@ import Testing
         let server = try HostileServer { _ in .endlessChunked(cap: cap) }
         defer { server.stop() }
         let url = server.baseURL.appendingPathComponent("avatar.png")
-        let error = await Self.apiError { _ = try await ImageFetch.data(at: url) }
+        let fetcher = HTTPFetcher(idleTimeout: 10, maxConnectionsPerHost: 4)
+        let error = await Self.apiError { _ = try await ImageFetch.data(at: url, deadline: 20, fetcher: fetcher) }
         #expect(error?.kind == .rejected)
         #expect(error?.message == "GET \(url.absoluteString): larger than 10 MB")
         #expect(await Self.waitUntilTheClientLeft(server))
-        #expect(server.bodyBytesSent < cap / 2, "\(server.bodyBytesSent) bytes sent")
+        let limit = ImageFetch.maxBytes
+        #expect(fetcher.bytesRead > limit - 1_048_576 && fetcher.bytesRead <= limit + 1_048_576, "\(fetcher.bytesRead) bytes read")
+        #expect(server.bodyBytesSent <= limit + 16 * 1_048_576, "\(server.bodyBytesSent) bytes sent")
     }
 }
