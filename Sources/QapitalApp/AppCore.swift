@@ -35,7 +35,7 @@ public final class AppCore {
     private var reconnect = ReconnectPolicy()
     private var data: ScreenData
     private let commands: CommandRunner
-    private let queue: EventQueue
+    let queue: EventQueue
     private let sink: EventSink<StoreEvent>
 
     /// Each tab's screens, the tab's own first (Enter on a goal pushes its detail).
@@ -53,8 +53,7 @@ public final class AppCore {
 
     public init(api: any SavingsAPI, configuration: Configuration, capabilities: Capabilities = Capabilities(),
                 achievements: AchievementsFile = AchievementsFile(title: "", achievements: []),
-                now: @escaping @Sendable () -> Date = { Date() }) {
-        let queue = EventQueue()
+                now: @escaping @Sendable () -> Date = { Date() }, events queue: EventQueue = EventQueue()) {
         sink = queue.sink.map { .store($0) }
         self.queue = queue
         self.configuration = configuration
@@ -78,9 +77,6 @@ public final class AppCore {
     var screen: any Screen { stacks[tabIndex].last! }
     /// What the screens read (for tests).
     var screenData: ScreenData { data }
-
-    /// The events the loop reads: keys it posts itself, the stores' arrivals.
-    public var events: AsyncStream<Event> { queue.stream }
 
     /// Posts an event into the queue (the loop posts the terminal's).
     public func post(_ event: Event) { queue.post(event) }
@@ -111,9 +107,8 @@ public final class AppCore {
 
     // MARK: - Events
 
-    /// One event read from the queue.
+    /// One event taken from the queue.
     public func update(_ event: Event) {
-        queue.pending = max(0, queue.pending - 1)
         switch event {
         case .terminal(let terminalEvent): handle(terminalEvent)
         case .store(let storeEvent): receive(storeEvent)
