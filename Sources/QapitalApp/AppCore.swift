@@ -1,14 +1,11 @@
 import FeedModel
 import Foundation
-import TermImage
 import TermUI
 
-/// The app without a terminal: routing between the screens and overlays, the tab bar and the
-/// status bar. Screens own their state (`Screen`); overlays stack above them (`Overlay`); the
-/// stores are `AppStores`.
-///
-/// Everything runs on the main actor. Keys and the stores' typed events arrive as `Event`s
-/// through one queue, which `AppRunner` reads; `update` reacts per event.
+/// The app without a terminal: routing. Each event from the one `EventQueue` (which `AppRunner`
+/// reads) goes to the overlays, the screens and the status bar (`StatusLine`); what they return
+/// (screens to push, overlays to open, `Command`s for the stores in `AppStores`) is carried out
+/// here. Screens own their state (`Screen`); overlays stack above them (`Overlay`). Main actor.
 @MainActor
 public final class AppCore {
     /// The tabs, in order; a tab's number is its place. A new tab is one line here.
@@ -16,28 +13,18 @@ public final class AppCore {
                                            PeopleScreen.self]
 
     /// What the event loop reads, in order.
-    public enum Event: Sendable {
-        case terminal(TerminalEvent)
-        case store(StoreEvent)
-        case picture(URL)
-        case tick
-    }
-
-    /// Smallest size that gets the full layout.
-    static let minimumWidth = 20
-    static let minimumHeight = 6
+    public typealias Event = AppEvent
 
     let configuration: Configuration
     let stores: AppStores
-    private let connectivity: Connectivity?
-    private let skippedRecords: SkippedRecords?
-    private var signIn: SignInOffer
-    private var reconnect = ReconnectPolicy()
-    private var data: ScreenData
-    private let commands: CommandRunner
     let queue: EventQueue
     private let sink: EventSink<StoreEvent>
-
+    private var data: ScreenData
+    private let commands: CommandRunner
+    private var signIn: SignInOffer
+    private var reconnect = ReconnectPolicy()
+    private var status: StatusLine
+    private let keys: ScreenKeys
     /// Each tab's screens, the tab's own first (Enter on a goal pushes its detail).
     private(set) var stacks: [[any Screen]]
     public private(set) var tabIndex = 0
@@ -48,27 +35,23 @@ public final class AppCore {
     public var wantsFullRedraw = false
     /// The signal that ended the app, if one did (the exit status is then 128 + signal).
     public private(set) var quitSignal: Int32?
-    private var status: StatusLine
-    private let keys: ScreenKeys
 
+    /// `events`: the queue the loop reads (the sign-in's, when the app opens after it).
     public init(api: any SavingsAPI, configuration: Configuration, capabilities: Capabilities = Capabilities(),
                 achievements: AchievementsFile = AchievementsFile(title: "", achievements: []),
                 now: @escaping @Sendable () -> Date = { Date() }, events queue: EventQueue = EventQueue()) {
         sink = queue.sink.map { .store($0) }
         self.queue = queue
         self.configuration = configuration
-        connectivity = capabilities.connectivity
-        skippedRecords = capabilities.skippedRecords
-        signIn = SignInOffer(capabilities.signIn)
         stores = AppStores(api: api, configuration: configuration, cache: capabilities.cache, events: sink,
                            pictureArrived: { queue.post(.picture($0)) }, now: now)
         data = ScreenData(stores, achievements: achievements, configuration: configuration,
                           format: DisplayFormat(timeZone: configuration.timeZone, now: now))
         commands = CommandRunner(stores: stores, refreshCache: capabilities.refreshCache)
-        stacks = AppCore.tabs.map { [$0.init()] }
+        signIn = SignInOffer(capabilities.signIn)
+        status = StatusLine(configuration, capabilities, now: now)
         keys = ScreenKeys(configuration.keys)
-        status = StatusLine(sourceName: configuration.sourceName, lifetime: configuration.errorLifetime, now: now)
-        status.errorLog = capabilities.errorLog
+        stacks = AppCore.tabs.map { [$0.init()] }
     }
 
     public var feed: ActivityFeed { stores.feed }
@@ -84,9 +67,7 @@ public final class AppCore {
     /// Starts loading what the screens show (the activity feed too, so tab 2 has its first
     /// page before anyone switches to it).
     public func start() {
-        for stack in stacks { run(stack[0].start(data)) }
-        run([.loadAccount])
-        run(screen.appear(data))
+        run(stacks.flatMap { $0[0].start(data) } + [.loadAccount] + screen.appear(data))
         if let note = AchievementsLoader.skippedNote(data.achievements) { status.error = (note, status.now()) }
     }
 
@@ -96,65 +77,46 @@ public final class AppCore {
     public var pendingEvents: Int { queue.pending }
     /// Nothing in flight and every posted event handled.
     public var isSettled: Bool { isIdle && queue.pending == 0 }
-
-    /// Whether ticks are needed now (a spinner turns or an error waits to expire).
-    public var wantsTicks: Bool {
-        !isIdle || status.error != nil || status.notice != nil || connectivity?.isOffline == true || connectivity?.hasCacheNote == true
-    }
+    /// Whether ticks are needed now (a spinner turns, an error waits to expire, offline).
+    public var wantsTicks: Bool { !isIdle || status.wantsTicks }
 
     /// A one-line note in the status bar that goes away by itself (e.g. about the cache).
-    public func showNotice(_ text: String) { status.notice = (text, status.now()) }
+    public func showNotice(_ text: String) { status.show(notice: text) }
 
-    // MARK: - Events
-
-    /// One event taken from the queue.
+    /// One event taken from the queue; the spinner moves on after it (drawing only reads).
     public func update(_ event: Event) {
         switch event {
-        case .terminal(let terminalEvent): handle(terminalEvent)
+        case .terminal(.key(let key)): handle(key)
+        case .terminal(.quitSignal(let signal)): (quitSignal, shouldQuit) = (signal, true)
+        case .terminal(.resize), .picture: break  // the next frame is drawn at the new size, with the picture
         case .store(let storeEvent): receive(storeEvent)
-        case .picture: break  // drawn by the next frame
         case .tick: tick()
         }
+        status.track(busy: !isIdle)
+        data.spinnerFrame = status.spinnerFrame
     }
 
-    public func handle(_ event: TerminalEvent) {
-        switch event {
-        case .key(let key): handle(key)
-        case .resize: break  // the next frame is drawn at the new size
-        case .quitSignal(let signal):
-            quitSignal = signal
-            shouldQuit = true
-        }
-    }
+    /// A terminal event handled at once (tests and the bench, without the loop).
+    public func handle(_ event: TerminalEvent) { update(.terminal(event)) }
 
-    /// Periodic: expires the status line's messages; offline, tries the server again now and then.
+    /// Periodic: the status bar's messages expire; offline, the server is tried again now and then.
     public func tick() {
-        status.expire()
-        if let note = connectivity?.takeCacheNote() { showNotice(note) }
-        if reconnect.shouldTry(offline: connectivity?.isOffline == true, busy: goals.isBusy, now: status.now()) { run([.loadGoals]) }
+        status.tick()
+        if reconnect.shouldTry(offline: status.isOffline, busy: goals.isBusy, now: status.now()) { run([.loadGoals]) }
     }
 
     private func receive(_ event: StoreEvent) {
-        status.collectFailures(goals: goals, feed: feed, roundUps: roundUps)
-        switch event {
-        case .account: if let summary = stores.account.account?.summary { status.sourceName = summary }
+        status.receive(event, stores)
         // Money moved into a goal: the balance in the header changed.
-        case .transfer: if case .succeeded? = roundUps.transfer?.phase { run([.loadAccount]) }
-        case .signIn: if signIn.checked() { signedInAgain() }
-        default: break
+        if event == .transfer, case .succeeded? = roundUps.transfer?.phase { run([.loadAccount]) }
+        if event == .signIn, signIn.checked() {
+            // A new token was accepted: everything shown loads again with it.
+            status.error = nil
+            run(stacks.flatMap { $0[0].refresh(data) } + [.loadAccount])
         }
-        // Records an answer held but could not read: named in the status bar, the rest shown.
-        if let note = skippedRecords?.drain().last { status.error = (note, status.now()) }
         if let form = signIn.form(over: overlays, events: sink) { overlays.append(form) }
         for screen in stacks.joined() { run(screen.receive(event, data)) }
         for overlay in overlays { apply(overlay.receive(event, data), from: overlay) }
-    }
-
-    /// A new token was accepted: everything shown loads again with it.
-    private func signedInAgain() {
-        status.error = nil
-        for stack in stacks { run(stack[0].refresh(data)) }
-        run([.loadAccount])
     }
 
     /// The event pump: the top overlay, then the screen, then the keys every screen shares.
@@ -170,15 +132,10 @@ public final class AppCore {
             return
         }
         let screen = self.screen
-        var action = keys.action(for: key, on: screen)
-        if !screen.filter.isEmpty {
-            // With a filter set, n and N jump between matches (as in less); Esc clears it first.
-            if action == .newGoal { action = .nextMatch }
-            if action == .back {
-                screen.filter = ""
-                return
-            }
-        } else if action == .previousMatch {
+        let action = keys.action(for: key, on: screen)
+        if action == .back, !screen.filter.isEmpty {
+            // Esc clears a filter first.
+            screen.filter = ""
             return
         }
         guard apply(screen.handle(key, action: action, data), from: nil).isIgnored, let action else { return }
@@ -225,46 +182,16 @@ public final class AppCore {
     }
 
     /// The tab bar: "1 Goals", … as drawn, the current tab highlighted.
-    private var tabBar: TabBar { TabBar(titles: AppCore.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }, selected: tabIndex) }
+    private var tabBar: TabBar { TabBar(titles: AppFrame.tabTitles, selected: tabIndex) }
 
     private func switchTab(to index: Int) {
         tabIndex = index
         run(screen.appear(data))
     }
 
-    // MARK: - Drawing
-
     /// Draws the frame, then asks for what it showed (users, pictures, older activity).
     public func render(into buffer: inout CellBuffer) {
-        let shown = draw(into: &buffer)
-        stores.users.request(shown.users)
-        stores.images?.want(shown.pictures)
-        if let viewport = shown.feedViewport { feed.viewportChanged(cursor: viewport.cursor, screenHeight: viewport.screenHeight) }
-    }
-
-    /// Only reads: tab bar, the screen, the status bar, the overlays.
-    private func draw(into buffer: inout CellBuffer) -> Shown {
-        buffer.clear()
-        let area = buffer.area
-        guard area.width >= AppCore.minimumWidth, area.height >= AppCore.minimumHeight else {
-            buffer.write("Terminal too small (\(area.width)×\(area.height)); need \(AppCore.minimumWidth)×\(AppCore.minimumHeight)",
-                         x: 0, y: 0, maxWidth: area.width)
-            return Shown()
-        }
-        data.spinnerFrame = status.spinnerFrame(idle: isIdle)
-        tabBar.draw(into: &buffer, rect: area.top(1))
-        let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 2)
-        let screen = self.screen
-        screen.draw(into: &buffer, area: body, data)
-        var shown = screen.shown(data)
-        let hints = stacks[tabIndex].count > 1 ? "Esc back  ? help  q back " : "? help  q quit "
-        status.draw(into: &buffer, rect: area.bottom(1), filter: screen.filter, hints: hints, spinnerFrame: data.spinnerFrame,
-                    offline: connectivity?.isOffline == true,
-                    showsCachedData: connectivity?.showsCachedData == true, cachedAt: goals.cachedAt)
-        for overlay in overlays {
-            overlay.draw(into: &buffer, area: body, statusBar: area.bottom(1), data)
-            shown.merge(overlay.shown(data))
-        }
-        return shown
+        let frame = AppFrame(tabBar: tabBar, stack: stacks[tabIndex], overlays: overlays, status: status, cachedAt: goals.cachedAt)
+        stores.ask(for: frame.draw(into: &buffer, data))
     }
 }

@@ -1,4 +1,15 @@
 import FeedModel
+import Foundation
+import TermUI
+
+/// What the event loop reads: the terminal's events, the stores' typed events, pictures that
+/// arrived, ticks.
+public enum AppEvent: Sendable {
+    case terminal(TerminalEvent)
+    case store(StoreEvent)
+    case picture(URL)
+    case tick
+}
 
 /// The one queue the loop reads: terminal events, the stores' typed events, pictures that
 /// arrived, ticks. The loop waits until something is queued, then takes everything queued at

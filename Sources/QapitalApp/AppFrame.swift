@@ -1,0 +1,44 @@
+import FeedModel
+import Foundation
+import TermUI
+
+/// One frame of the app, drawn from what the core holds: the tab bar, the screen on top of the
+/// tab's stack, the status bar, the overlays. Drawing only reads; it returns what the frame
+/// showed (users, pictures, the feed's position) for the core to ask for.
+@MainActor
+struct AppFrame {
+    /// Smallest size that gets the full layout.
+    static let minimumWidth = 20
+    static let minimumHeight = 6
+    /// The tabs' titles in the bar: "1 Goals", "2 Activity", …
+    static let tabTitles = AppCore.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }
+
+    let tabBar: TabBar
+    /// The tab's screens, the one shown last.
+    let stack: [any Screen]
+    let overlays: [any Overlay]
+    let status: StatusLine
+    /// When the goals shown were kept by the offline cache, if they were.
+    let cachedAt: Date?
+
+    func draw(into buffer: inout CellBuffer, _ data: ScreenData) -> Shown {
+        buffer.clear()
+        let area = buffer.area
+        guard area.width >= Self.minimumWidth, area.height >= Self.minimumHeight, let screen = stack.last else {
+            buffer.write("Terminal too small (\(area.width)×\(area.height)); need \(Self.minimumWidth)×\(Self.minimumHeight)",
+                         x: 0, y: 0, maxWidth: area.width)
+            return Shown()
+        }
+        tabBar.draw(into: &buffer, rect: area.top(1))
+        let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 2)
+        screen.draw(into: &buffer, area: body, data)
+        var shown = screen.shown(data)
+        let hints = stack.count > 1 ? "Esc back  ? help  q back " : "? help  q quit "
+        status.draw(into: &buffer, rect: area.bottom(1), filter: screen.filter, hints: hints, cachedAt: cachedAt)
+        for overlay in overlays {
+            overlay.draw(into: &buffer, area: body, statusBar: area.bottom(1), data)
+            shown.merge(overlay.shown(data))
+        }
+        return shown
+    }
+}
