@@ -189,9 +189,12 @@ public final class AppCore {
         run(screen.appear(data))
     }
 
-    /// Draws the frame, then asks for what it showed (users, pictures, older activity).
+    /// Overlays take their room, the frame is drawn (reading only), the screen keeps its layout, the stores are asked for what it showed.
     public func render(into buffer: inout CellBuffer) {
+        if let body = AppFrame.body(of: buffer.area) { for overlay in overlays { overlay.layOut(area: body, data) } }
         let frame = AppFrame(tabBar: tabBar, stack: stacks[tabIndex], overlays: overlays, status: status, cachedAt: goals.cachedAt)
-        stores.ask(for: frame.draw(into: &buffer, data))
+        guard let layout = frame.draw(into: &buffer, data) else { return }
+        screen.laidOut(layout, data)
+        stores.ask(for: frame.shown(data))
     }
 }

@@ -21,24 +21,33 @@ struct AppFrame {
     /// When the goals shown were kept by the offline cache, if they were.
     let cachedAt: Date?
 
-    func draw(into buffer: inout CellBuffer, _ data: ScreenData) -> Shown {
+    /// Where the screen and the overlays go in a terminal of `size`; nil when it is too small.
+    static func body(of area: Rect) -> Rect? {
+        guard area.width >= minimumWidth, area.height >= minimumHeight else { return nil }
+        return Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 2)
+    }
+
+    /// Draws the frame; returns what the screen laid out (nil when nothing was drawn).
+    func draw(into buffer: inout CellBuffer, _ data: ScreenData) -> Layout? {
         buffer.clear()
         let area = buffer.area
-        guard area.width >= Self.minimumWidth, area.height >= Self.minimumHeight, let screen = stack.last else {
+        guard let body = Self.body(of: area), let screen = stack.last else {
             buffer.write("Terminal too small (\(area.width)×\(area.height)); need \(Self.minimumWidth)×\(Self.minimumHeight)",
                          x: 0, y: 0, maxWidth: area.width)
-            return Shown()
+            return nil
         }
         tabBar.draw(into: &buffer, rect: area.top(1))
-        let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 2)
-        screen.draw(into: &buffer, area: body, data)
-        var shown = screen.shown(data)
+        let layout = screen.draw(into: &buffer, area: body, data)
         let hints = stack.count > 1 ? "Esc back  ? help  q back " : "? help  q quit "
         status.draw(into: &buffer, rect: area.bottom(1), filter: screen.filter, hints: hints, cachedAt: cachedAt)
-        for overlay in overlays {
-            overlay.draw(into: &buffer, area: body, statusBar: area.bottom(1), data)
-            shown.merge(overlay.shown(data))
-        }
+        for overlay in overlays { overlay.draw(into: &buffer, area: body, statusBar: area.bottom(1), data) }
+        return layout
+    }
+
+    /// What the frame showed: the screen's users, pictures and feed position, the overlays'.
+    func shown(_ data: ScreenData) -> Shown {
+        var shown = stack.last?.shown(data) ?? Shown()
+        for overlay in overlays { shown.merge(overlay.shown(data)) }
         return shown
     }
 }
