@@ -30,7 +30,7 @@ final class ActivityScreen: TabScreen {
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
         guard let action else { return .ignored }
         if action == .lookFurtherBack { return .run(.fetchOlderActivity) }
-        Self.sync(state: self, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        sync(data)
         let before = list.selected
         guard list.navigate(action, count: rowCount) else { return .ignored }
         // Day headers are not stops: step over one in the direction of travel.
@@ -46,7 +46,7 @@ final class ActivityScreen: TabScreen {
     func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
         let outcome = click(&list, x: x, y: y, count: rowCount)
         guard case .moved = outcome else { return outcome == .outside ? .ignored : .consumed }
-        Self.sync(state: self, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        sync(data)
         return .consumed
     }
 
@@ -56,7 +56,7 @@ final class ActivityScreen: TabScreen {
     }
 
     func people(_ data: ScreenData) -> UserPopup? {
-        Self.sync(state: self, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        sync(data)
         guard let index = rows.activityIndex(atOrAfter: list.selected), index < data.feed.activities.count else { return nil }
         return UserPopup(people: [data.feed.activities[index].userId])
     }
@@ -86,24 +86,41 @@ final class ActivityScreen: TabScreen {
     /// The header with the weekly sparkline needs this much room (the list keeps small screens).
     static let headerMinimum = (width: 60, height: 16)
 
+    /// The weekly totals as kept, or (when the feed changed since) worked out afresh; only reads.
     func weeklyTotals(_ data: ScreenData) -> [WeekTotal] {
         let feed = data.feed
         if let weekly, weekly.identity == feed.listIdentity, weekly.count == feed.activities.count { return weekly.totals }
-        let totals = WeekTotal.saved(feed.activities, currency: data.currency, calendar: Week.calendar(in: data.timeZone),
-                                     now: data.format.now())
-        weekly = (feed.listIdentity, feed.activities.count, totals)
-        return totals
+        return WeekTotal.saved(feed.activities, currency: data.currency, calendar: Week.calendar(in: data.timeZone), now: data.format.now())
     }
 
-    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
-        Self.sync(state: self, feed: data.feed, users: data.users, timeZone: data.timeZone)
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
+        // Drawn from copies brought up to date with the feed (nothing to do when `laidOut` or an
+        // event already did): drawing changes nothing.
+        var (rows, list) = (self.rows, self.list)
+        Self.sync(rows: &rows, list: &list, filter: filter, feed: data.feed, users: data.users, timeZone: data.timeZone)
         var area = area
         if area.width >= Self.headerMinimum.width, area.height >= Self.headerMinimum.height, !data.feed.activities.isEmpty {
             Self.drawWeeks(weeklyTotals(data), into: &buffer, row: area.top(1))
             area = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         }
-        Self.render(state: self, feed: data.feed, users: data.users, format: data.format, spinnerFrame: data.spinnerFrame,
-                    images: data.images, keys: data.keys, into: &buffer, area: area)
+        Self.render(state: self, rows: rows, list: &list, feed: data.feed, users: data.users, format: data.format,
+                    spinnerFrame: data.spinnerFrame, images: data.images, keys: data.keys, into: &buffer, area: area)
+        return Layout(area: area, list: list)
+    }
+
+    /// After the frame: the rows and the weekly totals are kept up to date, the list as drawn.
+    func laidOut(_ layout: Layout, _ data: ScreenData) {
+        sync(data)
+        list = layout.list ?? list
+        let feed = data.feed
+        if weekly?.identity != feed.listIdentity || weekly?.count != feed.activities.count {
+            weekly = (feed.listIdentity, feed.activities.count, weeklyTotals(data))
+        }
+    }
+
+    /// Brings the rows up to date with the feed (after events, keys and frames).
+    func sync(_ data: ScreenData) {
+        Self.sync(rows: &rows, list: &list, filter: filter, feed: data.feed, users: data.users, timeZone: data.timeZone)
     }
 
     /// "Saved per week ▁▂▅█▃ (since 3 Nov) · this week $12.34": the newest weeks that fit.
@@ -130,13 +147,13 @@ final class ActivityScreen: TabScreen {
 
     /// Brings the rows up to date with the feed (incremental: only new activities are looked at).
     @MainActor
-    static func sync(state: ActivityScreen, feed: ActivityFeed, users: UserDirectory, timeZone: TimeZone) {
-        let filter = state.filter
-        state.rows.update(with: feed.activities, identity: feed.listIdentity, filter: filter, timeZone: timeZone) { matches($0, filter: filter, users: users) }
-        state.list.clamp(count: state.rowCount)
+    static func sync(rows: inout ActivityRows, list: inout ListState, filter: String, feed: ActivityFeed, users: UserDirectory,
+                     timeZone: TimeZone) {
+        rows.update(with: feed.activities, identity: feed.listIdentity, filter: filter, timeZone: timeZone) { matches($0, filter: filter, users: users) }
+        list.clamp(count: rows.count + 1)
         // The cursor never rests on a day header: it stands on that day's first activity.
-        if state.list.selected < state.rows.count, case .day = state.rows.rows[state.list.selected] {
-            state.list.moveBy(1, count: state.rowCount)
+        if list.selected < rows.count, case .day = rows.rows[list.selected] {
+            list.moveBy(1, count: rows.count + 1)
         }
     }
 
@@ -160,18 +177,20 @@ final class ActivityScreen: TabScreen {
     }
 
     @MainActor
-    static func render(state: ActivityScreen, feed: ActivityFeed, users: UserDirectory, format: DisplayFormat,
-                       spinnerFrame: String?, images: ImageStore? = nil, keys: KeyLabels = .defaults, into buffer: inout CellBuffer, area: Rect) {
-        let rows = state.rows
+    static func render(state: ActivityScreen, rows: ActivityRows, list: inout ListState, feed: ActivityFeed, users: UserDirectory,
+                       format: DisplayFormat, spinnerFrame: String?, images: ImageStore? = nil, keys: KeyLabels = .defaults,
+                       into buffer: inout CellBuffer,
+                       area: Rect) {
+        let rowCount = rows.count + 1
         let activities = feed.activities
         let view = ListView()
         // When the selection is a day's first activity at the top, show the day's header above it.
-        state.list.update(visibleRows: view.rowsArea(in: area).height, count: state.rowCount)
-        let selected = state.list.selected
-        if selected > 0, selected == state.list.offset, selected - 1 < rows.count, case .day = rows.rows[selected - 1] {
-            state.list.offset -= 1
+        list.update(visibleRows: view.rowsArea(in: area).height, count: rowCount)
+        let selected = list.selected
+        if selected > 0, selected == list.offset, selected - 1 < rows.count, case .day = rows.rows[selected - 1] {
+            list.offset -= 1
         }
-        let drawn = view.draw(into: &buffer, rect: area, count: state.rowCount, state: &state.list) { buffer, index, row, _ in
+        let drawn = view.draw(into: &buffer, rect: area, count: rowCount, state: &list) { buffer, index, row, _ in
             if index == rows.count {
                 drawFooter(feed: feed, spinnerFrame: spinnerFrame, format: format, keys: keys, into: &buffer, row: row)
                 return
@@ -185,7 +204,7 @@ final class ActivityScreen: TabScreen {
             }
         }
         // The selection overlay recolours the row; the selected avatar is drawn again on top.
-        let selectedRow = state.list.selected
+        let selectedRow = list.selected
         if images != nil, drawn.contains(selectedRow), selectedRow < rows.count, case .activity(let activityIndex) = rows.rows[selectedRow] {
             let user = activities[activityIndex].userId
             if case .found(let person) = users.lookup(user) {

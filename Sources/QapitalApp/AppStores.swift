@@ -35,6 +35,14 @@ final class AppStores {
         }
     }
 
+    /// After a frame, what it showed: users and pictures to fetch (pictures no longer shown are
+    /// cancelled), and the feed's position, from which the pager decides to fetch older activity.
+    func ask(for shown: Shown) {
+        users.request(shown.users)
+        images?.want(shown.pictures)
+        if let viewport = shown.feedViewport { feed.viewportChanged(cursor: viewport.cursor, screenHeight: viewport.screenHeight) }
+    }
+
     /// Some store has a request in flight.
     var isBusy: Bool {
         goals.isBusy || feed.isBusy || users.isBusy || roundUps.isBusy || goalCreator.isBusy || account.isBusy

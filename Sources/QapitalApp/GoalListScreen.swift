@@ -73,10 +73,14 @@ final class GoalListScreen: TabScreen {
         return shown
     }
 
-    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
-        Self.render(state: self, store: data.goals, users: data.users, colors: data.colors, images: data.images, keys: data.keys,
-                    into: &buffer, area: area)
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
+        var list = self.list
+        Self.render(state: self, list: &list, store: data.goals, users: data.users, colors: data.colors, images: data.images,
+                    keys: data.keys, into: &buffer, area: area)
+        return Layout(area: area, list: list)
     }
+
+    func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }
 
     /// The goals the filter lets through, in server order.
     static func visibleGoals(_ goals: [Goal], filter: String) -> [Goal] {
@@ -85,10 +89,10 @@ final class GoalListScreen: TabScreen {
     }
 
     @MainActor
-    static func render(state: GoalListScreen, store: GoalStore, users: UserDirectory, colors: Bool,
+    static func render(state: GoalListScreen, list: inout ListState, store: GoalStore, users: UserDirectory, colors: Bool,
                        images: ImageStore? = nil, keys: KeyLabels = .defaults, into buffer: inout CellBuffer, area: Rect) {
         let goals = visibleGoals(store.goals, filter: state.filter)
-        state.list.clamp(count: goals.count)
+        list.clamp(count: goals.count)
         if goals.isEmpty {
             drawEmpty(store: store, filter: state.filter, keys: keys, into: &buffer, area: area)
             return
@@ -97,17 +101,17 @@ final class GoalListScreen: TabScreen {
         if area.width >= splitWidth {
             let split = area.splitHorizontally(leftWidth: max(62, area.width * 3 / 5), gap: 1)
             listArea = split.left
-            let goal = goals[min(state.list.selected, goals.count - 1)]
+            let goal = goals[min(list.selected, goals.count - 1)]
             drawSummary(goal, users: users, colors: colors, images: images, keys: keys, into: &buffer, area: split.right)
         }
         let view = ListView()
-        let drawn = view.draw(into: &buffer, rect: listArea, count: goals.count, state: &state.list) { buffer, index, row, _ in
+        let drawn = view.draw(into: &buffer, rect: listArea, count: goals.count, state: &list) { buffer, index, row, _ in
             drawRow(goals[index], users: users, colors: colors, filter: state.filter, images: images, into: &buffer, row: row)
         }
         // The selection overlay recolours the row; the selected thumbnail is drawn again on top.
-        if images != nil, drawn.contains(state.list.selected) {
-            let y = listArea.y + state.list.selected - drawn.lowerBound
-            Pictures.draw(goals[state.list.selected].imageURL, images: images, columns: Pictures.rowSize.columns,
+        if images != nil, drawn.contains(list.selected) {
+            let y = listArea.y + list.selected - drawn.lowerBound
+            Pictures.draw(goals[list.selected].imageURL, images: images, columns: Pictures.rowSize.columns,
                           rows: Pictures.rowSize.rows, into: &buffer, x: listArea.x, y: y, clip: listArea)
         }
     }

@@ -32,6 +32,10 @@ final class GoalPicker: Overlay {
         }
     }
 
+    func layOut(area: Rect, _ data: ScreenData) {
+        list.update(visibleRows: max(1, area.height - 4), count: data.goals.goals.count)
+    }
+
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
         let amount = data.roundUps.summary?.saveable.formatted ?? ""
         let choices = data.goals.goals
@@ -45,8 +49,6 @@ final class GoalPicker: Overlay {
             lines = [[Span(text, Style(fg: .role(.muted)))]]
         }
         let nameWidth = min(32, choices.map { TextWidth.of($0.name) }.max() ?? 0)
-        let rows = max(1, area.height - 4)
-        list.update(visibleRows: rows, count: choices.count)
         for (index, goal) in choices.enumerated() {
             let text = " " + TextWidth.pad(TextWidth.truncate(goal.name, to: nameWidth), to: nameWidth) + "  "
                 + TextWidth.pad(goal.balance.formatted, to: 12, alignRight: true) + " "

@@ -143,10 +143,11 @@ final class PeopleScreen: TabScreen {
         return shown
     }
 
-    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
-        guard area.height > 0 else { return }
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
+        guard area.height > 0 else { return Layout(area: area) }
         let all = PeopleData.people(data)
         let people = Self.visible(all, filter: filter, data)
+        var list = self.list
         list.clamp(count: people.count)
         let muted = Style(fg: .role(.muted))
         if people.isEmpty {
@@ -159,7 +160,7 @@ final class PeopleScreen: TabScreen {
                     : ("No one matches “\(filter)”. Esc clears the filter.", muted)
             }
             buffer.write(message.0, x: area.x + 1, y: area.y + 1, maxWidth: area.width - 2, style: message.1)
-            return
+            return Layout(area: area, list: list)
         }
         // The column titles, or (for a source with nobody else) the line saying so.
         if PeopleData.isAlone(all, goals: data.goals.goals) {
@@ -179,7 +180,10 @@ final class PeopleScreen: TabScreen {
                 Pictures.draw(user.avatarURL, images: data.images, columns: 4, rows: 1, into: &buffer, x: body.x, y: y, clip: body)
             }
         }
+        return Layout(area: area, list: list)
     }
+
+    func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }
 
     /// Right-hand columns: goals, saved (and from 100 columns the goals' names).
     static func columns(width: Int) -> (goals: Int, saved: Int, shares: Int) {
@@ -277,7 +281,7 @@ final class PersonScreen: Screen {
     }
 
     /// Keeps the cursor on a goal or an event (headings and notes are not stops).
-    private func settle(_ rows: [Row], direction: Int) {
+    private static func settle(_ list: inout ListState, _ rows: [Row], direction: Int) {
         list.clamp(count: rows.count)
         guard !rows.isEmpty, !rows[list.selected].isStop else { return }
         for step in [direction, -direction] {
@@ -297,12 +301,12 @@ final class PersonScreen: Screen {
         let rows = rows(data)
         let before = list.selected
         if list.navigate(action, count: rows.count) {
-            settle(rows, direction: list.selected >= before ? 1 : -1)
+            Self.settle(&list, rows, direction: list.selected >= before ? 1 : -1)
             return .consumed
         }
         switch action {
         case .open:
-            settle(rows, direction: 1)
+            Self.settle(&list, rows, direction: 1)
             guard list.selected < rows.count else { return .consumed }
             return open(rows[list.selected], data)
         case .back, .quit:
@@ -361,8 +365,8 @@ final class PersonScreen: Screen {
         return (4, 1)
     }
 
-    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
-        guard area.height > 0 else { return }
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
+        guard area.height > 0 else { return Layout(area: area) }
         let person = PeopleData.people(data).first { $0.id == userId }
         let size = Self.avatarSize(area)
         let headerHeight = size.rows == 1 ? 2 : size.rows + 1
@@ -376,13 +380,17 @@ final class PersonScreen: Screen {
                          style: Style(fg: .role(.border)))
         }
         let body = Rect(x: area.x, y: area.y + headerHeight, width: area.width, height: max(0, area.height - headerHeight))
-        guard body.height > 0 else { return }
+        guard body.height > 0 else { return Layout(area: area) }
         let rows = rows(data)
-        settle(rows, direction: 1)
+        var list = self.list
+        Self.settle(&list, rows, direction: 1)
         ListView().draw(into: &buffer, rect: body, count: rows.count, state: &list) { buffer, index, row, _ in
             Self.drawRow(rows[index], userId: userId, data, filter: filter, into: &buffer, row: row)
         }
+        return Layout(area: area, list: list)
     }
+
+    func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }
 
     private func drawHeaderText(_ person: Person?, _ data: ScreenData, into buffer: inout CellBuffer, area: Rect) {
         guard area.width > 0 else { return }

@@ -73,9 +73,13 @@ final class RoundUpsScreen: TabScreen {
         data.roundUps.transfer?.failureMessage != nil ? [.retryTransfer] : [.loadWeek]
     }
 
-    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
-        Self.render(state: self, store: data.roundUps, format: data.format, keys: data.keys, into: &buffer, area: area)
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
+        var list = self.list
+        Self.render(state: self, list: &list, store: data.roundUps, format: data.format, keys: data.keys, into: &buffer, area: area)
+        return Layout(area: area, list: list)
     }
+
+    func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }
 
     static func visibleLines(_ summary: RoundUp.Summary?, filter: String) -> [RoundUp.Line] {
         let lines = summary?.lines ?? []
@@ -106,7 +110,7 @@ final class RoundUpsScreen: TabScreen {
 
     // MARK: - Drawing
 
-    static func render(state: RoundUpsScreen, store: RoundUpStore, format: DisplayFormat, keys: KeyLabels = .defaults,
+    static func render(state: RoundUpsScreen, list: inout ListState, store: RoundUpStore, format: DisplayFormat, keys: KeyLabels = .defaults,
                        into buffer: inout CellBuffer, area: Rect) {
         guard area.height >= 3 else { return }
         let muted = Style(fg: .role(.muted))
@@ -152,7 +156,7 @@ final class RoundUpsScreen: TabScreen {
             let lines = visibleLines(summary, filter: state.filter)
             let filter = state.filter
             drawColumnHeadings(into: &buffer, row: Rect(x: area.x, y: top, width: area.width, height: 1))
-            ListView().draw(into: &buffer, rect: body, count: lines.count, state: &state.list) { buffer, index, row, _ in
+            ListView().draw(into: &buffer, rect: body, count: lines.count, state: &list) { buffer, index, row, _ in
                 drawLine(lines[index], saveable: summary.isSaveable(lines[index]), calendar: week.calendar,
                          format: format, filter: filter, into: &buffer, row: row)
             }

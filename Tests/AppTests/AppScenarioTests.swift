@@ -362,7 +362,7 @@ func freeLoopbackPort() throws -> UInt16 {
             for (width, height) in sizes {
                 var buffer = CellBuffer(width: width, height: height)
                 app.core.render(into: &buffer)
-                if width >= 2 && (width < AppCore.minimumWidth || height < AppCore.minimumHeight) {
+                if width >= 2 && (width < AppFrame.minimumWidth || height < AppFrame.minimumHeight) {
                     #expect(buffer.rowText(0).hasPrefix("T"), "\(width)×\(height): \(buffer.rowText(0))")
                 }
             }
