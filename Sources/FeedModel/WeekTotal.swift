@@ -61,9 +61,9 @@ public struct WeekTotal: Hashable, Sendable {
 extension RoundUp {
     /// Each week's saveable round-ups (payments in the account's currency that round up, by the
     /// source's rule), for the `count` weeks through the one holding `date`, oldest first.
-    public static func weeklyTotals(_ transactions: [Transaction], accountCurrency: Currency, calendar: Calendar,
-                                    weeks count: Int, through date: Date) -> [WeekTotal] {
-        let summary = Summary(transactions: transactions, accountCurrency: accountCurrency)
+    public static func weeklyTotals(_ transactions: [Transaction], accountCurrency: Currency, step: Int64? = nil,
+                                    calendar: Calendar, weeks count: Int, through date: Date) -> [WeekTotal] {
+        let summary = Summary(transactions: transactions, accountCurrency: accountCurrency, step: step)
         let entries = summary.lines.filter(summary.isSaveable).map { (date: $0.transaction.timestamp, amount: $0.roundUp) }
         return WeekTotal.last(count, through: date, entries, currency: accountCurrency, calendar: calendar)
     }

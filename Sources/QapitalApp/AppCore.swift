@@ -90,7 +90,7 @@ public final class AppCore {
         users = UserDirectory(api: api, now: now, events: sink)
         goals = GoalStore(api: api, users: users, cache: capabilities.cache, events: sink)
         feed = ActivityFeed(api: api, cache: capabilities.cache, now: now, events: sink)
-        roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency,
+        roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency, roundUpStep: configuration.roundUpStep,
                                 calendar: Week.calendar(in: configuration.timeZone), now: now, events: sink)
         goalCreator = GoalCreator(api: api, goals: goals, events: sink)
         account = AccountStore(api: api, events: sink)

@@ -80,3 +80,109 @@ import Testing
         #expect(await backend.goals().last == created)
     }
 }
+
+/// The demo is one ledger (issue 27): the activity is exactly the goals' savings, every balance
+/// is the sum of its savings, and people save only into goals shared with them.
+@Suite struct DemoLedgerTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A saving as both sides can name it: goal, person, amount, second.
+    struct Entry: Hashable {
+        let goal: String
+        let userId: Int
+        let minorUnits: Int64
+        let second: Int64
+    }
+
+    /// Checks every identity; returns the problems found (empty when the ledger holds).
+    static func problems(goals: [Goal], feeds: [GoalID: [FeedItem]], activities: [Activity], currency: Currency) -> [String] {
+        var problems: [String] = []
+        var fromFeeds: [Entry: Int] = [:]
+        for goal in goals {
+            let items = feeds[goal.id] ?? []
+            var sum: Int64 = 0
+            for item in items {
+                if item.amount.currency != currency { problems.append("\(goal.name): a saving in \(item.amount.currency)") }
+                sum += item.amount.minorUnits
+                if item.userId != goal.ownerId && !goal.connectedUserIds.contains(item.userId) {
+                    problems.append("\(goal.name): user \(item.userId) saved into a goal not shared with them")
+                }
+                fromFeeds[Entry(goal: goal.name, userId: item.userId, minorUnits: item.amount.minorUnits,
+                                second: Int64(item.timestamp.timeIntervalSince1970.rounded(.down))), default: 0] += 1
+            }
+            if sum != goal.balance.minorUnits { problems.append("\(goal.name): savings add up to \(sum), balance \(goal.balance.minorUnits)") }
+            if goal.balance.isZero && !items.isEmpty { problems.append("\(goal.name): no balance but savings") }
+        }
+        var fromActivity: [Entry: Int] = [:]
+        for activity in activities {
+            guard let name = DemoDataset.goalName(of: activity) else {
+                problems.append("an activity that names no goal: \(activity.message.plainText)")
+                continue
+            }
+            guard goals.contains(where: { $0.name == name }) else {
+                problems.append("an activity names \(name), which is no goal")
+                continue
+            }
+            fromActivity[Entry(goal: name, userId: activity.userId, minorUnits: activity.amount.minorUnits,
+                               second: Int64(activity.timestamp.timeIntervalSince1970.rounded(.down))), default: 0] += 1
+        }
+        for (entry, count) in fromActivity where fromFeeds[entry] != count {
+            problems.append("activity \(entry) ×\(count) is ×\(fromFeeds[entry] ?? 0) in \(entry.goal)'s savings")
+        }
+        for (entry, count) in fromFeeds where fromActivity[entry] != count {
+            problems.append("saving \(entry) ×\(count) is ×\(fromActivity[entry] ?? 0) in the activity")
+        }
+        return problems
+    }
+
+    @Test(arguments: ["USD", "GBP", "EUR", "JPY", "KWD", "CHF"])
+    func theWholeDatasetIsOneLedger(code: String) throws {
+        let currency = try #require(Currency.from(code: code))
+        let data = DemoDataset(now: now, options: .init(currency: currency))
+        #expect(Self.problems(goals: data.goals, feeds: data.feeds, activities: data.activities, currency: currency) == [])
+        // Goals with no balance have no savings; someone saves into every goal with a balance.
+        for goal in data.goals where !goal.balance.isZero { #expect(!(data.feeds[goal.id] ?? []).isEmpty) }
+        #expect(data.activities.count == data.feeds.values.reduce(0) { $0 + $1.count })
+    }
+
+    @Test func peopleSavedInThirtyDaysIsWhatTheirActivityAddsUpTo() {
+        let data = DemoDataset(now: now)
+        let people = PeopleRoster.people(goals: data.goals, feeds: { (data.feeds[$0] ?? [], true) }, activities: data.activities,
+                                         currency: .usd, now: now)
+        let since = now.addingTimeInterval(-PeopleRoster.savedWindow)
+        for person in people {
+            let fromActivity = data.activities.filter { $0.userId == person.id && $0.timestamp >= since }
+                .reduce(Int64(0)) { $0 + $1.amount.minorUnits }
+            #expect(person.saved.minorUnits == fromActivity, "user \(person.id)")
+        }
+        #expect(people.contains { $0.savingsCount > 0 && !$0.isHolder })
+    }
+
+    @Test func aSavedRoundUpIsASavingAndAnActivity() async throws {
+        let backend = DemoBackend(now: now)
+        let amount = Money(minorUnits: 116, currency: .usd)
+        _ = try await backend.transfer(goalId: 2, transferId: UUID(), amount: amount)
+        let data = await backend.dataset
+        #expect(Self.problems(goals: data.goals, feeds: data.feeds, activities: data.activities, currency: .usd) == [])
+        #expect(data.activities.map(\.timestamp) == data.activities.map(\.timestamp).sorted(by: >))
+        #expect(data.activities.contains { DemoDataset.goalName(of: $0) == "Dog" && $0.amount == amount
+            && $0.message.plainText == "You saved your round-ups into Dog." })
+    }
+
+    /// Amounts are made per currency: whole yen of a sensible size (never ×100), fils for KWD.
+    @Test func amountsAreMadePerCurrency() throws {
+        let usd = DemoDataset(now: now)
+        let jpy = DemoDataset(now: now, options: .init(currency: .jpy))
+        let kwd = DemoDataset(now: now, options: .init(currency: .kwd))
+        let balloons = { (data: DemoDataset) in data.goals.first { $0.name == "Balloons" }! }
+        #expect(balloons(usd).balance.formatted == "$400.00")
+        #expect(balloons(jpy).balance.formatted == "¥60,000")
+        #expect(balloons(jpy).target?.formatted == "¥225,000")
+        #expect(balloons(kwd).balance.formatted == "KWD 124.000")
+        // A week of payments in yen rounds up by something, at ¥100 a step.
+        let summary = RoundUp.Summary(transactions: jpy.transactions.filter { $0.timestamp > now.addingTimeInterval(-7 * 86_400) },
+                                      accountCurrency: .jpy)
+        #expect(summary.saveable.minorUnits > 0)
+        #expect(summary.lines.allSatisfy { $0.roundUp.minorUnits < 100 })
+    }
+}
