@@ -208,12 +208,6 @@ public struct DemoDataset: Sendable {
             .sorted { $0.timestamp > $1.timestamp }
     }
 
-    /// The goal an activity is a saving into: the last bold run of a message that says "into".
-    public static func goalName(of activity: Activity) -> String? {
-        guard activity.message.plainText.contains(" into ") else { return nil }
-        return activity.message.runs.last(where: \.isBold)?.text
-    }
-
     /// A saved round-up as the account's activity says it.
     static func savedRoundUpsMessage(goalName: String) -> MarkupText {
         MarkupText(parsing: "<strong>You</strong> saved your round-ups into <strong>\(escaped(goalName))</strong>.")

@@ -203,7 +203,7 @@ final class PeopleScreen: TabScreen {
         let columns = columns(width: row.width)
         var right: [Span] = [
             Span(TextWidth.pad("\(person.goalIds.count)", to: columns.goals, alignRight: true)),
-            Span(TextWidth.pad(PeopleData.saved(person), to: columns.saved, alignRight: true), DisplayFormat.moneyStyle),
+            Span(DisplayFormat.amountColumn(PeopleData.saved(person), to: columns.saved), DisplayFormat.moneyStyle),
         ]
         if columns.shares > 0 {
             let names = PeopleData.goals(of: person, data).map(\.name).joined(separator: ", ")
@@ -427,10 +427,10 @@ final class PersonScreen: Screen {
             x += buffer.write([GoalListScreen.monogramSpan(goal.name, width: 4, colors: data.colors)], x: x, y: rect.y, maxWidth: 4)
             Pictures.draw(goal.imageURL, images: data.images, columns: 4, rows: 1, into: &buffer, x: rect.x + 2, y: rect.y, clip: rect)
             x += 1
-            let amount = Span(TextWidth.pad(goal.balance.formatted, to: 12, alignRight: true), DisplayFormat.moneyStyle)
+            let amount = Span(DisplayFormat.amountColumn(goal.balance.formatted, to: 12), DisplayFormat.moneyStyle)
             let target = goal.target.map { " of \($0.formatted)" } ?? " no target"
             let role = Span(TextWidth.pad(goal.ownerId == userId ? "owner" : "shared", to: 8), Style(fg: .role(.highlight)))
-            let right = rect.width >= 60 ? [role, amount, Span(TextWidth.pad(target, to: 16), muted)] : [amount]
+            let right = rect.width >= 60 ? [role, amount, Span(DisplayFormat.amountColumn(target, to: 16, alignRight: false), muted)] : [amount]
             let rightWidth = right.reduce(0) { $0 + $1.width }
             let nameWidth = rect.maxX - x - rightWidth - 1
             if nameWidth >= 6 {
@@ -456,7 +456,7 @@ final class PersonScreen: Screen {
                 spans = DisplayFormat.spans(activity.message)
                 spans.append(Span(" · activity", muted))
             }
-            let amountText = TextWidth.pad(amount.formatted, to: 11, alignRight: true)
+            let amountText = DisplayFormat.amountColumn(amount.formatted, to: 11)
             let messageWidth = rect.maxX - x - TextWidth.of(amountText) - 2
             if messageWidth > 0 {
                 buffer.write(DisplayFormat.highlighting(spans, filter), x: x, y: rect.y, maxWidth: messageWidth)

@@ -1,6 +1,7 @@
 @testable import DemoData
 import Foundation
 import Testing
+import TestSupport
 @testable import FeedModel
 
 @Suite struct DemoDatasetTests {
@@ -86,53 +87,8 @@ import Testing
 @Suite struct DemoLedgerTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    /// A saving as both sides can name it: goal, person, amount, second.
-    struct Entry: Hashable {
-        let goal: String
-        let userId: Int
-        let minorUnits: Int64
-        let second: Int64
-    }
-
-    /// Checks every identity; returns the problems found (empty when the ledger holds).
     static func problems(goals: [Goal], feeds: [GoalID: [FeedItem]], activities: [Activity], currency: Currency) -> [String] {
-        var problems: [String] = []
-        var fromFeeds: [Entry: Int] = [:]
-        for goal in goals {
-            let items = feeds[goal.id] ?? []
-            var sum: Int64 = 0
-            for item in items {
-                if item.amount.currency != currency { problems.append("\(goal.name): a saving in \(item.amount.currency)") }
-                sum += item.amount.minorUnits
-                if item.userId != goal.ownerId && !goal.connectedUserIds.contains(item.userId) {
-                    problems.append("\(goal.name): user \(item.userId) saved into a goal not shared with them")
-                }
-                fromFeeds[Entry(goal: goal.name, userId: item.userId, minorUnits: item.amount.minorUnits,
-                                second: Int64(item.timestamp.timeIntervalSince1970.rounded(.down))), default: 0] += 1
-            }
-            if sum != goal.balance.minorUnits { problems.append("\(goal.name): savings add up to \(sum), balance \(goal.balance.minorUnits)") }
-            if goal.balance.isZero && !items.isEmpty { problems.append("\(goal.name): no balance but savings") }
-        }
-        var fromActivity: [Entry: Int] = [:]
-        for activity in activities {
-            guard let name = DemoDataset.goalName(of: activity) else {
-                problems.append("an activity that names no goal: \(activity.message.plainText)")
-                continue
-            }
-            guard goals.contains(where: { $0.name == name }) else {
-                problems.append("an activity names \(name), which is no goal")
-                continue
-            }
-            fromActivity[Entry(goal: name, userId: activity.userId, minorUnits: activity.amount.minorUnits,
-                               second: Int64(activity.timestamp.timeIntervalSince1970.rounded(.down))), default: 0] += 1
-        }
-        for (entry, count) in fromActivity where fromFeeds[entry] != count {
-            problems.append("activity \(entry) ×\(count) is ×\(fromFeeds[entry] ?? 0) in \(entry.goal)'s savings")
-        }
-        for (entry, count) in fromFeeds where fromActivity[entry] != count {
-            problems.append("saving \(entry) ×\(count) is ×\(fromActivity[entry] ?? 0) in the activity")
-        }
-        return problems
+        LedgerCheck.problems(goals: goals, feeds: feeds, activities: activities, currency: currency)
     }
 
     @Test(arguments: ["USD", "GBP", "EUR", "JPY", "KWD", "CHF"])
@@ -165,7 +121,7 @@ import Testing
         let data = await backend.dataset
         #expect(Self.problems(goals: data.goals, feeds: data.feeds, activities: data.activities, currency: .usd) == [])
         #expect(data.activities.map(\.timestamp) == data.activities.map(\.timestamp).sorted(by: >))
-        #expect(data.activities.contains { DemoDataset.goalName(of: $0) == "Dog" && $0.amount == amount
+        #expect(data.activities.contains { LedgerCheck.goalName(of: $0) == "Dog" && $0.amount == amount
             && $0.message.plainText == "You saved your round-ups into Dog." })
     }
 
