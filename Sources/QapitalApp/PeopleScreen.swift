@@ -12,14 +12,16 @@ enum PeopleData {
                             currency: data.currency, now: data.format.currentDate)
     }
 
-    /// A goal's feed as far as it is in, and whether it is complete (loaded, or failed for now).
-    static func feed(_ goalId: GoalID, _ data: ScreenData) -> (items: [FeedItem], loaded: Bool) {
+    /// A goal's feed as far as it is in, and whether it is known: loaded (or failed with what the
+    /// cache kept), still loading, or failed with nothing to show (offline, not cached).
+    static func feed(_ goalId: GoalID, _ data: ScreenData) -> (items: [FeedItem], state: Availability) {
         let feed = data.goals.feed(for: goalId)
-        let done: Bool = switch feed.status {
-        case .loaded, .failed: true
-        case .idle, .loading: false
+        let state: Availability = switch feed.status {
+        case .loaded: .known
+        case .failed: feed.entries.isEmpty ? .unavailable : .known
+        case .idle, .loading: .loading
         }
-        return (feed.entries.map(\.item), done)
+        return (feed.entries.map(\.item), state)
     }
 
     /// "Mikael", and " (you)" for the holder of every goal.
@@ -32,9 +34,14 @@ enum PeopleData {
         person.goalIds.compactMap { data.goals.goal(id: $0) }
     }
 
-    /// The saved column: the amount, or "…" while their goals' feeds are still coming and none counted yet.
+    /// The saved column: the amount once every feed of their goals is in; "…" while any is
+    /// loading, "—" while any is not available (offline, not cached): never a partial sum.
     static func saved(_ person: Person) -> String {
-        person.savingsCount == 0 && !person.savedIsComplete ? "…" : person.saved.formatted
+        switch person.savedState {
+        case .known: person.saved.formatted
+        case .loading: "…"
+        case .unavailable: "—"
+        }
     }
 
     /// Only one person and nothing shared: a source without other people (a bank account).
@@ -44,10 +51,13 @@ enum PeopleData {
 
     static let aloneNote = "Only you here: no goal is shared and no one else saves (a bank account has no other people)."
 
-    /// The feeds of every goal that has none yet (`again`: every goal's), so "saved" can be counted.
-    static func loadFeeds(_ data: ScreenData, again: Bool = false) {
-        for goal in data.goals.goals where again || data.goals.feed(for: goal.id).status == .idle {
-            data.goals.loadFeed(goalId: goal.id)
+    /// The feeds of every goal that has none yet (`again`: every goal's; `retryFailed`: and those
+    /// that failed, once the server answers again), so "saved" can be counted.
+    static func loadFeeds(_ data: ScreenData, again: Bool = false, retryFailed: Bool = false) {
+        for goal in data.goals.goals {
+            let status = data.goals.feed(for: goal.id).status
+            let failed = if case .failed = status { true } else { false }
+            if again || status == .idle || (retryFailed && failed) { data.goals.loadFeed(goalId: goal.id) }
         }
     }
 
@@ -109,7 +119,8 @@ final class PeopleScreen: TabScreen {
     }
 
     func receive(_ event: StoreEvent, _ data: ScreenData) {
-        if case .goals = event, wantsFeeds { PeopleData.loadFeeds(data) }
+        // Goals from the server (after being offline, too): feeds that failed are asked for again.
+        if case .goals = event, wantsFeeds { PeopleData.loadFeeds(data, retryFailed: data.goals.status == .loaded) }
     }
 
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
@@ -402,9 +413,14 @@ final class PersonScreen: Screen {
         case .found: lines.append([Span("User #\(userId)", muted)])
         }
         if let person {
+            let count = switch person.savedState {
+            case .known: " (\(person.savingsCount) saving\(person.savingsCount == 1 ? "" : "s"))"
+            case .loading: " (their goals' savings are loading)"
+            case .unavailable: " (not available offline)"
+            }
             lines.append([Span("Part of ", muted), Span("\(person.goalIds.count) goal\(person.goalIds.count == 1 ? "" : "s")"),
                           Span(" · saved ", muted), Span(PeopleData.saved(person), DisplayFormat.moneyStyle.adding(.bold)),
-                          Span(" in the last 30 days (\(person.savingsCount) saving\(person.savingsCount == 1 ? "" : "s"))", muted)])
+                          Span(" in the last 30 days" + count, muted)])
         } else {
             lines.append([Span("Nothing of theirs is loaded now.", muted)])
         }

@@ -103,7 +103,7 @@ import TestSupport
 
     @Test func peopleSavedInThirtyDaysIsWhatTheirActivityAddsUpTo() {
         let data = DemoDataset(now: now)
-        let people = PeopleRoster.people(goals: data.goals, feeds: { (data.feeds[$0] ?? [], true) }, activities: data.activities,
+        let people = PeopleRoster.people(goals: data.goals, feeds: { (data.feeds[$0] ?? [], .known) }, activities: data.activities,
                                          currency: .usd, now: now)
         let since = now.addingTimeInterval(-PeopleRoster.savedWindow)
         for person in people {
