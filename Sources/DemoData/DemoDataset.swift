@@ -99,8 +99,8 @@ public struct DemoDataset: Sendable {
                 let roll = random.next() % 10
                 var minor: Int64
                 var ruleId: Int?
-                let feedMessage: String
-                let activityMessage: String
+                var feedMessage: String
+                var activityMessage: String
                 let name = "<strong>\(who(userId))</strong>"
                 switch roll {
                 case 0..<5:
@@ -113,9 +113,15 @@ public struct DemoDataset: Sendable {
                     ruleId = 2
                     let place = DemoDataset.places[Int(random.next() % UInt64(DemoDataset.places.count))]
                     feedMessage = "\(name) didn't resist a guilty pleasure at <strong>\(place)</strong>."
-                    activityMessage = "\(name) didn't resist a guilty pleasure at <strong>\(place)</strong>: saved into \(into)."
+                    activityMessage = "\(name) saved a guilty pleasure at <strong>\(place)</strong> into \(into)."
                 default:
                     minor = scale.minor(Int64(random.next() % 20 + 1) * 500, step: roundUpStep)
+                    feedMessage = "\(name) made a manual transfer."
+                    activityMessage = "\(name) moved money into \(into)."
+                }
+                if minor > remaining && ruleId != 1 {
+                    // The last saving tops the goal up to its balance: a manual transfer of what is left.
+                    ruleId = nil
                     feedMessage = "\(name) made a manual transfer."
                     activityMessage = "\(name) moved money into \(into)."
                 }
@@ -145,13 +151,22 @@ public struct DemoDataset: Sendable {
         for index in stride(from: savings.count - 1, to: 0, by: -1) {
             savings.swapAt(index, Int(random.next() % UInt64(index + 1)))
         }
+        // A deleted goal's savings are its oldest: nobody saves into it any more.
+        let deleted = Set(plans.filter { $0.status == .deleted }.map(\.id))
+        savings = savings.filter { !deleted.contains($0.goal) } + savings.filter { deleted.contains($0.goal) }
         var feeds: [GoalID: [FeedItem]] = [:]
         var activities: [Activity] = []
+        // Two thirds of the savings take the newest moments one by one (the last weeks are busy);
+        // the rest spread evenly over the older ones, the last taking the oldest, so the history
+        // keeps its span and its gaps.
+        let recent = min(savings.count * 2 / 3, moments.count)
+        func slot(_ index: Int) -> Int {
+            if index < recent || moments.count <= recent { return min(index, moments.count - 1) }
+            let older = savings.count - recent, room = moments.count - recent
+            return older <= 1 ? moments.count - 1 : recent + min(room - 1, (index - recent) * (room - 1) / (older - 1))
+        }
         for (index, saving) in savings.enumerated() {
-            // The first saving takes the newest moment and the last the oldest, so the history keeps its span and gaps.
-            let slot = savings.count <= 1 || moments.count <= 1 ? 0
-                : min(moments.count - 1, index * (moments.count - 1) / (savings.count - 1))
-            let timestamp = moments.isEmpty ? now : moments[slot].addingTimeInterval(savings.count > moments.count ? -Double(index) : 0)
+            let timestamp = moments.isEmpty ? now : moments[slot(index)].addingTimeInterval(savings.count > moments.count ? -Double(index) : 0)
             let goalId = GoalID(saving.goal)
             let serial = (feeds[goalId]?.count ?? 0) + 1
             feeds[goalId, default: []].append(FeedItem(

@@ -166,10 +166,12 @@ final class GoalListScreen: TabScreen {
         let room = width - 5 - 1 - minimumNameWidth
         let bar = 16, people = 15
         let choices: [(target: Bool, bar: Bool, people: Bool)] = [
-            (true, true, true), (true, true, false), (false, true, false), (false, false, false),
+            (true, true, true), (true, true, false), (false, true, false),
+            // Below 60 columns there is never a bar: the target stays while it fits.
+            (true, false, false), (false, false, false),
         ]
         for choice in choices {
-            if choice.bar && width < 60 { continue }
+            if choice.bar && width < 60 || !choice.bar && choice.target && width >= 60 { continue }
             if choice.people && width < 80 { continue }
             let needed = columns.saved + (choice.target ? columns.target : 0) + (choice.bar ? bar : 0) + (choice.people ? people : 0)
             if needed <= room { return choice }

@@ -66,7 +66,17 @@ public enum StarlingMapping {
     }
 
     public static func activity(_ item: Starling.FeedItem) throws(MalformedPayload) -> Activity {
-        Activity(message: message(item), amount: try signedAmount(item), userId: holderId, timestamp: item.transactionTime)
+        Activity(message: message(item), amount: try signedAmount(item), userId: holderId, timestamp: item.transactionTime,
+                 kind: kind(item))
+    }
+
+    /// Declined or reversed: nothing moved. Money out to one of the account's own savings
+    /// categories (a goal): saved. Everything else (payments, income) is neither.
+    public static func kind(_ item: Starling.FeedItem) -> Activity.Kind {
+        if ["DECLINED", "REVERSED"].contains(item.status?.uppercased() ?? "") { return .void }
+        let toSavings = item.counterPartyType?.uppercased() == "CATEGORY" || item.spendingCategory?.uppercased() == "SAVING"
+        if item.direction.uppercased() == "OUT", item.source?.uppercased() == "INTERNAL_TRANSFER", toSavings { return .moveToGoal }
+        return .other
     }
 
     public static func transaction(_ item: Starling.FeedItem) throws(MalformedPayload) -> Transaction {
