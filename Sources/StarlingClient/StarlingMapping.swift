@@ -51,10 +51,13 @@ public enum StarlingMapping {
         return label.isEmpty ? "payment" : label
     }
 
-    /// The row's text: the counterparty in bold, its status when not settled, and what was paid
-    /// in another currency ("**Café de Flore** · pending · paid €12.50").
+    /// The row's text: the counterparty in bold ("Saved into **Dog**" for money into a goal), its
+    /// status when not settled, and what was paid in another currency ("**Café de Flore** ·
+    /// pending · paid €12.50").
     public static func message(_ item: Starling.FeedItem) -> MarkupText {
-        var runs = [MarkupText.Run(counterparty(item), bold: true)]
+        // Money into one of the account's goals reads as what it is: "Saved into **Dog**".
+        var runs = kind(item) == .moveToGoal ? [MarkupText.Run("Saved into "), MarkupText.Run(counterparty(item), bold: true)]
+            : [MarkupText.Run(counterparty(item), bold: true)]
         if let status = item.status.map(TextSanitizer.clean), !status.isEmpty, status.uppercased() != "SETTLED" {
             runs.append(MarkupText.Run(" · " + status.lowercased().replacingOccurrences(of: "_", with: " ")))
         }

@@ -110,7 +110,7 @@ func withStarlingServer(backend: DemoBackend = DemoBackend(now: fixedNow, option
             let second = try await api.transfer(goalId: goal.id, transferId: id, amount: amount)
             #expect(first.balance == amount && second.balance == amount)
             let feed = try await api.activities(from: fixedNow.addingTimeInterval(-86_400), to: Date().addingTimeInterval(60))
-            #expect(feed.activities.filter { $0.message.plainText.hasPrefix("Round-me-up!") }.count == 1)
+            #expect(feed.activities.filter { $0.message.plainText.hasPrefix("Saved into Round-me-up!") && $0.kind == .moveToGoal }.count == 1)
             do {
                 _ = try await api.createGoal(name: "  ", target: nil)
                 Issue.record("created a goal without a name")
@@ -442,6 +442,23 @@ func withStarlingServer(backend: DemoBackend = DemoBackend(now: fixedNow, option
             let header = try #require(lines.first { $0.contains("per week") })
             #expect(header.hasPrefix(" Saved into goals per week "), "\(header)")
             #expect(header.hasSuffix("this week \(Money(minorUnits: thisWeek, currency: .gbp).formatted)"), "\(header)")
+        }
+    }
+
+    /// docs/roundups.md and docs/starling.md: £1,000 on the day before the oldest entry, plus
+    /// everything since that went through, every saving into a goal included.
+    @Test func theDemoAccountsBalanceIsItsOpeningPlusItsLedger() async throws {
+        let backend = DemoBackend(now: fixedNow, options: .init(currency: .gbp))
+        let dataset = await backend.dataset
+        try await withStarlingServer(backend: backend) { _, url in
+            let api = try await StarlingAPI.connect(baseURL: url, token: StarlingDemoAPI.testToken, now: { fixedNow })
+            let page = try await api.activities(from: .distantPast, to: fixedNow.addingTimeInterval(86_400))
+            let through = page.activities.filter { !$0.isVoid }.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
+            let balance = try #require(try await api.account()?.effectiveBalance)
+            #expect(balance.minorUnits == 100_000 + through)
+            let saved = page.activities.compactMap { $0.kind == .moveToGoal ? $0.saved?.minorUnits : nil }.reduce(0, +)
+            #expect(saved == dataset.goals.reduce(Int64(0)) { $0 + $1.balance.minorUnits })
+            #expect(page.activities.contains { $0.message.plainText == "Saved into Dog" })
         }
     }
 
