@@ -191,8 +191,13 @@ public final class AppCore {
         case .account:
             if let summary = account.account?.summary { status.sourceName = summary }
         case .transfer:
-            // Money moved into a goal: the balance in the header changed.
-            if case .succeeded? = roundUps.transfer?.phase { account.load() }
+            // Money moved into a goal: the balance in the header changed, and the saving is now
+            // one of the goal's and in the activity, so those are fetched again for every sum to agree.
+            if case .succeeded(let goal)? = roundUps.transfer?.phase {
+                account.load()
+                if goals.feed(for: goal.id).status != .idle { goals.loadFeed(goalId: goal.id) }
+                if feed.phase != .idle { feed.refresh() }
+            }
         case .signIn:
             if let signIn, !signIn.isRefused() { signedInAgain() }
         default:

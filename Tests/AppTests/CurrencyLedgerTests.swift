@@ -44,6 +44,31 @@ import TestSupport
         await server.stop()
     }
 
+    /// A saved week of round-ups shows at once as an activity and in the goal's feed, and the
+    /// person's sum follows: every figure agrees without `r`.
+    @Test @MainActor func aSaveShowsInActivityAndInTheSumsAtOnce() async throws {
+        let backend = DemoBackend(now: fixedNow, clock: { fixedNow.addingTimeInterval(-60) })
+        let app = AppHarness(api: DemoSavingsAPI(backend: backend), width: 100, height: 30)
+        _ = await app.start()
+        _ = await app.press(.char("2"), .char("5"))
+        let holder = { PeopleRoster.people(goals: app.core.goals.goals, feeds: { (app.core.goals.feed(for: $0).entries.map(\.item), .known) },
+                                           activities: [], currency: .usd, now: fixedNow).first { $0.isHolder } }
+        let before = try #require(holder())
+        _ = await app.press(.char("3"))
+        let amount = try #require(app.core.roundUps.summary?.saveable)
+        var lines = await app.press(.char("s"), .enter, .enter)
+        #expect(lines.contains { $0.contains("✓ Saved \(amount.formatted) into Balloons") }, "\(lines.joined(separator: "\n"))")
+        lines = await app.press(.char("2"))
+        #expect(lines.contains { $0.contains("You saved your round-ups into Balloons.") && $0.contains(amount.formatted) })
+        #expect(app.core.goals.feed(for: 1).entries.contains { $0.item.amount == amount && $0.item.message.plainText == "You saved your round-ups." })
+        lines = await app.press(.char("5"))
+        let mikael = try #require(lines.first { $0.contains("Mikael (you)") })
+        // The holder's sum is the goals' feeds' as they are now, the new saving among them.
+        let after = try #require(holder())
+        #expect(mikael.contains(after.saved.formatted), "\(mikael)")
+        #expect(after.savingsCount == before.savingsCount + 1 && after.saved == before.saved + amount)
+    }
+
     /// An amount cut short ends in a digit and "…".
     static func cutAmounts(_ lines: [String]) -> [String] {
         lines.filter { line in
