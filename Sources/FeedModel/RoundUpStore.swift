@@ -54,6 +54,8 @@ public final class RoundUpStore {
     }
 
     public let accountCurrency: Currency
+    /// What payments in the account's currency round up to, in minor units (nil: the currency's default).
+    public let roundUpStep: Int64?
     public let calendar: Calendar
     public private(set) var week: Week
     public private(set) var status: LoadStatus = .idle
@@ -84,9 +86,10 @@ public final class RoundUpStore {
         let amount: Money
     }
 
-    public init(api: any SavingsAPI, goals: GoalStore, accountCurrency: Currency, calendar: Calendar,
+    public init(api: any SavingsAPI, goals: GoalStore, accountCurrency: Currency, roundUpStep: Int64? = nil, calendar: Calendar,
                 now: @escaping @Sendable () -> Date = { Date() }, events: EventSink<StoreEvent> = .ignored) {
         self.api = api
+        self.roundUpStep = roundUpStep
         self.events = events
         self.goals = goals
         self.accountCurrency = accountCurrency
@@ -134,7 +137,7 @@ public final class RoundUpStore {
         case .success(let transactions):
             // Only what lies in the week, whatever the server sent.
             let inWeek = transactions.filter { week.contains($0.timestamp) }
-            summary = RoundUp.Summary(transactions: inWeek, accountCurrency: accountCurrency)
+            summary = RoundUp.Summary(transactions: inWeek, accountCurrency: accountCurrency, step: roundUpStep)
             status = .loaded
             patchHistory()
         case .failure(let error):
@@ -173,7 +176,7 @@ public final class RoundUpStore {
         }
         switch result {
         case .success(let transactions):
-            history = RoundUp.weeklyTotals(transactions, accountCurrency: accountCurrency, calendar: calendar,
+            history = RoundUp.weeklyTotals(transactions, accountCurrency: accountCurrency, step: roundUpStep, calendar: calendar,
                                            weeks: Self.historyWeeks, through: through)
             historyStatus = .loaded
             patchHistory()

@@ -80,17 +80,23 @@ final class ActivityScreen: TabScreen {
         return shown
     }
 
-    /// Money saved per week over the loaded history, worked out again only when it grew or changed.
-    private var weekly: (identity: Int, count: Int, totals: [WeekTotal])?
+    /// Money saved per week over the loaded history, and whether more than one person saved it,
+    /// worked out again only when it grew or changed.
+    private var weekly: (identity: Int, count: Int, totals: [WeekTotal], everyone: Bool)?
 
     /// The header with the weekly sparkline needs this much room (the list keeps small screens).
     static let headerMinimum = (width: 60, height: 16)
 
-    /// The weekly totals as kept, or (when the feed changed since) worked out afresh; only reads.
-    func weeklyTotals(_ data: ScreenData) -> [WeekTotal] {
+    /// The weekly totals as kept, or (when the feed changed since) worked out afresh, and whether
+    /// they are more than one person's savings; only reads.
+    func weeklyTotals(_ data: ScreenData) -> (totals: [WeekTotal], everyone: Bool) {
         let feed = data.feed
-        if let weekly, weekly.identity == feed.listIdentity, weekly.count == feed.activities.count { return weekly.totals }
-        return WeekTotal.saved(feed.activities, currency: data.currency, calendar: Week.calendar(in: data.timeZone), now: data.format.now())
+        if let weekly, weekly.identity == feed.listIdentity, weekly.count == feed.activities.count { return (weekly.totals, weekly.everyone) }
+        let totals = WeekTotal.saved(feed.activities, currency: data.currency, calendar: Week.calendar(in: data.timeZone),
+                                     now: data.format.now())
+        let first = feed.activities.first { $0.saved != nil }?.userId
+        let everyone = feed.activities.contains { $0.saved != nil && $0.userId != first }
+        return (totals, everyone)
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
@@ -100,7 +106,8 @@ final class ActivityScreen: TabScreen {
         Self.sync(rows: &rows, list: &list, filter: filter, feed: data.feed, users: data.users, timeZone: data.timeZone)
         var area = area
         if area.width >= Self.headerMinimum.width, area.height >= Self.headerMinimum.height, !data.feed.activities.isEmpty {
-            Self.drawWeeks(weeklyTotals(data), into: &buffer, row: area.top(1))
+            let weekly = weeklyTotals(data)
+            Self.drawWeeks(weekly.totals, everyone: weekly.everyone, into: &buffer, row: area.top(1))
             area = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         }
         Self.render(state: self, rows: rows, list: &list, feed: data.feed, users: data.users, format: data.format,
@@ -114,7 +121,8 @@ final class ActivityScreen: TabScreen {
         list = layout.list ?? list
         let feed = data.feed
         if weekly?.identity != feed.listIdentity || weekly?.count != feed.activities.count {
-            weekly = (feed.listIdentity, feed.activities.count, weeklyTotals(data))
+            let (totals, everyone) = weeklyTotals(data)
+            weekly = (feed.listIdentity, feed.activities.count, totals, everyone)
         }
     }
 
@@ -123,11 +131,12 @@ final class ActivityScreen: TabScreen {
         Self.sync(rows: &rows, list: &list, filter: filter, feed: data.feed, users: data.users, timeZone: data.timeZone)
     }
 
-    /// "Saved per week ▁▂▅█▃ (since 3 Nov) · this week $12.34": the newest weeks that fit.
-    static func drawWeeks(_ weeks: [WeekTotal], into buffer: inout CellBuffer, row: Rect) {
+    /// "Saved into goals per week ▁▂▅█▃  this week $12.34": the newest weeks that fit. When
+    /// more than one person saved (shared goals), the label says the sums are everyone's.
+    static func drawWeeks(_ weeks: [WeekTotal], everyone: Bool = false, into buffer: inout CellBuffer, row: Rect) {
         guard let last = weeks.last else { return }
         let muted = Style(fg: .role(.muted))
-        let label = " Saved per week "
+        let label = everyone ? " Everyone's savings per week " : " Saved into goals per week "
         let tail = [Span("  this week ", muted), Span(last.total.formatted, DisplayFormat.moneyStyle)]
         let tailWidth = tail.reduce(0) { $0 + $1.width }
         let room = row.width - TextWidth.of(label) - tailWidth - 1
@@ -236,7 +245,11 @@ final class ActivityScreen: TabScreen {
         }
         DisplayFormat.drawMessageRow(activity.message, who: users.displayName(for: activity.userId), whoFrom: 50,
                                      amount: activity.amount, amountWidth: 10, filter: filter, into: &buffer, x: x, row: row)
+        // Declined or reversed: nothing moved, so the row is dimmed (and left out of every sum).
+        if activity.isVoid { buffer.patch(Rect(x: x, y: row.y, width: row.maxX - x, height: 1), with: voidStyle) }
     }
+
+    static let voidStyle = Style(fg: .role(.muted), attributes: .dim)
 
     @MainActor
     static func drawFooter(feed: ActivityFeed, spinnerFrame: String?, format: DisplayFormat, keys: KeyLabels = .defaults,

@@ -8,6 +8,9 @@ extension AppCore {
         public var timeZone: TimeZone = .current
         /// The account's currency: goals are in it, and only round-ups in it can be saved.
         public var currency: Currency = .usd
+        /// What payments in the account's currency round up to, in minor units (`--round-up-step`,
+        /// given in whole units); nil: the currency's default (a whole unit, ¥100 for JPY).
+        public var roundUpStep: Int64?
         /// How long an error stays in the status bar.
         public var errorLifetime: TimeInterval = 6
         /// Goal images and avatars (off with `--no-images`; never without colours).
@@ -19,8 +22,9 @@ extension AppCore {
 
         public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, currency: Currency = .usd,
                     errorLifetime: TimeInterval = 6, images: Bool = true, pictureSchemes: Set<String> = ["http", "https"],
-                    keys: KeyOverrides = KeyOverrides()) {
+                    keys: KeyOverrides = KeyOverrides(), roundUpStep: Int64? = nil) {
             self.keys = keys
+            self.roundUpStep = roundUpStep
             self.sourceName = sourceName
             self.colors = colors
             self.timeZone = timeZone

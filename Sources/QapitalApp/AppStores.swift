@@ -21,7 +21,7 @@ final class AppStores {
         users = UserDirectory(api: api, now: now, events: events)
         goals = GoalStore(api: api, users: users, cache: cache, events: events)
         feed = ActivityFeed(api: api, cache: cache, now: now, events: events)
-        roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency,
+        roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency, roundUpStep: configuration.roundUpStep,
                                 calendar: Week.calendar(in: configuration.timeZone), now: now, events: events)
         goalCreator = GoalCreator(api: api, goals: goals, events: events)
         account = AccountStore(api: api, events: events)

@@ -255,8 +255,8 @@ final class RoundUpsScreen: TabScreen {
         let muted = Style(fg: .role(.muted))
         let roundUp = saveable ? line.roundUp.formatted : "(\(line.roundUp.formatted))"
         let right = [
-            Span(TextWidth.pad(transaction.amount.formatted, to: amountWidth, alignRight: true), saveable ? Style(fg: .role(.moneyOut)) : muted),
-            Span(TextWidth.pad(roundUp, to: roundUpWidth, alignRight: true), saveable ? DisplayFormat.moneyStyle : muted),
+            Span(DisplayFormat.amountColumn(transaction.amount.formatted, to: amountWidth), saveable ? Style(fg: .role(.moneyOut)) : muted),
+            Span(DisplayFormat.amountColumn(roundUp, to: roundUpWidth), saveable ? DisplayFormat.moneyStyle : muted),
         ]
         let rightWidth = right.reduce(0) { $0 + $1.width }
         var x = row.x + 1

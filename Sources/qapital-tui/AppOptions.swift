@@ -29,6 +29,10 @@ struct AppOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The account's currency, an ISO code (default: USD; starling uses the account's own).", valueName: "code"))
     var currency: String?
 
+    @Option(name: .customLong("round-up-step"),
+            help: ArgumentHelp("Payments round up to the next multiple of this many whole units of the account's currency (default: 1, or 100 for JPY and other currencies without minor units).", valueName: "units"))
+    var roundUpStep: Int?
+
     @Option(help: ArgumentHelp("An achievements file in seed 004's format (default: the bundled one).", valueName: "path"))
     var achievements: String?
 
@@ -72,6 +76,8 @@ struct AppOptions: ParsableArguments {
         var api: (any SavingsAPI)?
         var colors: Bool
         var currency: Currency = .usd
+        /// `--round-up-step` (or the file's `round-up-step`), in whole units; nil: the currency's default.
+        var roundUpUnits: Int?
         var achievements: AchievementsFile
         /// Pictures are shown with colours only (NO_COLOR: monograms without colour).
         var images: Bool = true
@@ -83,9 +89,15 @@ struct AppOptions: ParsableArguments {
         var theme: Theme = .terminal
         /// Keys the config file rebinds.
         var keys = KeyOverrides()
+
+        /// The round-up step in minor units of the account's currency (known for Starling only after sign-in).
+        var roundUpStep: Int64? { roundUpUnits.map { Int64($0) * currency.minorPerUnit } }
         /// `--log-file`, opened.
         var log: RequestLog?
     }
+
+    /// The largest `--round-up-step`, in whole units.
+    static let maximumRoundUpStep = 1_000_000
 
     /// The achievements file named on the command line, or the one bundled with the app.
     static func loadAchievements(path: String?) throws -> AchievementsFile {
@@ -147,7 +159,11 @@ struct AppOptions: ParsableArguments {
         }
         let code = currency ?? file?.currency ?? "USD"
         guard let accountCurrency = Currency.from(code: code) else {
-            throw ValidationError("--currency wants a three-letter ISO code such as USD, not \"\(TextSanitizer.clean(code))\"")
+            throw ValidationError("--currency: " + Currency.refusal(code))
+        }
+        let roundUpUnits = roundUpStep ?? file?.roundUpStep
+        if let roundUpUnits, !(1...AppOptions.maximumRoundUpStep).contains(roundUpUnits) {
+            throw ValidationError("--round-up-step wants a whole number of units from 1 to \(AppOptions.maximumRoundUpStep), not \(roundUpUnits)")
         }
         let source = try chosenSource(environment: environment, file: file)
         var chosenTheme = file?.theme ?? .terminal
@@ -186,7 +202,7 @@ struct AppOptions: ParsableArguments {
         }
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors = !(noColor || noColorEnvironment)
-        return Settings(source: source, api: api, colors: colors, currency: accountCurrency,
+        return Settings(source: source, api: api, colors: colors, currency: accountCurrency, roundUpUnits: roundUpUnits,
                         achievements: try AppOptions.loadAchievements(path: achievements),
                         images: colors && !noImages && (file?.images ?? true),
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
@@ -359,7 +375,8 @@ struct AppOptions: ParsableArguments {
         if let log = settings.log { capabilities.errorLog = { log.note("error: " + $0) } }
         let core = AppCore(api: cached.api, configuration: .init(sourceName: sourceName, colors: settings.colors,
                                                                   currency: settings.currency, images: settings.images,
-                                                                  pictureSchemes: settings.pictureSchemes, keys: settings.keys),
+                                                                  pictureSchemes: settings.pictureSchemes, keys: settings.keys,
+                                                                  roundUpStep: settings.roundUpStep),
                            capabilities: capabilities, achievements: settings.achievements, events: events)
         if let note = cached.note { core.showNotice(note) }
         return core

@@ -72,7 +72,7 @@ import TermUI
         var lines = await app.press(.tab)
         #expect(lines[0].hasPrefix(" 1 Goals   2 Activity"))
         // Row 1 is the weekly sparkline (100×30 has room for it).
-        #expect(lines[1].hasPrefix(" Saved per week "))
+        #expect(lines[1].hasPrefix(" Everyone's savings per week "))
         #expect(lines[2].hasPrefix("Today") || lines[2].hasPrefix("Yesterday"))
         #expect(app.isSelected(row: 3))
         #expect(lines[3].contains("$"))

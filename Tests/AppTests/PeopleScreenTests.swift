@@ -45,6 +45,66 @@ import TestSupport
         #expect(app.isSelected(row: 2))
     }
 
+    /// The saved column of `name`'s row: its last word.
+    static func savedColumn(_ lines: [String], _ name: String) -> String? {
+        row(lines, name).flatMap { $0.split(separator: " ").last.map(String.init) }
+    }
+
+    /// While goal feeds load, a sum over them is "…", never a partial sum; each row shows its
+    /// amount once all of that person's goals are in.
+    @Test func aSumIsDotsWhileItsFeedsLoadAndTheAmountOnceTheyAreIn() async throws {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "demo")
+        api.hold([.feed])
+        let app = AppHarness(api: api, width: 90, height: 24)
+        let idle = { app.core.pendingEvents == 0 }
+        await app.runner.run(until: idle, timeout: .seconds(30))
+        app.terminal.send(.key(.char("5")))
+        await app.runner.run(until: { idle() && api.heldCount == Self.dataset.goals.filter { $0.status == .active }.count },
+                             timeout: .seconds(30))
+        var lines = app.terminal.lines
+        for user in Self.dataset.users {
+            #expect(Self.savedColumn(lines, user.displayName) == "…", "\(user.displayName): \(Self.row(lines, user.displayName) ?? "")")
+        }
+        // Balloons' feed (the first asked for) arrives: Henrik saves only into it, so his sum is
+        // known; Mikael's and Johan's goals are not all in, so theirs stay "…".
+        api.releaseOne(.feed)
+        await app.runner.run(until: { idle() && app.core.goals.feed(for: 1).status == .loaded }, timeout: .seconds(30))
+        lines = app.terminal.lines
+        #expect(Self.savedColumn(lines, "Henrik") == Self.saved(2).formatted)
+        #expect(Self.savedColumn(lines, "Mikael") == "…")
+        #expect(Self.savedColumn(lines, "Johan") == "…")
+        api.release()
+        lines = await app.screen()
+        for user in Self.dataset.users {
+            #expect(Self.savedColumn(lines, user.displayName) == Self.saved(user.id).formatted, "\(user.displayName)")
+        }
+    }
+
+    /// Offline with the goals' feeds not kept, a sum is "—" (not $0.00); when the server answers
+    /// again it is filled in without `r`.
+    @Test func aSumIsADashOfflineAndFilledInWhenTheServerAnswersAgain() async throws {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "demo")
+        api.script { $0.unreachable = [.feed] }
+        let app = AppHarness(api: api, width: 90, height: 24)
+        _ = await app.start()
+        var lines = await app.press(.char("5"))
+        for user in Self.dataset.users {
+            #expect(Self.savedColumn(lines, user.displayName) == "—", "\(user.displayName): \(Self.row(lines, user.displayName) ?? "")")
+        }
+        #expect(!lines.joined().contains("$0.00"))
+        _ = await app.press(.enter)
+        lines = app.terminal.lines
+        #expect(lines.contains { $0.contains("saved — in the last 30 days (not available offline)") }, "\(lines)")
+        _ = await app.press(.escape)
+        // Back online: the goals come again (as the reconnect tick asks), and with them the feeds.
+        api.script { $0.unreachable = [] }
+        app.core.goals.load()
+        lines = await app.screen()
+        for user in Self.dataset.users {
+            #expect(Self.savedColumn(lines, user.displayName) == Self.saved(user.id).formatted, "\(user.displayName)")
+        }
+    }
+
     @Test func slashSearchesNamesIdsAndGoalNames() async {
         let app = AppHarness(width: 100, height: 24)
         _ = await app.start()
@@ -153,7 +213,7 @@ import TestSupport
         let old = FeedItem(id: "b", timestamp: fixedNow.addingTimeInterval(-31 * 86_400), message: MarkupText(parsing: "x"),
                            amount: Money(minorUnits: 5_000, currency: usd), userId: 2)
         let stranger = Activity(message: MarkupText(parsing: "hi"), amount: Money(minorUnits: 1, currency: usd), userId: 9, timestamp: fixedNow)
-        let people = PeopleRoster.people(goals: goals, feeds: { $0 == 1 ? ([recent, old], true) : ([], false) },
+        let people = PeopleRoster.people(goals: goals, feeds: { $0 == 1 ? ([recent, old], .known) : ([], .loading) },
                                          activities: [stranger], currency: usd, now: fixedNow)
         #expect(people.map(\.id) == [1, 2, 9])
         #expect(people[0].isHolder && people[0].goalIds == [1, 2] && !people[0].savedIsComplete)
