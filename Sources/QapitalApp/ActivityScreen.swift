@@ -64,6 +64,7 @@ final class ActivityScreen: TabScreen {
     func receive(_ event: StoreEvent, _ data: ScreenData) -> [Command] {
         // A name arrived: a filter that matches names must look at the rows again.
         if case .user = event, !filter.isEmpty { rows.reset() }
+        keepUpToDate(data, totals: weekly != nil)
         return []
     }
 
@@ -115,14 +116,20 @@ final class ActivityScreen: TabScreen {
         return Layout(area: area, list: list)
     }
 
-    /// After the frame: the rows and the weekly totals are kept up to date, the list as drawn.
+    /// After the frame: the list as drawn, the rows and weekly totals up to date.
     func laidOut(_ layout: Layout, _ data: ScreenData) {
-        sync(data)
+        keepUpToDate(data, totals: layout.area.height > 0)
         list = layout.list ?? list
+    }
+
+    /// The rows, and the weekly totals once a frame wanted them, brought up to date with the
+    /// feed (after each event, before the frame draws from them; nothing to do when nothing changed).
+    private func keepUpToDate(_ data: ScreenData, totals: Bool) {
+        sync(data)
         let feed = data.feed
-        if weekly?.identity != feed.listIdentity || weekly?.count != feed.activities.count {
-            let (totals, everyone) = weeklyTotals(data)
-            weekly = (feed.listIdentity, feed.activities.count, totals, everyone)
+        if totals, weekly?.identity != feed.listIdentity || weekly?.count != feed.activities.count {
+            let (weeks, everyone) = weeklyTotals(data)
+            weekly = (feed.listIdentity, feed.activities.count, weeks, everyone)
         }
     }
 

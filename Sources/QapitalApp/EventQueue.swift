@@ -17,12 +17,14 @@ public enum AppEvent: Sendable {
 @MainActor
 public final class EventQueue {
     private var queued: [AppCore.Event] = []
+    /// Where the next event to take is in `queued` (taking from the front costs nothing).
+    private var head = 0
     private var waiting: CheckedContinuation<Void, Never>?
 
     public init() {}
 
     /// Events posted and not taken by the loop yet.
-    var pending: Int { queued.count }
+    var pending: Int { queued.count - head }
 
     func post(_ event: AppCore.Event) {
         queued.append(event)
@@ -32,7 +34,7 @@ public final class EventQueue {
     /// Returns once something is queued. It always lets the main actor's other work run first
     /// (answers that arrived post theirs), so one batch takes everything ready.
     func wait() async {
-        guard queued.isEmpty else {
+        guard pending == 0 else {
             await Task.yield()
             return
         }
@@ -51,8 +53,18 @@ public final class EventQueue {
 
     /// The oldest event queued, if any.
     func take() -> AppCore.Event? {
-        guard !queued.isEmpty else { return nil }
-        return queued.removeFirst()
+        guard head < queued.count else { return nil }
+        let event = queued[head]
+        head += 1
+        if head == queued.count {
+            queued.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 4_096 && head * 2 >= queued.count {
+            // A queue that never runs dry drops what was taken now and then.
+            queued.removeFirst(head)
+            head = 0
+        }
+        return event
     }
 
     /// Where the stores post: into the same queue.

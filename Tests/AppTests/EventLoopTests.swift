@@ -106,3 +106,27 @@ import TermUI
         #expect(signalled.core == nil && signalled.quitSignal == 15)
     }
 }
+
+/// The queue hands events out in the order they came, however many and however they interleave.
+@MainActor
+@Suite struct EventQueueTests {
+    @Test func eventsComeOutInOrder() {
+        let queue = EventQueue()
+        var taken: [Int] = []
+        var next = 0
+        // Post in uneven bursts and take in others, past the point where the queue compacts itself.
+        for round in 0..<200 {
+            for _ in 0..<(round % 7 + 40) {
+                queue.post(.store(.user(next)))
+                next += 1
+            }
+            for _ in 0..<(round % 5 + 30) {
+                guard case .store(.user(let id))? = queue.take() else { break }
+                taken.append(id)
+            }
+        }
+        while case .store(.user(let id))? = queue.take() { taken.append(id) }
+        #expect(taken == Array(0..<next))
+        #expect(queue.pending == 0 && queue.take() == nil)
+    }
+}
