@@ -87,7 +87,7 @@ public struct DemoDataset: Sendable {
 
         // One ledger: each goal's savings add up to its balance, each saving is made by someone
         // the goal is shared with, and the account's activity is exactly these savings.
-        struct Saving { let goal: Int; let goalName: String; let userId: Int; let minor: Int64; let ruleId: Int?; let feedMessage: String; let activityMessage: String }
+        struct Saving { let goal: Int; let userId: Int; let minor: Int64; let ruleId: Int?; let feedMessage: String; let activityMessage: String }
         var savings: [Saving] = []
         let roundUpStep = options.currency.defaultRoundUpStep
         for plan in plans {
@@ -127,7 +127,7 @@ public struct DemoDataset: Sendable {
                 }
                 minor = min(minor, remaining)
                 remaining -= minor
-                savings.append(Saving(goal: plan.id, goalName: plan.name, userId: userId, minor: minor, ruleId: ruleId,
+                savings.append(Saving(goal: plan.id, userId: userId, minor: minor, ruleId: ruleId,
                                       feedMessage: feedMessage, activityMessage: activityMessage))
             }
         }

@@ -94,14 +94,30 @@ public enum PeopleRoster {
         }
     }
 
-    /// A person's savings into any goal and their activity, newest first.
+    /// A person's savings into any goal and their activity, newest first. An activity that is
+    /// one of the savings listed (same amount, same second) is listed once, as the saving.
     public static func events(of id: Int, goals: [Goal], feeds: (GoalID) -> [FeedItem], activities: [Activity],
                               limit: Int = 200) -> [PersonEvent] {
-        var events: [PersonEvent] = []
-        for goal in goals {
-            for item in feeds(goal.id) where item.userId == id { events.append(.saving(goalId: goal.id, item: item)) }
+        struct Key: Hashable { let minorUnits: Int64; let second: Int64 }
+        func key(_ amount: Money, _ date: Date) -> Key {
+            Key(minorUnits: amount.minorUnits, second: Int64(date.timeIntervalSince1970.rounded(.down)))
         }
-        for activity in activities where activity.userId == id { events.append(.activity(activity)) }
+        var events: [PersonEvent] = []
+        var savings: [Key: Int] = [:]
+        for goal in goals {
+            for item in feeds(goal.id) where item.userId == id {
+                events.append(.saving(goalId: goal.id, item: item))
+                savings[key(item.amount, item.timestamp), default: 0] += 1
+            }
+        }
+        for activity in activities where activity.userId == id {
+            let key = key(activity.amount, activity.timestamp)
+            if let count = savings[key], count > 0 {
+                savings[key] = count - 1
+                continue
+            }
+            events.append(.activity(activity))
+        }
         events.sort { $0.timestamp > $1.timestamp }
         return Array(events.prefix(limit))
     }
