@@ -91,7 +91,8 @@ public final class AppCore {
         goals = GoalStore(api: api, users: users, cache: capabilities.cache, events: sink)
         feed = ActivityFeed(api: api, cache: capabilities.cache, now: now, events: sink)
         roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency,
-                                calendar: Week.calendar(in: configuration.timeZone), now: now, events: sink)
+                                calendar: Week.calendar(in: configuration.timeZone), now: now, events: sink,
+                                saver: capabilities.roundUpSaver)
         goalCreator = GoalCreator(api: api, goals: goals, events: sink)
         account = AccountStore(api: api, events: sink)
         if configuration.images && configuration.colors {
