@@ -7,6 +7,7 @@ import QapitalClient
 import StarlingClient
 import Testing
 import TestSupport
+@testable import QapitalApp
 
 /// Issue 27.1: a week's round-ups move once across restarts and machines, through `serve` in
 /// both APIs. Each "session" is a new GoalStore and RoundUpStore over a record file read anew.
@@ -119,5 +120,38 @@ import TestSupport
         #expect(throws: RoundUpRecordFile.DamagedRecord.self) { try record.keep(part) }
         // Not a cache file: pruning old caches never removes it.
         #expect(!CacheFiles.isCacheFile(record.fileURL.lastPathComponent))
+    }
+}
+
+/// The Round-ups tab after a restart: the week saved in the last run shows as saved, and `s`
+/// moves nothing.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct SavedWeekScreenTests {
+    @Test func aRestartShowsTheWeekAsSaved() async throws {
+        let backend = DemoBackend(now: fixedNow)
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: backend), sourceName: "test")
+        let record = MemoryRoundUpRecord()
+        var capabilities = AppCore.Capabilities()
+        capabilities.roundUpSaver = RoundUpSaver(identity: SaveIdentity(source: "test", account: ""), record: record)
+
+        let first = AppHarness(api: api, capabilities: capabilities)
+        _ = await first.start()
+        _ = await first.press(.char("3"))
+        let amount = try #require(first.core.roundUps.unsavedTotal)
+        #expect(amount.minorUnits > 0)
+        _ = await first.press(.char("s"), .char("j"), .enter, .enter)
+        #expect(first.terminal.lines.contains { $0.contains("✓ Saved \(amount.formatted) into Dog: its balance is now") })
+        #expect(api.transferIds.count == 1)
+
+        // A new run over the same record.
+        let second = AppHarness(api: api, capabilities: capabilities)
+        _ = await second.start()
+        let lines = await second.press(.char("3"))
+        #expect(lines.contains { $0.contains("✓ Saved \(amount.formatted) into Dog on Wed 18 Nov 2026:") }, "\(lines.joined(separator: "\n"))")
+        #expect(!lines.contains { $0.contains("s: save into a goal") })
+        let after = await second.press(.char("s"))
+        #expect(second.core.overlays.isEmpty)
+        #expect(after.last?.contains("Already saved: \(amount.formatted) into Dog on ") == true, "\(after.last ?? "")")
+        #expect(api.transferIds.count == 1)
     }
 }
