@@ -28,14 +28,18 @@ public enum ActivityExport {
         let since = since ?? (kind == .activity ? until.addingTimeInterval(-ActivityPager.windowLength) : nil)
         var writer = Writer(context: context, goals: goals)
         writer.begin()
+        context.output.flush()
         try await walk(context.api, since: since, until: until, note: context.note) { window in
             for activity in window {
                 let owner = GoalMatch.goal(of: activity, in: goals)
                 if let chosen, owner?.id != chosen.id { continue }
                 writer.write(activity, goal: owner)
             }
+            // Each window reaches stdout before the next is asked for.
+            context.output.flush()
         }
         writer.end()
+        context.output.flush()
         return writer.totals
     }
 

@@ -12,24 +12,45 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 /// removes or renames a field raises it.
 public let jsonSchemaVersion = 1
 
-/// Where a command's data goes: stdout in the binary, a buffer in tests. Lines are written as
-/// they come (a window of activity at a time), never kept.
+/// Where a command's data goes: stdout in the binary, a buffer in tests. Lines are collected
+/// up to 64 KB and written as they come (a window of activity at a time, `flush()` after each),
+/// never kept.
 public final class OutputSink: @unchecked Sendable {
     private let write: (String) -> Void
     public let colors: Bool
+    /// Used from one task at a time (a command runs its steps in order).
+    private var pending = ""
+    private static let limit = 64 * 1024
 
     public init(colors: Bool = false, write: @escaping (String) -> Void) {
         self.colors = colors
         self.write = write
     }
 
-    /// Standard output, unbuffered by Foundation (each call is one `write`).
+    deinit { flush() }
+
+    /// Standard output (each flush is one `write`).
     public static func standardOutput(colors: Bool) -> OutputSink {
         OutputSink(colors: colors) { text in FileHandle.standardOutput.write(Data(text.utf8)) }
     }
 
-    public func line(_ text: String = "") { write(text + "\n") }
-    public func text(_ text: String) { write(text) }
+    public func line(_ text: String = "") {
+        pending += text
+        pending += "\n"
+        if pending.utf8.count >= OutputSink.limit { flush() }
+    }
+
+    public func text(_ text: String) {
+        pending += text
+        if pending.utf8.count >= OutputSink.limit { flush() }
+    }
+
+    /// Writes what is collected.
+    public func flush() {
+        guard !pending.isEmpty else { return }
+        write(pending)
+        pending = ""
+    }
 
     /// Bold and colours (SGR) only when colours are on; never for data in another format.
     func styled(_ text: String, _ code: String) -> String {

@@ -6,6 +6,7 @@ public enum GoalsListing {
     public static func run(_ context: CommandContext) async throws {
         let goals = try await context.api.goals()
         let output = context.output
+        defer { output.flush() }
         switch context.format {
         case .table:
             let rows = goals.map { goal in

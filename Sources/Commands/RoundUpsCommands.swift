@@ -15,6 +15,7 @@ public enum RoundUpsCommands {
     public static func list(_ context: CommandContext, week: Week) async throws {
         let (summary, progress) = try await load(context, week: week)
         let output = context.output
+        defer { output.flush() }
         let savedIds = Set((progress.saved + [progress.pending].compactMap { $0 }).flatMap(\.payments))
         func state(_ line: RoundUp.Line) -> String {
             if !summary.isSaveable(line) { return "other currency" }
@@ -159,6 +160,7 @@ public enum RoundUpsCommands {
 
     private static func report(_ context: CommandContext, week: Week, lines: [String], moved: Bool, dryRun: Bool) {
         guard !lines.isEmpty else { return }
+        defer { context.output.flush() }
         switch context.format {
         case .json:
             context.output.line("{\"schema\":\"qapital-tui.save\",\"version\":\(jsonSchemaVersion),\"week\":\(Cell.json(week.isoLabel)),"
