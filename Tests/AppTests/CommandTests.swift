@@ -284,3 +284,87 @@ func commandContext(_ api: any SavingsAPI, format: OutputFormat, kind: String = 
         }
     }
 }
+
+/// `activity` and `export` through `serve` in both APIs: every format holds every row.
+@Suite(.timeLimit(.minutes(1))) struct CommandServeFormatTests {
+    /// RFC 4180 fields of one CSV document (quoted fields may hold commas, quotes and line breaks).
+    static func csvRows(_ text: String) -> [[String]] {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field = ""
+        var quoted = false
+        var characters = Array(text)[...]
+        while let character = characters.popFirst() {
+            if quoted {
+                if character == "\"" {
+                    if characters.first == "\"" { field.append("\""); characters.removeFirst() } else { quoted = false }
+                } else {
+                    field.append(character)
+                }
+            } else if character == "\"" {
+                quoted = true
+            } else if character == "," {
+                row.append(field); field = ""
+            } else if character == "\n" {
+                row.append(field); rows.append(row); row = []; field = ""
+            } else {
+                field.append(character)
+            }
+        }
+        return rows
+    }
+
+    static func check(api: any SavingsAPI, kind: String, currency: Currency) async throws {
+        let since = fixedNow.addingTimeInterval(-90 * 86_400)
+        let (csv, csvOut) = commandContext(api, format: .csv, kind: kind, currency: currency)
+        let totals = try await ActivityExport.run(csv, kind: .export, since: since, until: fixedNow, goal: nil)
+        #expect(totals.rows > 20)
+        let rows = Self.csvRows(csvOut.value)
+        #expect(rows.first == ["time", "amount", "currency", "minor_units", "goal", "goal_id", "user_id", "message"])
+        #expect(rows.count == totals.rows + 1)
+        #expect(rows.allSatisfy { $0.count == 8 })
+        // Each row's amount and minor units agree, and sum to the total.
+        var sum: Int64 = 0
+        for row in rows.dropFirst() {
+            let minor = try #require(Int64(row[3]))
+            #expect(Money(string: row[1], currency: currency)?.minorUnits == minor)
+            #expect(row[2] == currency.code)
+            sum += minor
+        }
+        #expect(sum == totals.total?.minorUnits)
+
+        let (json, jsonOut) = commandContext(api, format: .json, kind: kind, currency: currency)
+        try await ActivityExport.run(json, kind: .export, since: since, until: fixedNow, goal: nil)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(jsonOut.value.utf8)) as? [String: Any])
+        #expect(document["schema"] as? String == "qapital-tui.activity" && document["version"] as? Int == 1)
+        let activities = try #require(document["activities"] as? [[String: Any]])
+        #expect(activities.count == totals.rows)
+        let times = activities.compactMap { ($0["time"] as? String).flatMap(Timestamp.parse) }
+        #expect(times.count == activities.count && times == times.sorted(by: >))
+
+        let (table, tableOut) = commandContext(api, format: .table, kind: kind, currency: currency)
+        try await ActivityExport.run(table, kind: .export, since: since, until: fixedNow, goal: nil)
+        #expect(tableOut.lines.count == totals.rows + 1)
+        #expect(tableOut.lines.first?.hasPrefix("TIME") == true && tableOut.lines.first?.contains("AMOUNT  GOAL") == true)
+
+        // --goal keeps that goal's rows only.
+        let goal = try #require(try await api.goals().first { $0.name == "Balloons" })
+        let (one, _) = commandContext(api, format: .csv, kind: kind, currency: currency)
+        let only = try await ActivityExport.run(one, kind: .activity, since: since, until: fixedNow, goal: goal.id.rawValue)
+        #expect(only.rows == 0 || Set(only.perGoal.keys) == ["Balloons"])
+        #expect(only.perGoal["Balloons"] == totals.perGoal["Balloons"])
+    }
+
+    @Test func qapital() async throws {
+        try await withDemoServer(backend: DemoBackend(now: fixedNow)) { _, api in
+            try await Self.check(api: api, kind: "qapital", currency: .usd)
+        }
+    }
+
+    @Test func starling() async throws {
+        try await withStarlingServer { _, url in
+            let api = try await StarlingAPI.connect(baseURL: url, token: StarlingDemoAPI.testToken, now: { fixedNow })
+            try await Self.check(api: api, kind: "starling", currency: .gbp)
+        }
+    }
+}
