@@ -277,7 +277,8 @@ public final class RoundUpStore {
     /// again with the same `transferId`. Returns false when there is nothing to retry.
     @discardableResult
     public func retryTransfer() -> Bool {
-        if transfer == nil, let pending = progress?.pending {
+        // The shown week's transfer without an answer, unless another transfer is in flight or failed.
+        if transfer?.isSending != true, transfer?.failureMessage == nil, let pending = progress?.pending {
             transfer = Transfer(part: pending, week: week, phase: .failed(""))
         }
         guard let transfer, transfer.failureMessage != nil else { return false }
