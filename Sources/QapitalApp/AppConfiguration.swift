@@ -49,6 +49,9 @@ extension AppCore {
         public var signIn: SignInCapability?
         /// Where every error the status bar shows is written too (`--log-file`).
         public var errorLog: (@Sendable (String) -> Void)?
+        /// Who saves round-ups and where the saved weeks are kept (the key of a week's transfer
+        /// comes from it); by default the demo's, kept for this run only.
+        public var roundUpSaver = RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord())
 
         public init(cache: (any OfflineCache)? = nil, connectivity: Connectivity? = nil, refreshCache: (@Sendable () -> Void)? = nil,
                     skippedRecords: SkippedRecords? = nil, signIn: SignInCapability? = nil) {

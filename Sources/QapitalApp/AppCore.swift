@@ -42,8 +42,8 @@ public final class AppCore {
         sink = queue.sink.map { .store($0) }
         self.queue = queue
         self.configuration = configuration
-        stores = AppStores(api: api, configuration: configuration, cache: capabilities.cache, events: sink,
-                           pictureArrived: { queue.post(.picture($0)) }, now: now)
+        stores = AppStores(api: api, configuration: configuration, cache: capabilities.cache, saver: capabilities.roundUpSaver,
+                           events: sink, pictureArrived: { queue.post(.picture($0)) }, now: now)
         data = ScreenData(stores, achievements: achievements, configuration: configuration,
                           format: DisplayFormat(timeZone: configuration.timeZone, now: now))
         commands = CommandRunner(stores: stores, refreshCache: capabilities.refreshCache)

@@ -16,13 +16,13 @@ final class AppStores {
     /// Pictures, when shown at all (with colours and without `--no-images`).
     let images: ImageStore?
 
-    init(api: any SavingsAPI, configuration: AppCore.Configuration, cache: (any OfflineCache)?, events: EventSink<StoreEvent>,
-         pictureArrived: @escaping @MainActor (URL) -> Void, now: @escaping @Sendable () -> Date) {
+    init(api: any SavingsAPI, configuration: AppCore.Configuration, cache: (any OfflineCache)?, saver: RoundUpSaver,
+         events: EventSink<StoreEvent>, pictureArrived: @escaping @MainActor (URL) -> Void, now: @escaping @Sendable () -> Date) {
         users = UserDirectory(api: api, now: now, events: events)
         goals = GoalStore(api: api, users: users, cache: cache, events: events)
         feed = ActivityFeed(api: api, cache: cache, now: now, events: events)
         roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency, roundUpStep: configuration.roundUpStep,
-                                calendar: Week.calendar(in: configuration.timeZone), now: now, events: events)
+                                calendar: Week.calendar(in: configuration.timeZone), now: now, events: events, saver: saver)
         goalCreator = GoalCreator(api: api, goals: goals, events: events)
         account = AccountStore(api: api, events: events)
         if configuration.images && configuration.colors {

@@ -37,7 +37,7 @@ final class GoalPicker: Overlay {
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
-        let amount = data.roundUps.summary?.saveable.formatted ?? ""
+        let amount = data.roundUps.unsavedTotal?.formatted ?? ""
         let choices = data.goals.goals
         var lines: [[Span]] = []
         if choices.isEmpty {

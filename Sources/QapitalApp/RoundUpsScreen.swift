@@ -129,10 +129,29 @@ final class RoundUpsScreen: TabScreen {
         // The week's summary stays while it is loaded again (the store clears it on a week change).
         let summary = store.summary
         if let summary, !summary.lines.isEmpty {
-            var total = [Span("Round-ups: ", .bold), Span(summary.saveable.formatted, DisplayFormat.moneyStyle.adding(.bold)),
-                         Span(" from " + paymentsPhrase(summary.saveableCount), muted)]
-            if store.saveProblem == nil { total.append(Span("   s: save into a goal", Style(fg: .role(.accent)))) }
-            footer.append(total)
+            // What the record says was saved of this week (this run, an earlier one, another machine).
+            let saved = store.progress?.saved ?? []
+            for part in saved.suffix(2) {
+                let when = part.savedAt.map { " on " + dayLabel($0, calendar: week.calendar, year: true) } ?? ""
+                let text = part.state == .savedElsewhere
+                    ? "✓ Saved by another run or machine\(when): \(paymentsPhrase(part.payments.count))"
+                    : "✓ Saved \(part.amount.formatted) into \(part.goalName)\(when): \(paymentsPhrase(part.payments.count))"
+                footer.append([Span(text, DisplayFormat.moneyStyle)])
+            }
+            if let progress = store.progress, !saved.isEmpty {
+                if !progress.remaining.isEmpty {
+                    var rest = [Span("Not saved yet: ", .bold),
+                                Span(progress.remainingTotal.formatted, DisplayFormat.moneyStyle.adding(.bold)),
+                                Span(" from " + paymentsPhrase(progress.remaining.count), muted)]
+                    if store.saveProblem == nil { rest.append(Span("   s: save into a goal", Style(fg: .role(.accent)))) }
+                    footer.append(rest)
+                }
+            } else {
+                var total = [Span("Round-ups: ", .bold), Span(summary.saveable.formatted, DisplayFormat.moneyStyle.adding(.bold)),
+                             Span(" from " + paymentsPhrase(summary.saveableCount), muted)]
+                if store.saveProblem == nil { total.append(Span("   s: save into a goal", Style(fg: .role(.accent)))) }
+                footer.append(total)
+            }
             let others = summary.otherTotals
             if !others.isEmpty {
                 let parts = others.map { "\($0.formatted) (\(paymentsPhrase(summary.count(in: $0.currency))) in \($0.currency.code))" }
@@ -234,6 +253,8 @@ final class RoundUpsScreen: TabScreen {
                     [Span("  \(keys[.save]) or \(keys[.refresh]): retry with the same transfer id (never saved twice) · \(keys[.back]): drop it", Style(fg: .role(.error)))]]
         case .succeeded(let goal):
             return [[Span("✓ Saved \(what): its balance is now \(goal.balance.formatted)", DisplayFormat.moneyStyle.adding(.bold))]]
+        case .savedElsewhere:
+            return [[Span("✓ Already saved by another run or machine: nothing moved now", DisplayFormat.moneyStyle.adding(.bold))]]
         }
     }
 

@@ -242,6 +242,33 @@ struct AppOptions: ParsableArguments {
         var header: String { account?.summary ?? lastHeader ?? api.sourceName }
     }
 
+    /// Who saves a week's round-ups (the transfer's key comes from it and the week) and where
+    /// the saved weeks are kept: a file beside the offline cache, or for the demo and with
+    /// `--no-cache` this run only (the key still makes a second save of a whole week move nothing).
+    func roundUpSaver(_ source: Source, account: String?, environment: [String: String]) -> RoundUpSaver {
+        let identity: SaveIdentity
+        switch source {
+        case .demo:
+            return RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord())
+        case .qapital(let base):
+            identity = SaveIdentity(source: "qapital " + AppOptions.sourceText(base),
+                                    account: resolvedToken(environment).map(SaveIdentity.digest) ?? "")
+        case .starling(let base):
+            identity = SaveIdentity(source: "starling " + AppOptions.sourceText(base), account: account ?? "")
+        }
+        guard let directory = cacheDirectoryURL(environment: environment) else {
+            return RoundUpSaver(identity: identity, record: MemoryRoundUpRecord())
+        }
+        return RoundUpSaver(identity: identity, record: RoundUpRecordFile(directory: directory, identity: identity))
+    }
+
+    /// A base URL as a key names it: lowercased, without a trailing slash.
+    static func sourceText(_ url: URL) -> String {
+        var text = url.absoluteString.lowercased()
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+
     /// Where the offline cache lives (nil with `--no-cache`).
     func cacheDirectoryURL(environment: [String: String]) -> URL? {
         guard !noCache else { return nil }
@@ -372,6 +399,7 @@ struct AppOptions: ParsableArguments {
         var capabilities = cached.capabilities
         capabilities.signIn = signIn
         capabilities.skippedRecords = settings.skippedRecords
+        capabilities.roundUpSaver = roundUpSaver(settings.source, account: partition, environment: environment)
         if let log = settings.log { capabilities.errorLog = { log.note("error: " + $0) } }
         let core = AppCore(api: cached.api, configuration: .init(sourceName: sourceName, colors: settings.colors,
                                                                   currency: settings.currency, images: settings.images,

@@ -17,7 +17,8 @@ import TermUI
 
     init() {
         let configuration = AppCore.Configuration(sourceName: "none", colors: false, timeZone: TimeZone(identifier: "UTC")!)
-        stores = AppStores(api: api, configuration: configuration, cache: nil, events: .ignored, pictureArrived: { _ in },
+        stores = AppStores(api: api, configuration: configuration, cache: nil, saver: AppCore.Capabilities().roundUpSaver,
+                           events: .ignored, pictureArrived: { _ in },
                            now: { fixedNow })
         data = ScreenData(stores, achievements: AchievementsFile(title: "", achievements: []), configuration: configuration,
                           format: DisplayFormat(timeZone: configuration.timeZone, now: { fixedNow }))

@@ -288,11 +288,13 @@ private func payment(_ cents: Int64, _ currency: Currency = .usd, at seconds: Ti
         #expect(await backend.dataset.goals.first { $0.id == 2 }?.balance == dog.balance + usd(158))
         #expect(await backend.dataset.feeds[2]?.filter { $0.id == transfer.id.uuidString.lowercased() }.count == 1)
         // The week is saved: a second save is refused rather than sent with a new id.
-        #expect(store.saveProblem == .alreadySaved(transfer))
-        #expect(throws: RoundUpStore.SaveProblem.alreadySaved(transfer)) { try store.save(into: dog) }
+        let saved = try #require(store.progress?.saved.last)
+        #expect(saved.key == transfer.id && saved.state == .saved && saved.amount == usd(158))
+        #expect(store.saveProblem == .alreadySaved(saved))
+        #expect(throws: RoundUpStore.SaveProblem.alreadySaved(saved)) { try store.save(into: dog) }
     }
 
-    @Test func aTransferGivenUpOnAndSavedAgainKeepsItsId() async throws {
+    @Test func aTransferGivenUpOnStaysPendingAndIsSentAgainWithItsId() async throws {
         let (store, goals, api, backend, probe) = await makeStore()
         store.load()
         #expect(await probe.wait { store.status == .loaded })
@@ -302,7 +304,10 @@ private func payment(_ cents: Int64, _ currency: Currency = .usd, at seconds: Ti
         #expect(await probe.wait { store.transfer?.failureMessage != nil })
         store.dismissTransfer()
         #expect(store.transfer == nil)
-        try store.save(into: dog)
+        // Its payments are not offered again under a new id: the pending transfer goes first.
+        #expect(store.saveProblem == .failedTransferPending)
+        #expect(throws: RoundUpStore.SaveProblem.failedTransferPending) { try store.save(into: dog) }
+        #expect(store.retryTransfer())
         #expect(await probe.wait { store.transfer?.isSending == false })
         let ids = api.transferIds
         #expect(ids.count == 2 && ids[0] == ids[1])
