@@ -35,8 +35,9 @@ public enum ActivityExport {
                 if let chosen, owner?.id != chosen.id { continue }
                 writer.write(activity, goal: owner)
             }
-            // Each window reaches stdout before the next is asked for.
+            // Each window reaches stdout before the next is asked for; none is asked for nobody.
             context.output.flush()
+            try context.output.checkReader()
         }
         writer.end()
         context.output.flush()

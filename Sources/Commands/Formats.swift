@@ -16,22 +16,40 @@ public let jsonSchemaVersion = 1
 /// up to 64 KB and written as they come (a window of activity at a time, `flush()` after each),
 /// never kept.
 public final class OutputSink: @unchecked Sendable {
-    private let write: (String) -> Void
+    /// Writes the text; false when nobody reads any more (a closed pipe).
+    private let write: (String) -> Bool
     public let colors: Bool
     /// Used from one task at a time (a command runs its steps in order).
     private var pending = ""
     private static let limit = 64 * 1024
+    /// The reader has gone (`qapital-tui export | head -1`): nothing more is written, and a
+    /// walk stops at its next window (`checkReader()`) instead of fetching the rest for nobody.
+    public private(set) var readerGone = false
+
+    /// Thrown by `checkReader()`: the command ends quietly with status 141, as a process that
+    /// SIGPIPE stopped would (docs/cli.md).
+    public struct ReaderGone: Error {}
 
     public init(colors: Bool = false, write: @escaping (String) -> Void) {
         self.colors = colors
-        self.write = write
+        self.write = { write($0); return true }
+    }
+
+    init(colors: Bool, writeChecked: @escaping (String) -> Bool) {
+        self.colors = colors
+        self.write = writeChecked
     }
 
     deinit { flush() }
 
-    /// Standard output (each flush is one `write`).
+    /// Standard output (each flush is one `write`); a closed pipe ends the writing, never the process.
     public static func standardOutput(colors: Bool) -> OutputSink {
-        OutputSink(colors: colors) { text in FileHandle.standardOutput.write(Data(text.utf8)) }
+        OutputSink(colors: colors, writeChecked: { text in StandardStream.output.write(text) })
+    }
+
+    /// Throws `ReaderGone` once the reader has gone.
+    public func checkReader() throws(ReaderGone) {
+        if readerGone { throw ReaderGone() }
     }
 
     public func line(_ text: String = "") {
@@ -47,8 +65,8 @@ public final class OutputSink: @unchecked Sendable {
 
     /// Writes what is collected.
     public func flush() {
-        guard !pending.isEmpty else { return }
-        write(pending)
+        guard !pending.isEmpty, !readerGone else { pending = ""; return }
+        if !write(pending) { readerGone = true }
         pending = ""
     }
 

@@ -53,7 +53,7 @@ struct HeadlessOptions: ParsableArguments {
         return CommandContext(api: api, sourceKind: kind, currency: settings.currency, format: format,
                               output: .standardOutput(colors: settings.colors && tty && format == .table),
                               saver: app.roundUpSaver(settings.source, account: account, environment: environment),
-                              note: { line in FileHandle.standardError.write(Data("qapital-tui: \(Cell.plain(line))\n".utf8)) })
+                              note: { line in StandardStream.error.line("qapital-tui: " + Cell.plain(line)) })
     }
 }
 
@@ -63,6 +63,9 @@ func headless(_ body: () async throws -> Void) async throws {
         try await body()
     } catch let error as ValidationError {
         throw error
+    } catch is OutputSink.ReaderGone {
+        // stdout's reader has gone (`| head`): nothing to say, the status a SIGPIPE would give.
+        throw ExitCode(141)
     } catch let error as CommandFailure {
         throw HeadlessExit(failure: error)
     } catch {
@@ -168,7 +171,7 @@ struct RoundUpsCommand: AsyncParsableCommand {
     /// Asks on the terminal (stderr, so stdout stays data); nil when stdin or stderr is not one.
     @Sendable static func ask(_ question: String) -> Bool? {
         guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return nil }
-        FileHandle.standardError.write(Data(question.utf8))
+        StandardStream.error.write(question)
         guard let answer = readLine() else { return false }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }

@@ -72,7 +72,7 @@ struct QapitalCommand: AsyncParsableCommand {
             }
         } catch let headless as HeadlessExit {
             // A headless command: its own status (docs/cli.md) and one line.
-            FileHandle.standardError.write(Data("qapital-tui: \(headless.failure.message)\n".utf8))
+            StandardStream.error.line("qapital-tui: \(headless.failure.message)")
             Foundation.exit(headless.failure.status.rawValue)
         } catch let exit as ExitCode {
             // A status with nothing to say (e.g. 128 + signal after the terminal was restored).

@@ -74,6 +74,28 @@ extension BlockingTests {
             try runProcess(TerminalSession.binary, arguments, environment: environment, stdoutFile: stdoutFile)
         }
 
+        /// `qapital-tui export | head -1`: the reader goes; the export stops quietly with the status
+        /// a SIGPIPE would give (before: a trap in FileHandle.write, status 132 and a backtrace).
+        @Test func anExportWhoseReaderHasGoneStopsQuietly() throws {
+            let process = Process()
+            process.executableURL = TerminalSession.binary
+            process.arguments = ["export", "--output", "csv"]
+            process.environment = CommandBinaryTests.environment()
+            let out = Pipe()
+            let err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            // No reader from the start: the first write already finds the pipe closed.
+            try out.fileHandleForReading.close()
+            let stderr = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit)
+            #expect(process.terminationStatus == 141)
+            #expect(String(decoding: stderr, as: UTF8.self).isEmpty)
+        }
+
         @Test func exitStatusesAndOneLineErrors() throws {
             let goals = try run(["goals"])
             #expect(goals.status == 0 && goals.stdout.contains("Balloons") && goals.stderr.isEmpty)
