@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "QapitalClient", dependencies: ["FeedModel", "HTTPTransport"]),
         // Starling Bank's public API (v2) over HTTP: docs/starling.md.
         .target(name: "StarlingClient", dependencies: ["FeedModel", "HTTPTransport"]),
+        // Up's public API (v1, JSON:API), read-only: docs/banks.md.
+        .target(name: "UpClient", dependencies: ["FeedModel", "HTTPTransport"]),
         // The built-in demo: dataset, in-process backend and API, generated pictures.
         .target(name: "DemoData", dependencies: ["FeedModel", "HTTPTransport"]),
         // `serve`: the demo backend over real HTTP: a strict, bounded HTTP/1.1 server on SwiftNIO's event loops
@@ -71,6 +73,8 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "StarlingClientTests", dependencies: ["StarlingClient", "FeedModel", "HTTPTransport"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "UpClientTests", dependencies: ["UpClient", "FeedModel", "HTTPTransport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
         .testTarget(name: "FeedCacheTests", dependencies: ["FeedCache", "FeedModel", "QapitalApp", "QapitalClient", "DemoData",
