@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "DemoData", dependencies: ["FeedModel", "HTTPTransport"]),
         // `serve`: the demo backend over real HTTP: a strict, bounded HTTP/1.1 server on SwiftNIO's event loops
         // (NIOCore and NIOPosix only; its own request parser, see docs/performance.md for why and what it costs).
-        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", "StarlingClient",
+        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", "StarlingClient", "UpClient",
                                                    .product(name: "NIOCore", package: "swift-nio"),
                                                    .product(name: "NIOPosix", package: "swift-nio"),
                                                    .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "qapital-tui",
             dependencies: [
-                "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "StarlingClient", "DemoData",
+                "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "StarlingClient", "UpClient", "DemoData",
                 "DemoServer", "Commands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
                                                      "DemoData", "DemoServer", "QapitalClient", "HTTPTransport", "TestSupport",
-                                                     "StarlingClient", "FeedCache", "Commands"],
+                                                     "StarlingClient", "UpClient", "FeedCache", "Commands"],
                     // Golden frames: read and written in the source tree through #filePath, not bundled.
                     exclude: ["Golden"]),
     ],

@@ -14,13 +14,13 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the demo dataset over HTTP until interrupted.",
         discussion: """
-            Every endpoint of docs/api.md, or with --api starling Starling Bank's (docs/starling.md), which \
-            requires the test token printed at start. Logs one line per request on stderr. Ctrl-C or \
+            Every endpoint of docs/api.md, or with --api starling Starling Bank's (docs/starling.md), or with \
+            --api up Up's (docs/banks.md, under /api/v1), which require the test token printed at start. Logs one line per request on stderr. Ctrl-C or \
             SIGTERM stops it: no new connections, requests under way finish (up to 5 s, then 503), exit 0.
             """
     )
 
-    @Option(help: "The API to serve: qapital (docs/api.md) or starling (docs/starling.md).")
+    @Option(help: "The API to serve: qapital (docs/api.md), starling (docs/starling.md) or up (docs/banks.md).")
     var api = "qapital"
 
     @Option(help: "The address to listen on (an IP address or localhost).")
@@ -35,7 +35,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("fail-every"), help: "Answer every Nth request with HTTP 500 (0: never).")
     var failEvery = 0
 
-    @Option(help: "The account's currency (ISO code; default USD, GBP for starling).")
+    @Option(name: .customLong("page-size"), help: "With --api up: records per page at most (links.next pages on).")
+    var pageSize = UpDemoAPI.defaultPageSize
+
+    @Option(name: .customLong("rate-limit"), help: "With --api up: requests an hour before each answer is 429.")
+    var rateLimit = UpDemoAPI.defaultRateLimit
+
+    @Option(help: "The account's currency (ISO code; default USD, GBP for starling, AUD for up).")
     var currency: String?
 
     @Option(name: .customLong("empty-recent-days"), help: "Leave the most recent N days without activity.")
@@ -57,8 +63,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...36_500).contains(emptyRecentDays) else {
             throw ValidationError("--empty-recent-days must be between 0 and 36500")
         }
-        guard ["qapital", "starling"].contains(api) else {
-            throw ValidationError("--api wants qapital or starling, not \"\(TextSanitizer.clean(String(api.prefix(40))))\"")
+        guard (1...100).contains(pageSize) else { throw ValidationError("--page-size must be between 1 and 100") }
+        guard rateLimit >= 0 else { throw ValidationError("--rate-limit must not be negative") }
+        guard ["qapital", "starling", "up"].contains(api) else {
+            throw ValidationError("--api wants qapital, starling or up, not \"\(TextSanitizer.clean(String(api.prefix(40))))\"")
         }
         if let currency, Currency.from(code: currency) == nil {
             throw ValidationError("--currency: " + Currency.refusal(currency))
@@ -73,7 +81,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let starling = api == "starling"
-        let accountCurrency = currency.flatMap(Currency.from(code:)) ?? (starling ? .gbp : .usd)
+        let up = api == "up"
+        let accountCurrency = currency.flatMap(Currency.from(code:)) ?? (starling ? .gbp : up ? Currency(code: "AUD") : .usd)
         let options = DemoDataset.Options(emptyRecentDays: emptyRecentDays, currency: accountCurrency)
         let backend = DemoBackend(now: Date(), options: options)
         var limits = ServeLimits()
@@ -84,6 +93,8 @@ struct ServeCommand: AsyncParsableCommand {
                                                    limits: limits)
         let server = starling
             ? try DemoHTTPServer(handler: StarlingDemoAPI(backend: backend), host: host, port: UInt16(port), options: serverOptions)
+            : up ? try DemoHTTPServer(handler: UpDemoAPI(backend: backend, pageSize: pageSize, rateLimit: rateLimit), host: host,
+                                      port: UInt16(port), options: serverOptions)
             : try DemoHTTPServer(backend: backend, host: host, port: UInt16(port), options: serverOptions)
 
         // Before the server starts, so that Ctrl-C at any moment stops it cleanly.
@@ -94,6 +105,11 @@ struct ServeCommand: AsyncParsableCommand {
             ServeCommand.say("serving the demo in Starling's API on \(await server.baseURL) (Ctrl-C to stop)")
             ServeCommand.say("test token: \(StarlingDemoAPI.testToken)")
             ServeCommand.say("try: qapital-tui --source starling --api-url \(await server.baseURL) --token \(StarlingDemoAPI.testToken)")
+        } else if up {
+            let base = await server.baseURL.absoluteString + UpDemoAPI.basePath
+            ServeCommand.say("serving the demo in Up's API on \(base) (\(pageSize) a page, \(rateLimit) requests an hour; Ctrl-C to stop)")
+            ServeCommand.say("test token: \(UpDemoAPI.testToken)")
+            ServeCommand.say("try: qapital-tui --source up --api-url \(base) --token \(UpDemoAPI.testToken)")
         } else {
             ServeCommand.say("serving the demo API on \(await server.baseURL) (Ctrl-C to stop)")
         }
