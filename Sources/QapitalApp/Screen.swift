@@ -12,6 +12,8 @@ struct ScreenData {
     let users: UserDirectory
     let roundUps: RoundUpStore
     let goalCreator: GoalCreator
+    /// The sign-in form's token check (sources whose token can be refused mid-session).
+    let tokenCheck: TokenCheck?
     let achievements: AchievementsFile
     let format: DisplayFormat
     /// Pictures, when shown at all (with colours and without `--no-images`).
@@ -30,6 +32,7 @@ struct ScreenData {
         users = stores.users
         roundUps = stores.roundUps
         goalCreator = stores.goalCreator
+        tokenCheck = stores.tokenCheck
         images = stores.images
         self.achievements = achievements
         self.format = format
