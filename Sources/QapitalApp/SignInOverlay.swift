@@ -28,7 +28,8 @@ final class SignInOverlay: Overlay {
     init(_ capability: AppCore.SignInCapability, refusal: String?, events: EventSink<StoreEvent>) {
         self.capability = capability
         self.events = events
-        form = SignInForm(origin: capability.origin, refusal: refusal, escape: "close")
+        form = SignInForm(origin: capability.origin, refusal: refusal, escape: "close", title: capability.title,
+                          tokenCheck: capability.tokenCheck)
     }
 
     /// A token is being checked (the app is not settled until the answer is in).
