@@ -43,7 +43,7 @@ public final class AppCore {
         self.queue = queue
         self.configuration = configuration
         stores = AppStores(api: api, configuration: configuration, cache: capabilities.cache, saver: capabilities.roundUpSaver,
-                           events: sink, pictureArrived: { queue.post(.picture($0)) }, now: now)
+                           signIn: capabilities.signIn, events: sink, pictureArrived: { queue.post(.picture($0)) }, now: now)
         data = ScreenData(stores, achievements: achievements, configuration: configuration,
                           format: DisplayFormat(timeZone: configuration.timeZone, now: now))
         commands = CommandRunner(stores: stores, refreshCache: capabilities.refreshCache)
@@ -71,7 +71,7 @@ public final class AppCore {
     }
 
     /// Nothing in flight: used to wait for the app to settle.
-    public var isIdle: Bool { !stores.isBusy && !overlays.contains { ($0 as? SignInOverlay)?.isChecking == true } }
+    public var isIdle: Bool { !stores.isBusy }
     /// Events posted and not handled yet.
     public var pendingEvents: Int { queue.pending }
     /// Nothing in flight and every posted event handled.
@@ -118,7 +118,7 @@ public final class AppCore {
             status.error = nil
             run(stacks.flatMap { $0[0].refresh(data) } + [.loadAccount])
         }
-        if let form = signIn.form(over: overlays, events: sink) { overlays.append(form) }
+        if let form = signIn.form(over: overlays) { overlays.append(form) }
         for screen in stacks.joined() { run(screen.receive(event, data)) }
         for overlay in overlays { apply(overlay.receive(event, data), from: overlay) }
     }
