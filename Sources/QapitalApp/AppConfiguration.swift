@@ -21,6 +21,9 @@ extension AppCore {
         public var keys = KeyOverrides()
         /// Why the source cannot create goals (`n` says it instead of opening the form); nil: it can.
         public var noGoalCreation: String?
+        /// Why the source cannot move money (`s` says it, the Round-ups tab shows it: Up moves its
+        /// round-ups itself); nil: it can.
+        public var noMoneyMoves: String?
 
         public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, currency: Currency = .usd,
                     errorLifetime: TimeInterval = 6, images: Bool = true, pictureSchemes: Set<String> = ["http", "https"],
@@ -51,6 +54,9 @@ extension AppCore {
         public var signIn: SignInCapability?
         /// Where every error the status bar shows is written too (`--log-file`).
         public var errorLog: (@Sendable (String) -> Void)?
+        /// A short note the status bar keeps beside the header while it holds (Up's rate limit
+        /// running low); read when drawing, so it must be cheap.
+        public var sourceNote: (@Sendable () -> String?)?
         /// Who saves round-ups and where the saved weeks are kept (the key of a week's transfer
         /// comes from it); by default the demo's, kept for this run only.
         public var roundUpSaver = RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord())

@@ -54,6 +54,7 @@ final class RoundUpsScreen: TabScreen {
             return .run(.showNextWeek)
         case .save:
             // Retries a failed transfer with its id; otherwise the goal picker, or why not.
+            if let reason = data.noMoneyMoves { return .notice(reason) }
             if store.transfer?.failureMessage != nil { return .run(.retryTransfer) }
             if let problem = store.saveProblem { return .notice(problem.message) }
             return .present(GoalPicker())
@@ -75,7 +76,8 @@ final class RoundUpsScreen: TabScreen {
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
         var list = self.list
-        Self.render(state: self, list: &list, store: data.roundUps, format: data.format, keys: data.keys, into: &buffer, area: area)
+        Self.render(state: self, list: &list, store: data.roundUps, format: data.format, keys: data.keys,
+                    bankMoves: data.noMoneyMoves, into: &buffer, area: area)
         return Layout(area: area, list: list)
     }
 
@@ -110,8 +112,10 @@ final class RoundUpsScreen: TabScreen {
 
     // MARK: - Drawing
 
+    /// `bankMoves`: the bank makes and moves the round-ups itself (Up): its totals are shown as
+    /// made, with that line instead of `s`.
     static func render(state: RoundUpsScreen, list: inout ListState, store: RoundUpStore, format: DisplayFormat, keys: KeyLabels = .defaults,
-                       into buffer: inout CellBuffer, area: Rect) {
+                       bankMoves: String? = nil, into buffer: inout CellBuffer, area: Rect) {
         guard area.height >= 3 else { return }
         let muted = Style(fg: .role(.muted))
         let week = store.week
@@ -147,9 +151,10 @@ final class RoundUpsScreen: TabScreen {
                     footer.append(rest)
                 }
             } else {
-                var total = [Span("Round-ups: ", .bold), Span(summary.saveable.formatted, DisplayFormat.moneyStyle.adding(.bold)),
+                var total = [Span(bankMoves == nil ? "Round-ups: " : "Round-ups the bank made: ", .bold),
+                             Span(summary.saveable.formatted, DisplayFormat.moneyStyle.adding(.bold)),
                              Span(" from " + paymentsPhrase(summary.saveableCount), muted)]
-                if store.saveProblem == nil { total.append(Span("   s: save into a goal", Style(fg: .role(.accent)))) }
+                if store.saveProblem == nil, bankMoves == nil { total.append(Span("   s: save into a goal", Style(fg: .role(.accent)))) }
                 footer.append(total)
             }
             let others = summary.otherTotals
@@ -159,6 +164,7 @@ final class RoundUpsScreen: TabScreen {
             }
         }
         footer += transferLines(store, keys: keys)
+        if let bankMoves { footer.append([Span(bankMoves, muted)]) }
         let footerHeight = min(footer.count + (footer.isEmpty ? 0 : 1), max(0, area.height - 3))
         for (index, line) in footer.suffix(max(0, footerHeight - 1)).enumerated() {
             buffer.write(line, x: area.x + 1, y: area.maxY - footerHeight + 1 + index, maxWidth: area.width - 2)

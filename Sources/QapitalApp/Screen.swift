@@ -27,6 +27,8 @@ struct ScreenData {
     let keys: KeyLabels
     /// Why the source cannot create goals (nil: it can).
     let noGoalCreation: String?
+    /// Why the source cannot move money (nil: it can).
+    let noMoneyMoves: String?
 
     init(_ stores: AppStores, achievements: AchievementsFile, configuration: AppCore.Configuration, format: DisplayFormat) {
         goals = stores.goals
@@ -43,6 +45,7 @@ struct ScreenData {
         timeZone = configuration.timeZone
         keys = KeyLabels(configuration.keys)
         noGoalCreation = configuration.noGoalCreation
+        noMoneyMoves = configuration.noMoneyMoves
     }
 }
 

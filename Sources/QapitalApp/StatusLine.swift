@@ -23,6 +23,8 @@ struct StatusLine {
     var connectivity: Connectivity?
     /// Where the source notes records it could not read.
     var skippedRecords: SkippedRecords?
+    /// The source's own note beside the header (Up's rate limit running low).
+    var sourceNote: (@Sendable () -> String?)?
     /// Offline, when to try the server again.
     private var reconnect = ReconnectPolicy()
     private var reportedFailures: Set<String> = []
@@ -43,6 +45,7 @@ struct StatusLine {
     init(_ configuration: AppCore.Configuration, _ capabilities: AppCore.Capabilities, now: @escaping @Sendable () -> Date) {
         self.init(sourceName: configuration.sourceName, lifetime: configuration.errorLifetime, now: now)
         (errorLog, connectivity, skippedRecords) = (capabilities.errorLog, capabilities.connectivity, capabilities.skippedRecords)
+        sourceNote = capabilities.sourceNote
     }
 
     var isOffline: Bool { connectivity?.isOffline == true }
@@ -149,6 +152,7 @@ struct StatusLine {
         } else if let cachedAt {
             left.append(Span("cached \(StatusLine.age(since: cachedAt, now: now())) ", Style(fg: .role(.muted))))
         }
+        if let note = sourceNote?() { left.append(Span(TextSanitizer.clean(note) + " ", Style(fg: .role(.warning), attributes: .bold))) }
         if let frame = spinnerFrame { left.append(Span(frame + " ")) }
         var center: [Span] = []
         if let error {

@@ -10,8 +10,12 @@ import HTTPTransport
 /// origin only. `X-RateLimit-Remaining` is read from every answer (`rateLimit`); a 429 stops
 /// all fetching until the time it names, without a retry. Up's API cannot move money or create
 /// savers: `transfer` and `createGoal` refuse in one line, without a request.
-public struct UpAPI: SavingsAPI {
+public struct UpAPI: BankAPI {
     public static let productionURL = URL(string: "https://api.up.com.au/api/v1")!
+    public static let source = SourceDescription(
+        name: "up", title: "Up", baseURL: productionURL, signIn: .token, tokenVariables: ["UP_TOKEN"],
+        abilities: [.bankAccount], noGoalCreation: cannotCreateSavers, tokenCheck: "GET /util/ping",
+        configKeys: ["saver-targets"], documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney)
     /// Records asked for per page (Up's largest is 100).
     public static let pageSize = 100
     /// Pages followed at most in one walk: a server whose `next` never ends cannot keep the app busy.
@@ -34,7 +38,7 @@ public struct UpAPI: SavingsAPI {
     private let now: @Sendable () -> Date
 
     public init(transport: HTTPTransport, spending: Up.AccountResource, accounts: [Up.AccountResource] = [],
-                targets: [String: Money] = [:], rateLimit: UpRateLimit = UpRateLimit(),
+                targets: [String: Money] = [:], targetAmounts: [String: Decimal] = [:], rateLimit: UpRateLimit = UpRateLimit(),
                 now: @escaping @Sendable () -> Date = { Date() }) throws(MalformedPayload) {
         let balance = try spending.attributes.balance.money("accounts[].attributes.balance")
         self.transport = transport
@@ -42,7 +46,7 @@ public struct UpAPI: SavingsAPI {
         self.accountCurrency = balance.currency
         self.createdAt = spending.attributes.createdAt ?? UpAPI.earliestHistory
         self.rateLimit = rateLimit
-        self.targets = targets
+        self.targets = targets.merging(UpAPI.targets(targetAmounts, currency: balance.currency)) { given, _ in given }
         self.directory = Directory()
         self.decoder = PayloadDecoder(accountCurrency: balance.currency, skipped: SkippedRecords())
         self.now = now
@@ -62,7 +66,8 @@ public struct UpAPI: SavingsAPI {
     /// Checks the token with `GET /util/ping`, then lists the accounts and picks the spending
     /// one (the first TRANSACTIONAL). A refused token throws an `APIError` of kind `.unauthorized`.
     public static func connect(baseURL: URL, token: String?, timeout: TimeInterval = 10, allowInsecureHTTP: Bool = false,
-                               log: RequestLog? = nil, targets: [String: Money] = [:], rateLimit: UpRateLimit = UpRateLimit(),
+                               log: RequestLog? = nil, targets: [String: Money] = [:], targetAmounts: [String: Decimal] = [:],
+                               rateLimit: UpRateLimit = UpRateLimit(),
                                now: @escaping @Sendable () -> Date = { Date() }) async throws(APIError) -> UpAPI {
         let ping = "GET /util/ping"
         // A token is printable ASCII: anything else (a pasted line break, a space) would make a
@@ -80,7 +85,8 @@ public struct UpAPI: SavingsAPI {
             throw APIError(kind: .notFound, request: label, message: "\(label): the token has no spending (TRANSACTIONAL) account")
         }
         do {
-            return try UpAPI(transport: transport, spending: chosen, accounts: accounts, targets: targets, rateLimit: rateLimit,
+            return try UpAPI(transport: transport, spending: chosen, accounts: accounts, targets: targets, targetAmounts: targetAmounts,
+                             rateLimit: rateLimit,
                              now: now)
         } catch {
             throw APIError(kind: .malformed, request: label, message: error.description)
@@ -101,6 +107,37 @@ public struct UpAPI: SavingsAPI {
     }
 
     public var sourceName: String { transport.hostAndPort }
+
+    /// The spending account's id: the offline cache's partition and the saved weeks' identity.
+    public var accountId: String { spending.id }
+
+    /// The rate limit, when it runs low or has stopped fetching.
+    public var statusNote: String? { rateLimit.statusNote }
+
+    /// The config file's `saver-targets = "Holiday = 2000; 🐷 Savings = 500.50"`: a target per
+    /// saver (by name or id) in whole units with decimals; nil with a one-line reason otherwise.
+    public static func targetAmounts(_ text: String) -> Result<[String: Decimal], MalformedPayload> {
+        var targets: [String: Decimal] = [:]
+        for part in text.split(separator: ";") {
+            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else { continue }
+            guard let equals = trimmed.lastIndex(of: "="),
+                  case let name = trimmed[..<equals].trimmingCharacters(in: .whitespaces), !name.isEmpty,
+                  case let amount = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces),
+                  amount.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+                  let value = Decimal(string: amount, locale: Locale(identifier: "en_US_POSIX")), value > 0 else {
+                return .failure(MalformedPayload(resource: "saver-targets",
+                                                 reason: "\"\(String(trimmed.prefix(40)))\" is not NAME = AMOUNT (e.g. Holiday = 2000)"))
+            }
+            targets[TextSanitizer.clean(name)] = value
+        }
+        return .success(targets)
+    }
+
+    /// Targets in whole units (`targetAmounts`) as money of `currency`.
+    public static func targets(_ amounts: [String: Decimal], currency: Currency) -> [String: Money] {
+        amounts.compactMapValues { Money(decimal: $0, currency: currency) }
+    }
 
     /// Whether the spending account is a joint (2Up) one: who made each payment is then shown.
     public var isJoint: Bool { spending.isJoint }

@@ -122,6 +122,8 @@ struct AppOptions: ParsableArguments {
         var theme: Theme = .terminal
         /// Keys the config file rebinds.
         var keys = KeyOverrides()
+        /// The config file's `[NAME]` table for the chosen source.
+        var sourceSettings: [String: String] = [:]
 
         /// The round-up step in minor units of the account's currency (known for Starling only after sign-in).
         var roundUpStep: Int64? { roundUpUnits.map { Int64($0) * currency.minorPerUnit } }
@@ -253,7 +255,8 @@ struct AppOptions: ParsableArguments {
                         achievements: try AppOptions.loadAchievements(path: achievements),
                         images: colors && !noImages && (file?.images ?? true),
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
-                        theme: chosenTheme, keys: file?.keys ?? KeyOverrides(), log: log)
+                        theme: chosenTheme, keys: file?.keys ?? KeyOverrides(),
+                        sourceSettings: file?.sourceSettings[source.description.name] ?? [:], log: log)
     }
 
     /// `--token`, else the source's environment variables in order (`$STARLING_TOKEN`, then
@@ -321,9 +324,10 @@ struct AppOptions: ParsableArguments {
 
     /// Checks the token with the bank and picks the account; a refusal or a server that cannot
     /// be reached is an `APIError` in one line (the token itself never in it).
-    static func connect(_ bank: BankConnector, baseURL: URL, token: String, allowInsecureHTTP: Bool = false, log: RequestLog? = nil)
-        async throws(APIError) -> BankConnection {
-        let api = try await bank.connect(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
+    static func connect(_ bank: BankConnector, baseURL: URL, token: String, allowInsecureHTTP: Bool = false, log: RequestLog? = nil,
+                        settings: [String: String] = [:]) async throws(APIError) -> BankConnection {
+        let api = try await bank.connect(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                                     settings: settings))
         // The header: holder, numbers, balance. Without it the app still works.
         let account = try? await api.account()
         return BankConnection(api: api, account: account)
@@ -358,13 +362,15 @@ struct AppOptions: ParsableArguments {
 
     /// The token from the flags, the environment or the remembered file, checked with the bank;
     /// without one, or when the bank refuses it, the sign-in screen asks for one.
-    func startBank(_ source: Source, environment: [String: String], log: RequestLog? = nil) async throws -> BankStart {
+    func startBank(_ source: Source, environment: [String: String], log: RequestLog? = nil,
+                   sourceSettings: [String: String] = [:]) async throws -> BankStart {
         guard let bank = source.registered.bank, let baseURL = source.baseURL else { throw ValidationError("not a bank") }
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
         let given = resolvedToken(environment, for: source.description)
         guard let token = given ?? remembered.token(for: baseURL) else { return .signIn(refusal: nil) }
         do {
-            return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
+            return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                                           settings: sourceSettings))
         } catch where error.kind == .unauthorized {
             // A remembered token that is refused now is dropped.
             if given == nil { try? remembered.forget(baseURL) }
@@ -388,13 +394,14 @@ struct AppOptions: ParsableArguments {
         guard let bank = source.registered.bank, let baseURL = source.baseURL else { return nil }
         let origin = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
-        let (allowInsecureHTTP, log) = (self.allowInsecureHTTP, settings.log)
+        let (allowInsecureHTTP, log, sourceSettings) = (self.allowInsecureHTTP, settings.log, settings.sourceSettings)
         let description = source.description
         let form = SignInForm(origin: origin, refusal: refusal, title: description.title,
                               tokenCheck: description.tokenCheck ?? "a request to the bank")
         return SignInScreen(form: form, check: { token in
             do throws(APIError) {
-                return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
+                return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                                             settings: sourceSettings))
             } catch {
                 return .failure(SignInRefusal(error.message))
             }
@@ -421,22 +428,25 @@ struct AppOptions: ParsableArguments {
         if !connected.offline, let directory = cacheDirectoryURL(environment: environment) {
             source.registered.bank?.keep?(connected.api, connected.header, directory)
         }
-        return openApp(settings, api: connected.api, sourceName: connected.header, partition: connected.api.accountId,
-                       signIn: AppOptions.signInCapability(connected.api, source: source.description, environment: environment),
-                       environment: environment, events: events)
+        let api = connected.api
+        return openApp(settings, api: api, sourceName: connected.header, partition: api.accountId,
+                       signIn: AppOptions.signInCapability(api, source: source.description, environment: environment),
+                       sourceNote: { api.statusNote }, environment: environment, events: events)
     }
 
     /// The app on `api`: a server's API behind the offline cache (one per base URL and
     /// `partition`), what the source can do besides, the core.
     @MainActor
     func openApp(_ settings: Settings, api: any SavingsAPI, sourceName: String, partition: String?,
-                 signIn: AppCore.SignInCapability? = nil, environment: [String: String], events: EventQueue = EventQueue()) -> AppCore {
+                 signIn: AppCore.SignInCapability? = nil, sourceNote: (@Sendable () -> String?)? = nil,
+                 environment: [String: String], events: EventQueue = EventQueue()) -> AppCore {
         var cached: (api: any SavingsAPI, capabilities: AppCore.Capabilities, note: String?) = (api, AppCore.Capabilities(), nil)
         if let base = settings.source.baseURL {
             cached = withOfflineCache(api, baseURL: base, partition: partition, currency: settings.currency, environment: environment)
         }
         var capabilities = cached.capabilities
         capabilities.signIn = signIn
+        capabilities.sourceNote = sourceNote
         capabilities.skippedRecords = settings.skippedRecords
         capabilities.roundUpSaver = roundUpSaver(settings.source, account: partition, environment: environment)
         if let log = settings.log { capabilities.errorLog = { log.note("error: " + $0) } }
@@ -444,6 +454,7 @@ struct AppOptions: ParsableArguments {
                                                   images: settings.images, pictureSchemes: settings.pictureSchemes,
                                                   keys: settings.keys, roundUpStep: settings.roundUpStep)
         configuration.noGoalCreation = settings.source.description.noGoalCreation
+        configuration.noMoneyMoves = settings.source.description.noMoneyMoves
         let core = AppCore(api: cached.api, configuration: configuration, capabilities: capabilities,
                            achievements: settings.achievements, events: events)
         if let note = cached.note { core.showNotice(note) }
@@ -460,7 +471,8 @@ struct AppOptions: ParsableArguments {
         let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor)
         let runner: AppRunner
         if settings.source.registered.bank != nil {
-            switch try await startBank(settings.source, environment: environment, log: settings.log) {
+            switch try await startBank(settings.source, environment: environment, log: settings.log,
+                                       sourceSettings: settings.sourceSettings) {
             case .connected(let connection):
                 runner = AppRunner(core: openBank(connection, source: settings.source, settings: settings, environment: environment),
                                    terminal: terminal)

@@ -36,7 +36,8 @@ struct HeadlessOptions: ParsableArguments {
             }
             do {
                 let connection = try await AppOptions.connect(bank, baseURL: base, token: token,
-                                                              allowInsecureHTTP: app.allowInsecureHTTP, log: settings.log)
+                                                              allowInsecureHTTP: app.allowInsecureHTTP, log: settings.log,
+                                                              settings: settings.sourceSettings)
                 settings.api = connection.api
                 settings.currency = connection.api.accountCurrency
                 account = connection.api.accountId

@@ -5,6 +5,7 @@ import Foundation
 import HTTPTransport
 import QapitalClient
 import StarlingClient
+import UpClient
 
 /// Every data source the app knows, in the order `--help`, the config file and `serve --api`
 /// list them. `--source`, `source =` in the config file, the token's environment variables, the
@@ -12,7 +13,7 @@ import StarlingClient
 /// this list; nothing else names a source. Adding one: its target (with its `SourceDescription`),
 /// an entry below, and its line in `all` (docs/architecture.md, "Recipe: add a data source").
 enum SourceRegistry {
-    static let all: [RegisteredSource] = [.demo, .qapital, .starling]
+    static let all: [RegisteredSource] = [.demo, .qapital, .starling, .up]
 
     static func named(_ name: String) -> RegisteredSource? {
         all.first { $0.name == name.lowercased() }
@@ -64,12 +65,14 @@ struct DirectRequest: Sendable {
     var log: RequestLog?
 }
 
-/// What a bank is opened with: where, the token, and the run's request log.
+/// What a bank is opened with: where, the token, the run's request log, and the config file's
+/// `[NAME]` table.
 struct BankRequest: Sendable {
     var baseURL: URL
     var token: String
     var allowInsecureHTTP: Bool
     var log: RequestLog?
+    var settings: [String: String] = [:]
 }
 
 /// How a bank is opened.
@@ -98,6 +101,10 @@ struct ServeFlags: Sendable {
     var historyMinutes: Double?
     /// `--approve-sign-ins`: new tokens are approved at once (no strong customer authentication pause).
     var approveSignIns = false
+    /// `--page-size`: records a page at most, for an API that pages (Up's `links.next`).
+    var pageSize = UpDemoAPI.defaultPageSize
+    /// `--rate-limit`: requests an hour before each answer is 429 (Up).
+    var rateLimit = UpDemoAPI.defaultRateLimit
 }
 
 extension RegisteredSource {
@@ -142,5 +149,34 @@ extension RegisteredSource {
                            ["serving the demo in Starling's API on \(url) (Ctrl-C to stop)",
                             "test token: \(StarlingDemoAPI.testToken)",
                             "try: qapital-tui --source starling --api-url \(url) --token \(StarlingDemoAPI.testToken)"]
+                       }))
+}
+
+extension RegisteredSource {
+    /// Up (Australia), read-only: savers as goals, Up's own round-ups, a rate limit (docs/banks.md).
+    static let up = RegisteredSource(
+        description: UpAPI.source, pictureSchemes: [],
+        open: .bank(BankConnector(
+            connect: { request throws(APIError) in
+                var amounts: [String: Decimal] = [:]
+                if let text = request.settings["saver-targets"] {
+                    switch UpAPI.targetAmounts(text) {
+                    case .success(let parsed): amounts = parsed
+                    case .failure(let problem):
+                        throw APIError(kind: .rejected, request: "config", message: "config file, [up] saver-targets: \(problem.reason)")
+                    }
+                }
+                return try await UpAPI.connect(baseURL: request.baseURL, token: request.token, allowInsecureHTTP: request.allowInsecureHTTP,
+                                               log: request.log, targetAmounts: amounts)
+            },
+            // No offline start yet: the account is not kept between runs (the cache still is).
+            offline: nil, keep: nil)),
+        serve: Serving(currency: Currency(code: "AUD"),
+                       handler: { backend, flags in UpDemoAPI(backend: backend, pageSize: flags.pageSize, rateLimit: flags.rateLimit) },
+                       greeting: { url in
+                           let base = url + UpDemoAPI.basePath
+                           return ["serving the demo in Up's API on \(base) (Ctrl-C to stop)",
+                                   "test token: \(UpDemoAPI.testToken)",
+                                   "try: qapital-tui --source up --api-url \(base) --token \(UpDemoAPI.testToken)"]
                        }))
 }
