@@ -4,6 +4,7 @@
 import FeedModel
 import Foundation
 import Testing
+import TestSupport
 @testable import QapitalApp
 
 /// What goes wrong over HTTP reaches the client as one readable `APIError`, and the next

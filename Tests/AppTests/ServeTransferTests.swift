@@ -2,6 +2,7 @@
 import FeedModel
 import Foundation
 import Testing
+import TestSupport
 @testable import QapitalApp
 @testable import DemoServer
 

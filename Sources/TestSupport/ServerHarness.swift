@@ -1,18 +1,17 @@
-@testable import QapitalClient
-@testable import DemoServer
-@testable import DemoData
+import QapitalClient
+import DemoServer
+import DemoData
 import FeedModel
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import QapitalApp
 
 /// A fixed "now" on a whole second, so every timestamp survives the API's text forms exactly.
-let fixedNow = Date(timeIntervalSince1970: 1_795_000_000)
+public let fixedNow = Date(timeIntervalSince1970: 1_795_000_000)
 
 /// Runs `body` against a demo server on 127.0.0.1 and a free port, and always stops it.
-func withDemoServer(backend: DemoBackend = DemoBackend(now: fixedNow),
+public func withDemoServer(backend: DemoBackend = DemoBackend(now: fixedNow),
                     options: DemoHTTPServer.Options = .init(),
                     clientTimeout: TimeInterval = 10,
                     _ body: (DemoHTTPServer, QapitalHTTPAPI) async throws -> Void) async throws {
@@ -21,7 +20,7 @@ func withDemoServer(backend: DemoBackend = DemoBackend(now: fixedNow),
 }
 
 /// Runs `body` against any handler served on 127.0.0.1 and a free port.
-func withServer(handler: some ServeHandler, options: DemoHTTPServer.Options = .init(),
+public func withServer(handler: some ServeHandler, options: DemoHTTPServer.Options = .init(),
                 _ body: (DemoHTTPServer, QapitalHTTPAPI) async throws -> Void) async throws {
     let server = try DemoHTTPServer(handler: handler, options: options)
     try await withStarted(server, clientTimeout: 10, body)
@@ -41,18 +40,24 @@ private func withStarted(_ server: DemoHTTPServer, clientTimeout: TimeInterval,
 }
 
 /// One fixed answer, whatever was asked: for serving broken responses.
-struct CannedHandler: ServeHandler {
-    var status = 200
-    var contentType = "text/html"
-    var body: String
+public struct CannedHandler: ServeHandler {
+    public var status = 200
+    public var contentType = "text/html"
+    public var body: String
 
-    func handle(_ request: ServeRequest) async -> ServeResponse {
+    public init(status: Int = 200, contentType: String = "text/html", body: String) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+    }
+
+    public func handle(_ request: ServeRequest) async -> ServeResponse {
         .data(Data(body.utf8), contentType: contentType, status: status)
     }
 }
 
 /// A raw request, for what the typed client never sends (a bare `+`, unknown paths).
-func rawRequest(_ method: String, _ url: String, body: String? = nil) async throws -> (status: Int, json: [String: Any]?, contentType: String?) {
+public func rawRequest(_ method: String, _ url: String, body: String? = nil) async throws -> (status: Int, json: [String: Any]?, contentType: String?) {
     var request = URLRequest(url: URL(string: url)!, timeoutInterval: 10)
     request.httpMethod = method
     if let body { request.httpBody = Data(body.utf8) }
@@ -63,10 +68,14 @@ func rawRequest(_ method: String, _ url: String, body: String? = nil) async thro
 }
 
 /// Fixed answers by path (the first prefix that matches), 404 for anything else.
-struct RoutedHandler: ServeHandler {
-    var routes: [(prefix: String, body: String)]
+public struct RoutedHandler: ServeHandler {
+    public var routes: [(prefix: String, body: String)]
 
-    func handle(_ request: ServeRequest) async -> ServeResponse {
+    public init(routes: [(prefix: String, body: String)]) {
+        self.routes = routes
+    }
+
+    public func handle(_ request: ServeRequest) async -> ServeResponse {
         guard let route = routes.first(where: { request.path.hasPrefix($0.prefix) }) else {
             return .data(Data(#"{"error":"no"}"#.utf8), contentType: "application/json", status: 404)
         }
