@@ -71,8 +71,10 @@ let package = Package(
         ),
         // A test target per target with tests of its own; AppTests keeps the app's (and the binary's).
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "QapitalClient", "StarlingClient", "FeedModel"]),
-        .testTarget(name: "QapitalClientTests", dependencies: ["QapitalClient", "HTTPTransport", "FeedModel", "DemoData", "TestSupport"]),
-        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "DemoData", "FeedModel", "StarlingClient", "TestSupport"]),
+        .testTarget(name: "QapitalClientTests", dependencies: ["QapitalClient", "HTTPTransport", "FeedModel", "DemoData", "DemoServer",
+                                                          "TestSupport"]),
+        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "DemoData", "FeedModel", "StarlingClient", "QapitalClient",
+                                                       "HTTPTransport", "TestSupport"]),
         .testTarget(name: "StarlingClientTests", dependencies: ["StarlingClient", "FeedModel", "HTTPTransport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),

@@ -82,3 +82,22 @@ public struct RoutedHandler: ServeHandler {
         return .data(Data(route.body.utf8), contentType: "application/json")
     }
 }
+
+/// Runs `body` against `serve --api starling` on 127.0.0.1 and a free port, and always stops it.
+public func withStarlingServer(backend: DemoBackend = DemoBackend(now: fixedNow, options: .init(currency: .gbp)),
+                        handler: (any ServeHandler)? = nil,
+                        _ body: (DemoHTTPServer, URL) async throws -> Void) async throws {
+    let server = if let handler {
+        try DemoHTTPServer(handler: handler)
+    } else {
+        try DemoHTTPServer(handler: StarlingDemoAPI(backend: backend))
+    }
+    try await server.start()
+    do {
+        try await body(server, await server.baseURL)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
+}

@@ -8,7 +8,6 @@ import FoundationNetworking
 #endif
 import Testing
 import TestSupport
-@testable import QapitalApp
 
 /// The demo API through real HTTP on loopback: the server in process, the app's HTTP client.
 @Suite struct ServeEndToEndTests {

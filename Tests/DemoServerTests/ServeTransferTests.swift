@@ -3,7 +3,6 @@ import FeedModel
 import Foundation
 import Testing
 import TestSupport
-@testable import QapitalApp
 @testable import DemoServer
 
 /// `POST /savingsgoals/:id/transfers` over HTTP: idempotent by `transferId`, also when the same
