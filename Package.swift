@@ -66,7 +66,7 @@ let package = Package(
                                          "TestSupport"]),
         .testTarget(
             name: "FeedModelTests",
-            dependencies: ["FeedModel", "HTTPTransport", "QapitalClient", "DemoData", "TestSupport"],
+            dependencies: ["FeedModel", "DemoData", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         // A test target per target with tests of its own; AppTests keeps the app's (and the binary's).
