@@ -49,11 +49,13 @@ let package = Package(
             dependencies: ["FeedModel", "TermUI", "TermImage"],
             resources: [.copy("Resources/achievements.json")]
         ),
+        // The headless commands (goals, activity, roundups, export): their formats and logic, on the `SavingsAPI` seam.
+        .target(name: "Commands", dependencies: ["FeedModel", "TermUI"]),
         .executableTarget(
             name: "qapital-tui",
             dependencies: [
                 "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "StarlingClient", "DemoData",
-                "DemoServer",
+                "DemoServer", "Commands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
@@ -83,7 +85,7 @@ let package = Package(
         .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
                                                      "DemoData", "DemoServer", "QapitalClient", "HTTPTransport", "TestSupport",
-                                                     "StarlingClient", "FeedCache"],
+                                                     "StarlingClient", "FeedCache", "Commands"],
                     // Golden frames: read and written in the source tree through #filePath, not bundled.
                     exclude: ["Golden"]),
     ],

@@ -47,11 +47,11 @@ for harness in markup sanitizer payloads; do
 done
 if wanted starling || wanted mapping; then
     library FeedModel Sources/FeedModel/*.swift
-    library HTTPTransport -lFeedModel Sources/HTTPTransport/*.swift
-    library StarlingClient -lFeedModel -lHTTPTransport Sources/StarlingClient/*.swift
+    library HTTPTransport -lFeedModel -I Sources/CCurl Sources/HTTPTransport/*.swift
+    library StarlingClient -lFeedModel -lHTTPTransport -I Sources/CCurl Sources/StarlingClient/*.swift
     for harness in starling mapping; do
         wanted "$harness" || continue
-        swiftc "${flags[@]}" -module-name StarlingFuzz -I "$out" -L "$out" -lStarlingClient -lHTTPTransport -lFeedModel \
+        swiftc "${flags[@]}" -module-name StarlingFuzz -I "$out" -I Sources/CCurl -L "$out" -lStarlingClient -lHTTPTransport -lFeedModel -lcurl \
             -o "$out/$harness" "Fuzz/harnesses/$harness.swift"
     done
 fi

@@ -51,7 +51,7 @@ private func sum(feed: [FeedItem], activities: [Activity], transactions: [Transa
     _ = goals.map { ($0.progress, $0.balance.formatted, $0.target?.formatted) }
     _ = Money.sum(goals.map(\.balance.minorUnits))
     _ = BalanceHistory(current: goal.balance, feed: feed).samples(from: now.addingTimeInterval(-86_400 * 365), to: now, count: 40)
-    let people = PeopleRoster.people(goals: goals.isEmpty ? [goal] : goals, feeds: { _ in (feed, true) }, activities: activities,
+    let people = PeopleRoster.people(goals: goals.isEmpty ? [goal] : goals, feeds: { _ in (feed, .known) }, activities: activities,
                                      currency: currency, now: now)
     _ = people.map(\.saved.formatted)
     _ = activities.map(\.amount.formatted)

@@ -32,5 +32,5 @@ private func sum(goals: [Goal], feed: [FeedItem], activities: [Activity], transa
         _ = BalanceHistory(current: goal.balance, feed: feed).samples(from: now.addingTimeInterval(-86_400 * 365), to: now, count: 40)
         _ = SavingPace.of(balance: goal.balance, target: goal.target, feed: feed, now: now, calendar: calendar)
     }
-    _ = PeopleRoster.people(goals: goals, feeds: { _ in (feed, true) }, activities: activities, currency: .usd, now: now)
+    _ = PeopleRoster.people(goals: goals, feeds: { _ in (feed, .known) }, activities: activities, currency: .usd, now: now)
 }

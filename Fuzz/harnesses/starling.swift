@@ -52,6 +52,6 @@ private func mapAndSum(_ items: [Starling.FeedItem], _ skipped: SkippedRecords) 
                     balance: Money(minorUnits: Money.sum(feed.map(\.amount.minorUnits)), currency: .gbp))
     let history = BalanceHistory(current: goal.balance, feed: feed)
     _ = history.samples(from: now.addingTimeInterval(-86_400 * 365), to: now, count: 40)
-    _ = PeopleRoster.people(goals: [goal], feeds: { _ in (feed, true) }, activities: activities, currency: .gbp, now: now)
+    _ = PeopleRoster.people(goals: [goal], feeds: { _ in (feed, .known) }, activities: activities, currency: .gbp, now: now)
     _ = activities.map { $0.amount.formatted }
 }

@@ -26,16 +26,21 @@ public actor DemoBackend {
     private var appliedTransfers: [UUID: (goalId: GoalID, amount: Money)] = [:]
     private let now: Date
     private let options: DemoDataset.Options
+    /// When a transfer happens (the wall clock; tests pass their fixed one).
+    private let clock: @Sendable () -> Date
 
-    public init(dataset: DemoDataset) {
+    public init(dataset: DemoDataset, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.now = dataset.now
         self.options = DemoDataset.Options(currency: dataset.currency)
         self.built = dataset
+        self.clock = clock
     }
 
-    public init(now: Date = Date(), options: DemoDataset.Options = DemoDataset.Options()) {
+    public init(now: Date = Date(), options: DemoDataset.Options = DemoDataset.Options(),
+                clock: @escaping @Sendable () -> Date = { Date() }) {
         self.now = now
         self.options = options
+        self.clock = clock
     }
 
     public var currency: Currency { dataset.currency }
@@ -137,10 +142,15 @@ public actor DemoBackend {
         }
         appliedTransfers[transferId] = (goalId, amount)
         dataset.goals[index].balance.minorUnits = sum
-        let item = FeedItem(id: transferId.uuidString.lowercased(), timestamp: Date(),
+        let item = FeedItem(id: transferId.uuidString.lowercased(), timestamp: clock(),
                             message: MarkupText(parsing: "<strong>You</strong> saved your round-ups."),
                             amount: amount, userId: 1, savingsRuleId: 1)
         dataset.feeds[goalId, default: []].insert(item, at: 0)
+        // The same saving in the account's activity (newest first), so the demo stays one ledger.
+        let activity = Activity(message: DemoDataset.savedRoundUpsMessage(goalName: dataset.goals[index].name), amount: amount,
+                                userId: 1, timestamp: item.timestamp)
+        let at = DemoBackend.firstIndex(in: dataset.activities) { $0.timestamp <= activity.timestamp }
+        dataset.activities.insert(activity, at: at)
         return dataset.goals[index]
     }
 

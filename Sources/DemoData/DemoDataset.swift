@@ -5,7 +5,9 @@ import Foundation
 ///
 /// A dozen goals (one deleted, several without target, one over target, several shared), eight
 /// users, both rule types, activity with realistic gaps (one stretch of 7 empty two-week windows
-/// about a year back), and the last eight weeks of card transactions.
+/// about a year back), and the last eight weeks of card transactions. It is one ledger: the
+/// activity is exactly the goals' savings, each goal's savings add up to its balance, and people
+/// save only into goals shared with them. Amounts are made per currency (`DemoScale`).
 public struct DemoDataset: Sendable {
     public struct Options: Sendable {
         /// Days before now with no activity at all (for measuring walks over empty windows).
@@ -41,7 +43,10 @@ public struct DemoDataset: Sendable {
         self.now = now
         self.currency = options.currency
         var random = SeededRandom(seed: options.seed)
-        let money = { (cents: Int64) in Money(minorUnits: cents, currency: options.currency) }
+        let scale = DemoScale(currency: options.currency)
+        let money = { (minor: Int64) in Money(minorUnits: minor, currency: options.currency) }
+        // Amounts are planned in US cents and made sensible per currency (¥150 a dollar, 0.31 KWD).
+        let amount = { (cents: Int64) in money(scale.minor(cents)) }
 
         // Everyone has an avatar but Daniel (6), who shows his monogram.
         users = [
@@ -55,8 +60,8 @@ public struct DemoDataset: Sendable {
             return user
         }
         rules = [
-            SavingsRule(id: 1, kind: .roundup, amount: money(100)),
-            SavingsRule(id: 2, kind: .guiltyPleasure, amount: money(400)),
+            SavingsRule(id: 1, kind: .roundup, amount: amount(100)),
+            SavingsRule(id: 2, kind: .guiltyPleasure, amount: amount(400)),
         ]
 
         struct Plan { let id: Int; let name: String; let target: Int64?; let balance: Int64; let status: Goal.Status; let shared: [Int] }
@@ -80,54 +85,56 @@ public struct DemoDataset: Sendable {
         let names = Dictionary(uniqueKeysWithValues: users.map { ($0.id, $0.displayName) })
         func who(_ userId: Int) -> String { userId == 1 ? "You" : names[userId] ?? User.placeholderName(for: userId) }
 
-        // Goal feeds: savings that add up to each goal's balance, newest first.
-        var feeds: [GoalID: [FeedItem]] = [:]
-        var goals: [Goal] = []
+        // One ledger: each goal's savings add up to its balance, each saving is made by someone
+        // the goal is shared with, and the account's activity is exactly these savings.
+        struct Saving { let goal: Int; let userId: Int; let minor: Int64; let ruleId: Int?; let feedMessage: String; let activityMessage: String }
+        var savings: [Saving] = []
+        let roundUpStep = options.currency.defaultRoundUpStep
         for plan in plans {
-            var items: [FeedItem] = []
-            var remaining = plan.balance
-            var secondsBack = Int(random.next() % 7200) + 600
+            var remaining = scale.minor(plan.balance)
             let savers = [1] + plan.shared
-            var serial = 0
+            let into = "<strong>\(DemoDataset.escaped(plan.name))</strong>"
             while remaining > 0 {
                 let userId = savers[Int(random.next() % UInt64(savers.count))]
                 let roll = random.next() % 10
-                var cents: Int64
+                var minor: Int64
                 var ruleId: Int?
-                var message: String
+                var feedMessage: String
+                var activityMessage: String
+                let name = "<strong>\(who(userId))</strong>"
                 switch roll {
                 case 0..<5:
-                    cents = Int64(random.next() % 99) + 1
+                    minor = Int64(random.next() % UInt64(roundUpStep - 1)) + 1
                     ruleId = 1
-                    message = "<strong>\(who(userId))</strong> made a roundup."
+                    feedMessage = "\(name) made a roundup."
+                    activityMessage = "\(name) saved a roundup into \(into)."
                 case 5..<7:
-                    cents = 400
+                    minor = scale.minor(400)
                     ruleId = 2
-                    message = "<strong>\(who(userId))</strong> didn't resist a guilty pleasure at <strong>\(DemoDataset.places[Int(random.next() % UInt64(DemoDataset.places.count))])</strong>."
+                    let place = DemoDataset.places[Int(random.next() % UInt64(DemoDataset.places.count))]
+                    feedMessage = "\(name) didn't resist a guilty pleasure at <strong>\(place)</strong>."
+                    activityMessage = "\(name) saved a guilty pleasure at <strong>\(place)</strong> into \(into)."
                 default:
-                    cents = Int64(random.next() % 20 + 1) * 500
-                    message = "<strong>\(who(userId))</strong> made a manual transfer."
+                    minor = scale.minor(Int64(random.next() % 20 + 1) * 500, step: roundUpStep)
+                    feedMessage = "\(name) made a manual transfer."
+                    activityMessage = "\(name) moved money into \(into)."
                 }
-                cents = min(cents, remaining)
-                remaining -= cents
-                serial += 1
-                items.append(FeedItem(
-                    id: String(format: "%08x-%04x-4000-8000-%012x", plan.id, serial, random.next() & 0xFFFF_FFFF_FFFF),
-                    timestamp: now.addingTimeInterval(-Double(secondsBack)),
-                    message: MarkupText(parsing: message), amount: money(cents), userId: userId, savingsRuleId: ruleId))
-                secondsBack += Int(random.next() % (3 * 86_400)) + 3_600
+                if minor > remaining && ruleId != 1 {
+                    // The last saving tops the goal up to its balance: a manual transfer of what is left.
+                    ruleId = nil
+                    feedMessage = "\(name) made a manual transfer."
+                    activityMessage = "\(name) moved money into \(into)."
+                }
+                minor = min(minor, remaining)
+                remaining -= minor
+                savings.append(Saving(goal: plan.id, userId: userId, minor: minor, ruleId: ruleId,
+                                      feedMessage: feedMessage, activityMessage: activityMessage))
             }
-            feeds[GoalID(plan.id)] = items
-            // Every goal has a picture but "A New Crib" (7), which shows its monogram.
-            goals.append(Goal(id: GoalID(plan.id), name: plan.name, ownerId: 1, imageURL: plan.id == 7 ? nil : DemoImages.goalURL(id: plan.id), target: plan.target.map(money),
-                              balance: money(plan.balance), status: plan.status, connectedUserIds: plan.shared))
         }
-        self.goals = goals
-        self.feeds = feeds
 
-        // Activity: zero to four a day, with gaps; none in the last `emptyRecentDays` days.
-        var activities: [Activity] = []
-        let goalNames = plans.filter { $0.status == .active }.map(\.name)
+        // When: zero to four moments a day, with gaps; none in the last `emptyRecentDays` days.
+        // The savings take moments spread evenly over them, newest first, in a shuffled order.
+        var moments: [Date] = []
         for day in 0..<DemoDataset.historyDays {
             if DemoDataset.longGap.contains(day) || (400..<418).contains(day) || (90..<96).contains(day) { continue }
             let count = Int(random.next() % 5)
@@ -138,26 +145,49 @@ public struct DemoDataset: Sendable {
                 times.append(Int(random.next() % UInt64(limit)))
             }
             for second in times.sorted(by: >) {
-                let userId = Int(random.next() % 8) + 1
-                let roll = random.next() % 10
-                let message: String
-                let cents: Int64
-                switch roll {
-                case 0..<5:
-                    message = "<strong>\(who(userId))</strong> made a roundup."
-                    cents = Int64(random.next() % 99) + 1
-                case 5..<8:
-                    message = "<strong>\(who(userId))</strong> didn't resist a guilty pleasure at <strong>\(DemoDataset.places[Int(random.next() % UInt64(DemoDataset.places.count))])</strong>."
-                    cents = roll == 7 ? 250 : 400
-                default:
-                    message = "<strong>\(who(userId))</strong> moved money into <strong>\(goalNames[Int(random.next() % UInt64(goalNames.count))])</strong>."
-                    cents = Int64(random.next() % 40 + 1) * 250
-                }
-                let timestamp = dayStart.addingTimeInterval(Double(second - day * 86_400 - options.emptyRecentDays * 86_400))
-                activities.append(Activity(message: MarkupText(parsing: message), amount: money(cents), userId: userId, timestamp: timestamp))
+                moments.append(dayStart.addingTimeInterval(Double(second - day * 86_400 - options.emptyRecentDays * 86_400)))
             }
         }
-        self.activities = activities
+        for index in stride(from: savings.count - 1, to: 0, by: -1) {
+            savings.swapAt(index, Int(random.next() % UInt64(index + 1)))
+        }
+        // A deleted goal's savings are its oldest: nobody saves into it any more.
+        let deleted = Set(plans.filter { $0.status == .deleted }.map(\.id))
+        savings = savings.filter { !deleted.contains($0.goal) } + savings.filter { deleted.contains($0.goal) }
+        var feeds: [GoalID: [FeedItem]] = [:]
+        var activities: [Activity] = []
+        // Two thirds of the savings take the newest moments one by one (the last weeks are busy);
+        // the rest spread evenly over the older ones, the last taking the oldest, so the history
+        // keeps its span and its gaps.
+        let recent = min(savings.count * 2 / 3, moments.count)
+        func slot(_ index: Int) -> Int {
+            if index < recent || moments.count <= recent { return min(index, moments.count - 1) }
+            let older = savings.count - recent, room = moments.count - recent
+            return older <= 1 ? moments.count - 1 : recent + min(room - 1, (index - recent) * (room - 1) / (older - 1))
+        }
+        for (index, saving) in savings.enumerated() {
+            let timestamp = moments.isEmpty ? now : moments[slot(index)].addingTimeInterval(savings.count > moments.count ? -Double(index) : 0)
+            let goalId = GoalID(saving.goal)
+            let serial = (feeds[goalId]?.count ?? 0) + 1
+            feeds[goalId, default: []].append(FeedItem(
+                id: String(format: "%08x-%04x-4000-8000-%012x", saving.goal, serial, random.next() & 0xFFFF_FFFF_FFFF),
+                timestamp: timestamp, message: MarkupText(parsing: saving.feedMessage), amount: money(saving.minor),
+                userId: saving.userId, savingsRuleId: saving.ruleId))
+            activities.append(Activity(message: MarkupText(parsing: saving.activityMessage), amount: money(saving.minor),
+                                       userId: saving.userId, timestamp: timestamp))
+        }
+        var goals: [Goal] = []
+        for plan in plans {
+            let id = GoalID(plan.id)
+            feeds[id] = (feeds[id] ?? []).sorted { $0.timestamp > $1.timestamp }
+            // Every goal has a picture but "A New Crib" (7), which shows its monogram.
+            goals.append(Goal(id: id, name: plan.name, ownerId: 1, imageURL: plan.id == 7 ? nil : DemoImages.goalURL(id: plan.id),
+                              target: plan.target.map(amount), balance: amount(plan.balance), status: plan.status,
+                              connectedUserIds: plan.shared))
+        }
+        self.goals = goals
+        self.feeds = feeds
+        self.activities = activities.sorted { $0.timestamp > $1.timestamp }
 
         // Card transactions for the last eight weeks: mostly payments, a salary, some abroad.
         var transactions: [Transaction] = []
@@ -169,23 +199,37 @@ public struct DemoDataset: Sendable {
                 guard limit > 1 else { break }
                 let second = Int(random.next() % UInt64(limit))
                 let roll = random.next() % 20
-                var cents = -(Int64(random.next() % 6000) + 100)
-                if roll == 0 { cents = -(Int64(random.next() % 50) + 1) * 100 }  // a whole amount
-                let currency = roll == 1 ? euro : options.currency
+                let cents = Int64(random.next() % 6000) + 100
+                var paid = Money(minorUnits: -scale.minor(cents), currency: options.currency)
+                if roll == 0 {
+                    // A whole amount: it rounds up by nothing.
+                    paid = money(-(Int64(random.next() % 50) + 1) * roundUpStep)
+                } else if roll == 1 {
+                    paid = Money(minorUnits: -cents, currency: euro)
+                }
                 transactions.append(Transaction(
                     id: "tx-\(day)-\(index)",
                     timestamp: dayStart.addingTimeInterval(Double(second - day * 86_400)),
-                    amount: Money(minorUnits: cents, currency: currency),
+                    amount: paid,
                     counterparty: DemoDataset.merchants[Int(random.next() % UInt64(DemoDataset.merchants.count))]))
             }
             if day % 14 == 3 {
                 transactions.append(Transaction(id: "tx-\(day)-salary", timestamp: dayStart.addingTimeInterval(Double(9 * 3600 - day * 86_400)),
-                                                amount: money(250_000), counterparty: "Salary"))
+                                                amount: amount(250_000), counterparty: "Salary"))
             }
         }
         self.transactions = transactions
             .filter { $0.timestamp <= now }
             .sorted { $0.timestamp > $1.timestamp }
+    }
+
+    /// A saved round-up as the account's activity says it.
+    static func savedRoundUpsMessage(goalName: String) -> MarkupText {
+        MarkupText(parsing: "<strong>You</strong> saved your round-ups into <strong>\(escaped(goalName))</strong>.")
+    }
+
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// The start of the oldest day with activity; what `/activities` answers as `oldest`.

@@ -310,14 +310,19 @@ public actor StarlingDemoAPI: ServeHandler {
         var items = dataset.transactions.filter { $0.timestamp >= from && $0.timestamp < to }.map { transaction in
             StarlingDemoAPI.feedItem(transaction, currency: currency, pendingAfter: newest.addingTimeInterval(-2 * 86_400))
         }
-        let goals = dataset.goals
-        for (uid, transfer) in transfers where transfer.at >= from && transfer.at < to {
-            let name = goals.first { $0.id == transfer.goal }?.name ?? "a goal"
-            items.append(Starling.FeedItem(feedItemUid: uid, categoryUid: StarlingDemoAPI.defaultCategory,
-                                           amount: Starling.Amount(transfer.amount), sourceAmount: Starling.Amount(transfer.amount),
-                                           direction: "OUT", transactionTime: transfer.at, source: "INTERNAL_TRANSFER",
-                                           status: "SETTLED", counterPartyType: "CATEGORY", counterPartyName: name,
-                                           reference: "Round-ups", spendingCategory: "SAVING"))
+        // Every saving into a goal left the account: one ledger, as a bank keeps it (the round-ups
+        // saved here among them, under their transfer uid).
+        for goal in dataset.goals {
+            for saving in dataset.feeds[goal.id] ?? [] where saving.timestamp >= from && saving.timestamp < to && saving.amount.minorUnits > 0 {
+                let transfer = transfers.first { $0.key == saving.id }
+                let uid = transfer?.key ?? StarlingDemoAPI.uid(saving.id, prefix: "f7")
+                let amount = Starling.Amount(currency: currency.code, minorUnits: saving.amount.minorUnits)
+                items.append(Starling.FeedItem(feedItemUid: uid, categoryUid: StarlingDemoAPI.defaultCategory,
+                                               amount: amount, sourceAmount: amount, direction: "OUT", transactionTime: saving.timestamp,
+                                               source: "INTERNAL_TRANSFER", status: "SETTLED", counterPartyType: "CATEGORY",
+                                               counterPartyName: goal.name, reference: transfer == nil ? "Saving" : "Round-ups",
+                                               spendingCategory: "SAVING"))
+            }
         }
         return items.sorted { $0.transactionTime > $1.transactionTime }
     }

@@ -162,6 +162,12 @@ public final class SQLiteCache: OfflineCache {
         migrator.registerMigration("v2: activity index") { db in
             try db.create(index: "activity_by_time", on: "activity", columns: ["timestamp"])
         }
+        migrator.registerMigration("v3: activity kinds") { db in
+            // Activities kept before they said what they are (a saving, a move into a goal, a
+            // declined row) would count a bank's salary as saved: they are fetched again.
+            try db.execute(sql: "DELETE FROM activity")
+            try db.execute(sql: "DELETE FROM coverage")
+        }
         return migrator
     }
 

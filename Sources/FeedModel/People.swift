@@ -10,10 +10,30 @@ public struct Person: Hashable, Sendable {
     public var saved: Money
     /// How many savings make up `saved`.
     public var savingsCount: Int
-    /// Whether the feeds of all their goals are in (until then `saved` may grow).
-    public var savedIsComplete: Bool
+    /// Whether `saved` is known: every feed of their goals is in; or some still loading (`…`);
+    /// or some not available (failed, nothing kept offline: `—`). Only a known sum is drawn.
+    public var savedState: Availability
+    public var savedIsComplete: Bool { savedState == .known }
     /// They own every goal: the account holder ("you").
     public var isHolder: Bool
+}
+
+/// Whether a sum's data is in: drawn as the amount, `…` or `—`.
+public enum Availability: Hashable, Sendable {
+    case known
+    case loading
+    /// Failed, with nothing kept to show (offline without a cache): not known until it loads.
+    case unavailable
+
+    /// The state of a sum over several parts: unavailable if any part is, else loading if any is.
+    public static func combined(_ parts: some Sequence<Availability>) -> Availability {
+        var result = Availability.known
+        for part in parts {
+            if part == .unavailable { return .unavailable }
+            if part == .loading { result = .loading }
+        }
+        return result
+    }
 }
 
 /// One of a person's savings into a goal, or one of their entries in the account's activity.
@@ -40,8 +60,8 @@ public enum PeopleRoster {
         return first
     }
 
-    /// Everyone: the holder first, then by id. `feeds` answers a goal's feed and whether it is loaded.
-    public static func people(goals: [Goal], feeds: (GoalID) -> (items: [FeedItem], loaded: Bool), activities: [Activity],
+    /// Everyone: the holder first, then by id. `feeds` answers a goal's feed and whether it is in.
+    public static func people(goals: [Goal], feeds: (GoalID) -> (items: [FeedItem], state: Availability), activities: [Activity],
                               currency: Currency, now: Date) -> [Person] {
         var ids = Set<Int>()
         var goalIds: [Int: [GoalID]] = [:]
@@ -54,11 +74,11 @@ public enum PeopleRoster {
         for activity in activities { ids.insert(activity.userId) }
         var saved: [Int: Int64] = [:]
         var counts: [Int: Int] = [:]
-        var loaded = Set<GoalID>()
+        var states: [GoalID: Availability] = [:]
         let since = now.addingTimeInterval(-savedWindow)
         for goal in goals {
             let feed = feeds(goal.id)
-            if feed.loaded { loaded.insert(goal.id) }
+            states[goal.id] = feed.state
             for item in feed.items where item.timestamp >= since && item.timestamp <= now && item.amount.currency == currency {
                 saved[item.userId, default: 0] = Money.add(saved[item.userId, default: 0], item.amount.minorUnits)
                 counts[item.userId, default: 0] += 1
@@ -69,19 +89,35 @@ public enum PeopleRoster {
         return ids.sorted { ($0 == holder ? 0 : 1, $0) < ($1 == holder ? 0 : 1, $1) }.map { id in
             let theirs = goalIds[id] ?? []
             return Person(id: id, goalIds: theirs, saved: Money(minorUnits: saved[id] ?? 0, currency: currency),
-                          savingsCount: counts[id] ?? 0, savedIsComplete: theirs.allSatisfy { loaded.contains($0) },
+                          savingsCount: counts[id] ?? 0, savedState: .combined(theirs.map { states[$0] ?? .loading }),
                           isHolder: id == holder)
         }
     }
 
-    /// A person's savings into any goal and their activity, newest first.
+    /// A person's savings into any goal and their activity, newest first. An activity that is
+    /// one of the savings listed (same amount, same second) is listed once, as the saving.
     public static func events(of id: Int, goals: [Goal], feeds: (GoalID) -> [FeedItem], activities: [Activity],
                               limit: Int = 200) -> [PersonEvent] {
-        var events: [PersonEvent] = []
-        for goal in goals {
-            for item in feeds(goal.id) where item.userId == id { events.append(.saving(goalId: goal.id, item: item)) }
+        struct Key: Hashable { let minorUnits: Int64; let second: Int64 }
+        func key(_ amount: Money, _ date: Date) -> Key {
+            Key(minorUnits: amount.minorUnits, second: Int64(date.timeIntervalSince1970.rounded(.down)))
         }
-        for activity in activities where activity.userId == id { events.append(.activity(activity)) }
+        var events: [PersonEvent] = []
+        var savings: [Key: Int] = [:]
+        for goal in goals {
+            for item in feeds(goal.id) where item.userId == id {
+                events.append(.saving(goalId: goal.id, item: item))
+                savings[key(item.amount, item.timestamp), default: 0] += 1
+            }
+        }
+        for activity in activities where activity.userId == id {
+            let key = key(activity.amount, activity.timestamp)
+            if let count = savings[key], count > 0 {
+                savings[key] = count - 1
+                continue
+            }
+            events.append(.activity(activity))
+        }
         events.sort { $0.timestamp > $1.timestamp }
         return Array(events.prefix(limit))
     }

@@ -49,11 +49,12 @@ public struct WeekTotal: Hashable, Sendable {
         return weeks(entries, currency: currency, calendar: calendar, from: first.start, through: date)
     }
 
-    /// Money saved per week over activities: what came in (positive amounts), by week, from the
-    /// oldest activity's week through the one holding `now`.
+    /// Money saved per week over activities: what each put into goals (`Activity.saved`: a
+    /// saving's money in, a bank's move into a savings goal; never income, never a declined or
+    /// reversed row), by week, from the oldest activity's week through the one holding `now`.
     public static func saved(_ activities: [Activity], currency: Currency, calendar: Calendar, now: Date) -> [WeekTotal] {
         guard let oldest = activities.lazy.map(\.timestamp).min() else { return [] }
-        let entries = activities.lazy.filter { $0.amount.minorUnits > 0 }.map { (date: $0.timestamp, amount: $0.amount) }
+        let entries = activities.lazy.compactMap { activity in activity.saved.map { (date: activity.timestamp, amount: $0) } }
         return weeks(Array(entries), currency: currency, calendar: calendar, from: oldest, through: max(now, oldest))
     }
 }
@@ -61,9 +62,9 @@ public struct WeekTotal: Hashable, Sendable {
 extension RoundUp {
     /// Each week's saveable round-ups (payments in the account's currency that round up, by the
     /// source's rule), for the `count` weeks through the one holding `date`, oldest first.
-    public static func weeklyTotals(_ transactions: [Transaction], accountCurrency: Currency, calendar: Calendar,
-                                    weeks count: Int, through date: Date) -> [WeekTotal] {
-        let summary = Summary(transactions: transactions, accountCurrency: accountCurrency)
+    public static func weeklyTotals(_ transactions: [Transaction], accountCurrency: Currency, step: Int64? = nil,
+                                    calendar: Calendar, weeks count: Int, through date: Date) -> [WeekTotal] {
+        let summary = Summary(transactions: transactions, accountCurrency: accountCurrency, step: step)
         let entries = summary.lines.filter(summary.isSaveable).map { (date: $0.transaction.timestamp, amount: $0.roundUp) }
         return WeekTotal.last(count, through: date, entries, currency: accountCurrency, calendar: calendar)
     }

@@ -69,9 +69,16 @@ final class AchievementsScreen: TabScreen {
         return list.navigate(action, count: Self.visible(data.achievements, filter: filter, show: show).count) ? .consumed : .ignored
     }
 
-    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
-        drewPictures = data.images != nil && area.width >= Self.pictureMinWidth
-        Self.render(state: self, file: data.achievements, colors: data.colors, images: data.images, into: &buffer, area: area)
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
+        var list = self.list
+        Self.render(state: self, list: &list, file: data.achievements, colors: data.colors, images: data.images,
+                    into: &buffer, area: area)
+        return Layout(area: area, list: list)
+    }
+
+    func laidOut(_ layout: Layout, _ data: ScreenData) {
+        list = layout.list ?? list
+        drewPictures = data.images != nil && layout.area.width >= Self.pictureMinWidth
     }
 
     /// The pictures of the rows on screen (the core fetches them; drawing never does).
@@ -92,7 +99,7 @@ final class AchievementsScreen: TabScreen {
         }
     }
 
-    static func render(state: AchievementsScreen, file: AchievementsFile, colors: Bool = false, images: ImageStore? = nil,
+    static func render(state: AchievementsScreen, list: inout ListState, file: AchievementsFile, colors: Bool = false, images: ImageStore? = nil,
                        into buffer: inout CellBuffer, area: Rect) {
         guard area.height > 0 else { return }
         let achievements = visible(file, filter: state.filter, show: state.show)
@@ -102,7 +109,7 @@ final class AchievementsScreen: TabScreen {
         let showing = "  · showing \(state.show.label) (\(achievements.count) of \(file.achievements.count)) · f: filter"
         buffer.write(showing, x: area.x + 1 + written, y: area.y, maxWidth: max(0, area.width - 2 - written), style: Style(fg: .role(.muted)))
         let body = Rect(x: area.x, y: area.y + 2, width: area.width, height: max(0, area.height - 2))
-        state.list.clamp(count: achievements.count)
+        list.clamp(count: achievements.count)
         guard !achievements.isEmpty else {
             let text = !state.filter.isEmpty ? "No achievement matches “\(state.filter)”. Esc clears the filter."
                 : state.show == .all ? "No achievements yet." : "No achievement is \(state.show.label). f shows the others."
@@ -110,13 +117,13 @@ final class AchievementsScreen: TabScreen {
             return
         }
         let pictures = area.width >= pictureMinWidth
-        let drawn = ListView().draw(into: &buffer, rect: body, count: achievements.count, state: &state.list) { buffer, index, row, _ in
+        let drawn = ListView().draw(into: &buffer, rect: body, count: achievements.count, state: &list) { buffer, index, row, _ in
             drawRow(achievements[index], filter: state.filter, pictures: pictures, colors: colors, images: images, into: &buffer, row: row)
         }
         // The selection recolours its row: the selected picture is drawn again on top.
-        if pictures, images != nil, drawn.contains(state.list.selected) {
-            let y = body.y + state.list.selected - drawn.lowerBound
-            Pictures.draw(achievements[state.list.selected].backgroundImageURL, images: images, columns: pictureSize.columns,
+        if pictures, images != nil, drawn.contains(list.selected) {
+            let y = body.y + list.selected - drawn.lowerBound
+            Pictures.draw(achievements[list.selected].backgroundImageURL, images: images, columns: pictureSize.columns,
                           rows: pictureSize.rows, into: &buffer, x: body.x + 1, y: y, clip: body)
         }
     }

@@ -30,7 +30,7 @@ final class ActivityScreen: TabScreen {
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
         guard let action else { return .ignored }
         if action == .lookFurtherBack { return .run(.fetchOlderActivity) }
-        Self.sync(state: self, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        sync(data)
         let before = list.selected
         guard list.navigate(action, count: rowCount) else { return .ignored }
         // Day headers are not stops: step over one in the direction of travel.
@@ -46,7 +46,7 @@ final class ActivityScreen: TabScreen {
     func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
         let outcome = click(&list, x: x, y: y, count: rowCount)
         guard case .moved = outcome else { return outcome == .outside ? .ignored : .consumed }
-        Self.sync(state: self, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        sync(data)
         return .consumed
     }
 
@@ -56,7 +56,7 @@ final class ActivityScreen: TabScreen {
     }
 
     func people(_ data: ScreenData) -> UserPopup? {
-        Self.sync(state: self, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        sync(data)
         guard let index = rows.activityIndex(atOrAfter: list.selected), index < data.feed.activities.count else { return nil }
         return UserPopup(people: [data.feed.activities[index].userId])
     }
@@ -64,6 +64,7 @@ final class ActivityScreen: TabScreen {
     func receive(_ event: StoreEvent, _ data: ScreenData) -> [Command] {
         // A name arrived: a filter that matches names must look at the rows again.
         if case .user = event, !filter.isEmpty { rows.reset() }
+        keepUpToDate(data, totals: weekly != nil)
         return []
     }
 
@@ -80,37 +81,69 @@ final class ActivityScreen: TabScreen {
         return shown
     }
 
-    /// Money saved per week over the loaded history, worked out again only when it grew or changed.
-    private var weekly: (identity: Int, count: Int, totals: [WeekTotal])?
+    /// Money saved per week over the loaded history, and whether more than one person saved it,
+    /// worked out again only when it grew or changed.
+    private var weekly: (identity: Int, count: Int, totals: [WeekTotal], everyone: Bool)?
 
     /// The header with the weekly sparkline needs this much room (the list keeps small screens).
     static let headerMinimum = (width: 60, height: 16)
 
-    func weeklyTotals(_ data: ScreenData) -> [WeekTotal] {
+    /// The weekly totals as kept, or (when the feed changed since) worked out afresh, and whether
+    /// they are more than one person's savings; only reads.
+    func weeklyTotals(_ data: ScreenData) -> (totals: [WeekTotal], everyone: Bool) {
         let feed = data.feed
-        if let weekly, weekly.identity == feed.listIdentity, weekly.count == feed.activities.count { return weekly.totals }
+        if let weekly, weekly.identity == feed.listIdentity, weekly.count == feed.activities.count { return (weekly.totals, weekly.everyone) }
         let totals = WeekTotal.saved(feed.activities, currency: data.currency, calendar: Week.calendar(in: data.timeZone),
                                      now: data.format.now())
-        weekly = (feed.listIdentity, feed.activities.count, totals)
-        return totals
+        let first = feed.activities.first { $0.saved != nil }?.userId
+        let everyone = feed.activities.contains { $0.saved != nil && $0.userId != first }
+        return (totals, everyone)
     }
 
-    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
-        Self.sync(state: self, feed: data.feed, users: data.users, timeZone: data.timeZone)
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
+        // Drawn from copies brought up to date with the feed (nothing to do when `laidOut` or an
+        // event already did): drawing changes nothing.
+        var (rows, list) = (self.rows, self.list)
+        Self.sync(rows: &rows, list: &list, filter: filter, feed: data.feed, users: data.users, timeZone: data.timeZone)
         var area = area
         if area.width >= Self.headerMinimum.width, area.height >= Self.headerMinimum.height, !data.feed.activities.isEmpty {
-            Self.drawWeeks(weeklyTotals(data), into: &buffer, row: area.top(1))
+            let weekly = weeklyTotals(data)
+            Self.drawWeeks(weekly.totals, everyone: weekly.everyone, into: &buffer, row: area.top(1))
             area = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         }
-        Self.render(state: self, feed: data.feed, users: data.users, format: data.format, spinnerFrame: data.spinnerFrame,
-                    images: data.images, keys: data.keys, into: &buffer, area: area)
+        Self.render(state: self, rows: rows, list: &list, feed: data.feed, users: data.users, format: data.format,
+                    spinnerFrame: data.spinnerFrame, images: data.images, keys: data.keys, into: &buffer, area: area)
+        return Layout(area: area, list: list)
     }
 
-    /// "Saved per week ▁▂▅█▃ (since 3 Nov) · this week $12.34": the newest weeks that fit.
-    static func drawWeeks(_ weeks: [WeekTotal], into buffer: inout CellBuffer, row: Rect) {
+    /// After the frame: the list as drawn, the rows and weekly totals up to date.
+    func laidOut(_ layout: Layout, _ data: ScreenData) {
+        keepUpToDate(data, totals: layout.area.height > 0)
+        list = layout.list ?? list
+    }
+
+    /// The rows, and the weekly totals once a frame wanted them, brought up to date with the
+    /// feed (after each event, before the frame draws from them; nothing to do when nothing changed).
+    private func keepUpToDate(_ data: ScreenData, totals: Bool) {
+        sync(data)
+        let feed = data.feed
+        if totals, weekly?.identity != feed.listIdentity || weekly?.count != feed.activities.count {
+            let (weeks, everyone) = weeklyTotals(data)
+            weekly = (feed.listIdentity, feed.activities.count, weeks, everyone)
+        }
+    }
+
+    /// Brings the rows up to date with the feed (after events, keys and frames).
+    func sync(_ data: ScreenData) {
+        Self.sync(rows: &rows, list: &list, filter: filter, feed: data.feed, users: data.users, timeZone: data.timeZone)
+    }
+
+    /// "Saved into goals per week ▁▂▅█▃  this week $12.34": the newest weeks that fit. When
+    /// more than one person saved (shared goals), the label says the sums are everyone's.
+    static func drawWeeks(_ weeks: [WeekTotal], everyone: Bool = false, into buffer: inout CellBuffer, row: Rect) {
         guard let last = weeks.last else { return }
         let muted = Style(fg: .role(.muted))
-        let label = " Saved per week "
+        let label = everyone ? " Everyone's savings per week " : " Saved into goals per week "
         let tail = [Span("  this week ", muted), Span(last.total.formatted, DisplayFormat.moneyStyle)]
         let tailWidth = tail.reduce(0) { $0 + $1.width }
         let room = row.width - TextWidth.of(label) - tailWidth - 1
@@ -130,13 +163,13 @@ final class ActivityScreen: TabScreen {
 
     /// Brings the rows up to date with the feed (incremental: only new activities are looked at).
     @MainActor
-    static func sync(state: ActivityScreen, feed: ActivityFeed, users: UserDirectory, timeZone: TimeZone) {
-        let filter = state.filter
-        state.rows.update(with: feed.activities, identity: feed.listIdentity, filter: filter, timeZone: timeZone) { matches($0, filter: filter, users: users) }
-        state.list.clamp(count: state.rowCount)
+    static func sync(rows: inout ActivityRows, list: inout ListState, filter: String, feed: ActivityFeed, users: UserDirectory,
+                     timeZone: TimeZone) {
+        rows.update(with: feed.activities, identity: feed.listIdentity, filter: filter, timeZone: timeZone) { matches($0, filter: filter, users: users) }
+        list.clamp(count: rows.count + 1)
         // The cursor never rests on a day header: it stands on that day's first activity.
-        if state.list.selected < state.rows.count, case .day = state.rows.rows[state.list.selected] {
-            state.list.moveBy(1, count: state.rowCount)
+        if list.selected < rows.count, case .day = rows.rows[list.selected] {
+            list.moveBy(1, count: rows.count + 1)
         }
     }
 
@@ -160,18 +193,20 @@ final class ActivityScreen: TabScreen {
     }
 
     @MainActor
-    static func render(state: ActivityScreen, feed: ActivityFeed, users: UserDirectory, format: DisplayFormat,
-                       spinnerFrame: String?, images: ImageStore? = nil, keys: KeyLabels = .defaults, into buffer: inout CellBuffer, area: Rect) {
-        let rows = state.rows
+    static func render(state: ActivityScreen, rows: ActivityRows, list: inout ListState, feed: ActivityFeed, users: UserDirectory,
+                       format: DisplayFormat, spinnerFrame: String?, images: ImageStore? = nil, keys: KeyLabels = .defaults,
+                       into buffer: inout CellBuffer,
+                       area: Rect) {
+        let rowCount = rows.count + 1
         let activities = feed.activities
         let view = ListView()
         // When the selection is a day's first activity at the top, show the day's header above it.
-        state.list.update(visibleRows: view.rowsArea(in: area).height, count: state.rowCount)
-        let selected = state.list.selected
-        if selected > 0, selected == state.list.offset, selected - 1 < rows.count, case .day = rows.rows[selected - 1] {
-            state.list.offset -= 1
+        list.update(visibleRows: view.rowsArea(in: area).height, count: rowCount)
+        let selected = list.selected
+        if selected > 0, selected == list.offset, selected - 1 < rows.count, case .day = rows.rows[selected - 1] {
+            list.offset -= 1
         }
-        let drawn = view.draw(into: &buffer, rect: area, count: state.rowCount, state: &state.list) { buffer, index, row, _ in
+        let drawn = view.draw(into: &buffer, rect: area, count: rowCount, state: &list) { buffer, index, row, _ in
             if index == rows.count {
                 drawFooter(feed: feed, spinnerFrame: spinnerFrame, format: format, keys: keys, into: &buffer, row: row)
                 return
@@ -185,7 +220,7 @@ final class ActivityScreen: TabScreen {
             }
         }
         // The selection overlay recolours the row; the selected avatar is drawn again on top.
-        let selectedRow = state.list.selected
+        let selectedRow = list.selected
         if images != nil, drawn.contains(selectedRow), selectedRow < rows.count, case .activity(let activityIndex) = rows.rows[selectedRow] {
             let user = activities[activityIndex].userId
             if case .found(let person) = users.lookup(user) {
@@ -217,7 +252,11 @@ final class ActivityScreen: TabScreen {
         }
         DisplayFormat.drawMessageRow(activity.message, who: users.displayName(for: activity.userId), whoFrom: 50,
                                      amount: activity.amount, amountWidth: 10, filter: filter, into: &buffer, x: x, row: row)
+        // Declined or reversed: nothing moved, so the row is dimmed (and left out of every sum).
+        if activity.isVoid { buffer.patch(Rect(x: x, y: row.y, width: row.maxX - x, height: 1), with: voidStyle) }
     }
+
+    static let voidStyle = Style(fg: .role(.muted), attributes: .dim)
 
     @MainActor
     static func drawFooter(feed: ActivityFeed, spinnerFrame: String?, format: DisplayFormat, keys: KeyLabels = .defaults,

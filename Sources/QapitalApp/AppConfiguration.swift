@@ -8,6 +8,9 @@ extension AppCore {
         public var timeZone: TimeZone = .current
         /// The account's currency: goals are in it, and only round-ups in it can be saved.
         public var currency: Currency = .usd
+        /// What payments in the account's currency round up to, in minor units (`--round-up-step`,
+        /// given in whole units); nil: the currency's default (a whole unit, ¥100 for JPY).
+        public var roundUpStep: Int64?
         /// How long an error stays in the status bar.
         public var errorLifetime: TimeInterval = 6
         /// Goal images and avatars (off with `--no-images`; never without colours).
@@ -19,8 +22,9 @@ extension AppCore {
 
         public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, currency: Currency = .usd,
                     errorLifetime: TimeInterval = 6, images: Bool = true, pictureSchemes: Set<String> = ["http", "https"],
-                    keys: KeyOverrides = KeyOverrides()) {
+                    keys: KeyOverrides = KeyOverrides(), roundUpStep: Int64? = nil) {
             self.keys = keys
+            self.roundUpStep = roundUpStep
             self.sourceName = sourceName
             self.colors = colors
             self.timeZone = timeZone
@@ -45,6 +49,9 @@ extension AppCore {
         public var signIn: SignInCapability?
         /// Where every error the status bar shows is written too (`--log-file`).
         public var errorLog: (@Sendable (String) -> Void)?
+        /// Who saves round-ups and where the saved weeks are kept (the key of a week's transfer
+        /// comes from it); by default the demo's, kept for this run only.
+        public var roundUpSaver = RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord())
 
         public init(cache: (any OfflineCache)? = nil, connectivity: Connectivity? = nil, refreshCache: (@Sendable () -> Void)? = nil,
                     skippedRecords: SkippedRecords? = nil, signIn: SignInCapability? = nil) {

@@ -1,47 +1,29 @@
 import FeedModel
 import Foundation
-import TermImage
 import TermUI
 
-/// The app without a terminal: routing between the screens and overlays, the tab bar and the
-/// status bar. Screens own their state (`Screen`); overlays stack above them (`Overlay`); the
-/// stores are `AppStores`.
-///
-/// Everything runs on the main actor. Keys and the stores' typed events arrive as `Event`s
-/// through one queue, which `AppRunner` reads; `update` reacts per event.
+/// The app without a terminal: routing. Each event from the one `EventQueue` (which `AppRunner`
+/// reads) goes to the overlays, the screens and the status bar (`StatusLine`); what they return
+/// (screens to push, overlays to open, `Command`s for the stores in `AppStores`) is carried out
+/// here. Screens own their state (`Screen`); overlays stack above them (`Overlay`). Main actor.
 @MainActor
 public final class AppCore {
-    /// The tabs, in order; a tab's number is its place. A new tab is one line here.
-    /// (`nonisolated(unsafe)`: a constant array of types, never written, read from any thread by
-    /// the config file's key names; the protocol's metatypes are not `Sendable` only by form.)
+    /// The tabs, in order; a tab's number is its place. A new tab is one line here. (A constant, read by the config's key names.)
     nonisolated(unsafe) static let tabs: [any TabScreen.Type] = [GoalListScreen.self, ActivityScreen.self, RoundUpsScreen.self, AchievementsScreen.self,
                                            PeopleScreen.self]
 
     /// What the event loop reads, in order.
-    public enum Event: Sendable {
-        case terminal(TerminalEvent)
-        case store(StoreEvent)
-        case picture(URL)
-        case tick
-    }
-
-    /// Smallest size that gets the full layout.
-    static let minimumWidth = 20
-    static let minimumHeight = 6
+    public typealias Event = AppEvent
 
     let configuration: Configuration
     let stores: AppStores
-    private let connectivity: Connectivity?
-    private let skippedRecords: SkippedRecords?
-    private var signIn: SignInOffer
-    private var reconnect = ReconnectPolicy()
-    /// Whether the last tick changed what the frame shows (the loop draws only then).
-    private(set) var lastTickChanged = false
+    let queue: EventQueue
+    private let sink: EventSink<StoreEvent>
     private var data: ScreenData
     private let commands: CommandRunner
-    private let queue: EventQueue
-    private let sink: EventSink<StoreEvent>
-
+    private var signIn: SignInOffer
+    private var status: StatusLine
+    private let keys: ScreenKeys
     /// Each tab's screens, the tab's own first (Enter on a goal pushes its detail).
     private(set) var stacks: [[any Screen]]
     public private(set) var tabIndex = 0
@@ -52,28 +34,23 @@ public final class AppCore {
     public var wantsFullRedraw = false
     /// The signal that ended the app, if one did (the exit status is then 128 + signal).
     public private(set) var quitSignal: Int32?
-    private var status: StatusLine
-    private let keys: ScreenKeys
 
+    /// `events`: the queue the loop reads (the sign-in's, when the app opens after it).
     public init(api: any SavingsAPI, configuration: Configuration, capabilities: Capabilities = Capabilities(),
                 achievements: AchievementsFile = AchievementsFile(title: "", achievements: []),
-                now: @escaping @Sendable () -> Date = { Date() }) {
-        let queue = EventQueue()
+                now: @escaping @Sendable () -> Date = { Date() }, events queue: EventQueue = EventQueue()) {
         sink = queue.sink.map { .store($0) }
         self.queue = queue
         self.configuration = configuration
-        connectivity = capabilities.connectivity
-        skippedRecords = capabilities.skippedRecords
-        signIn = SignInOffer(capabilities.signIn)
-        stores = AppStores(api: api, configuration: configuration, cache: capabilities.cache, events: sink,
-                           pictureArrived: { queue.post(.picture($0)) }, now: now)
+        stores = AppStores(api: api, configuration: configuration, cache: capabilities.cache, saver: capabilities.roundUpSaver,
+                           signIn: capabilities.signIn, events: sink, pictureArrived: { queue.post(.picture($0)) }, now: now)
         data = ScreenData(stores, achievements: achievements, configuration: configuration,
                           format: DisplayFormat(timeZone: configuration.timeZone, now: now))
         commands = CommandRunner(stores: stores, refreshCache: capabilities.refreshCache)
-        stacks = AppCore.tabs.map { [$0.init()] }
+        signIn = SignInOffer(capabilities.signIn)
+        status = StatusLine(configuration, capabilities, now: now)
         keys = ScreenKeys(configuration.keys)
-        status = StatusLine(sourceName: configuration.sourceName, lifetime: configuration.errorLifetime, now: now)
-        status.errorLog = capabilities.errorLog
+        stacks = AppCore.tabs.map { [$0.init()] }
     }
 
     public var feed: ActivityFeed { stores.feed }
@@ -83,109 +60,67 @@ public final class AppCore {
     /// What the screens read (for tests).
     var screenData: ScreenData { data }
 
-    /// The events the loop reads: keys it posts itself, the stores' arrivals.
-    public var events: AsyncStream<Event> { queue.stream }
-
     /// Posts an event into the queue (the loop posts the terminal's).
     public func post(_ event: Event) { queue.post(event) }
 
     /// Starts loading what the screens show (the activity feed too, so tab 2 has its first
     /// page before anyone switches to it).
     public func start() {
-        for stack in stacks { run(stack[0].start(data)) }
-        run([.loadAccount])
-        run(screen.appear(data))
+        run(stacks.flatMap { $0[0].start(data) } + [.loadAccount] + screen.appear(data))
         if let note = AchievementsLoader.skippedNote(data.achievements) { status.error = (note, status.now()) }
     }
 
     /// Nothing in flight: used to wait for the app to settle.
-    public var isIdle: Bool { !stores.isBusy && !overlays.contains { ($0 as? SignInOverlay)?.isChecking == true } }
+    public var isIdle: Bool { !stores.isBusy }
     /// Events posted and not handled yet.
     public var pendingEvents: Int { queue.pending }
     /// Nothing in flight and every posted event handled.
     public var isSettled: Bool { isIdle && queue.pending == 0 }
-
-    /// When the loop must wake although no event came (nil: not until an event): the spinner's
-    /// next turn while something is in flight, a note to show, an error or notice expiring, the
-    /// next reconnect attempt while offline. An idle app, online or offline, sleeps until then.
-    public var nextTick: Date? {
-        let now = status.now()
-        // The spinner's frame time.
-        if !isIdle || connectivity?.hasCacheNote == true { return now.addingTimeInterval(0.1) }
-        let offline = connectivity?.isOffline == true
-        return [status.expiry, reconnect.nextAttempt(offline: offline, busy: goals.isBusy, now: now)].compactMap { $0 }.min()
-    }
-
-    /// The app's clock (a test's fixed one in tests).
+    /// When the loop must wake without an event (nil: not until one; `StatusLine.nextTick`).
+    public var nextTick: Date? { status.nextTick(busy: !isIdle, loading: goals.isBusy) }
     var clockNow: Date { status.now() }
 
-    /// Whether the loop should wake at all without an event.
-    public var wantsTicks: Bool { nextTick != nil }
-
     /// A one-line note in the status bar that goes away by itself (e.g. about the cache).
-    public func showNotice(_ text: String) { status.notice = (text, status.now()) }
+    public func showNotice(_ text: String) { status.show(notice: text) }
 
-    // MARK: - Events
-
-    /// One event read from the queue.
-    public func update(_ event: Event) {
-        queue.pending = max(0, queue.pending - 1)
+    /// One event taken from the queue; the spinner moves on after it (drawing only reads).
+    /// Whether a frame is due (not after a tick that changed nothing).
+    @discardableResult public func update(_ event: Event) -> Bool {
+        var changed = true
         switch event {
-        case .terminal(let terminalEvent): handle(terminalEvent)
+        case .terminal(.key(let key)): handle(key)
+        case .terminal(.quitSignal(let signal)): (quitSignal, shouldQuit) = (signal, true)
+        case .terminal(.resize), .picture: break  // the next frame is drawn at the new size, with the picture
         case .store(let storeEvent): receive(storeEvent)
-        case .picture: break  // drawn by the next frame
-        case .tick: lastTickChanged = tick()
+        case .tick: changed = tick()
         }
-    }
-
-    public func handle(_ event: TerminalEvent) {
-        switch event {
-        case .key(let key): handle(key)
-        case .resize: break  // the next frame is drawn at the new size
-        case .quitSignal(let signal):
-            quitSignal = signal
-            shouldQuit = true
-        }
-    }
-
-    /// When `nextTick` came: expires the status line's messages; offline, tries the server again
-    /// when the reconnect policy says so. Returns whether the frame changed (else none is drawn).
-    @discardableResult
-    public func tick() -> Bool {
-        var changed = status.expire() || !isIdle
-        if let note = connectivity?.takeCacheNote() {
-            showNotice(note)
-            changed = true
-        }
-        if reconnect.shouldTry(offline: connectivity?.isOffline == true, busy: goals.isBusy, now: status.now()) {
-            run([.loadGoals])
-            changed = true
-        }
+        status.track(busy: !isIdle)
+        data.spinnerFrame = status.spinnerFrame
         return changed
     }
 
-    private func receive(_ event: StoreEvent) {
-        status.collectFailures(goals: goals, feed: feed, roundUps: roundUps, event: event)
-        reconnect.observe(offline: connectivity?.isOffline == true, now: status.now())
-        switch event {
-        case .account: if let summary = stores.account.account?.summary { status.sourceName = summary }
-        // Money moved into a goal: the balance in the header changed.
-        case .transfer: if case .succeeded? = roundUps.transfer?.phase { run([.loadAccount]) }
-        case .signIn: if signIn.checked() { signedInAgain() }
-        default: break
-        }
-        // Records an answer held but could not read: named in the status bar, the rest shown.
-        if let note = skippedRecords?.drain().last { status.error = (note, status.now()) }
-        if let form = signIn.form(over: overlays, events: sink) { overlays.append(form) }
-        for screen in stacks.joined() { run(screen.receive(event, data)) }
-        for overlay in overlays { apply(overlay.receive(event, data), from: overlay) }
+    /// A terminal event handled at once (tests and the bench, without the loop).
+    public func handle(_ event: TerminalEvent) { update(.terminal(event)) }
+
+    /// When `nextTick` came: messages expire; offline, the server may be tried again. Whether the frame changed.
+    @discardableResult public func tick() -> Bool {
+        let retry = status.shouldReconnect(loading: goals.isBusy)
+        if retry { run([.loadGoals]) }
+        return status.tick() || !isIdle || retry
     }
 
-    /// A new token was accepted: everything shown loads again with it.
-    private func signedInAgain() {
-        status.error = nil
-        for stack in stacks { run(stack[0].refresh(data)) }
-        run([.loadAccount])
+    private func receive(_ event: StoreEvent) {
+        status.receive(event, stores)
+        // Money moved into a goal: the balance in the header changed.
+        if event == .transfer, case .succeeded(let goal)? = roundUps.transfer?.phase { run(Command.afterSaving(into: goal.id, stores)) }
+        if event == .signIn, signIn.checked() {
+            // A new token was accepted: everything shown loads again with it.
+            status.error = nil
+            run(stacks.flatMap { $0[0].refresh(data) } + [.loadAccount])
+        }
+        if let form = signIn.form(over: overlays) { overlays.append(form) }
+        for screen in stacks.joined() { run(screen.receive(event, data)) }
+        for overlay in overlays { apply(overlay.receive(event, data), from: overlay) }
     }
 
     /// The event pump: the top overlay, then the screen, then the keys every screen shares.
@@ -193,23 +128,14 @@ public final class AppCore {
         if let top = overlays.last, !apply(top.handle(key, data), from: top).isIgnored { return }
         if key == .resize { return }
         if case .click(let x, let y) = key {
-            if y == 0 {
-                tabBar.index(atX: x).map(switchTab)
-            } else {
-                apply(screen.click(x: x, y: y, data), from: nil)
-            }
+            if y == 0 { tabBar.index(atX: x).map(switchTab) } else { apply(screen.click(x: x, y: y, data), from: nil) }
             return
         }
         let screen = self.screen
-        var action = keys.action(for: key, on: screen)
-        if !screen.filter.isEmpty {
-            // With a filter set, n and N jump between matches (as in less); Esc clears it first.
-            if action == .newGoal { action = .nextMatch }
-            if action == .back {
-                screen.filter = ""
-                return
-            }
-        } else if action == .previousMatch {
+        let action = keys.action(for: key, on: screen)
+        if action == .back, !screen.filter.isEmpty {
+            // Esc clears a filter first.
+            screen.filter = ""
             return
         }
         guard apply(screen.handle(key, action: action, data), from: nil).isIgnored, let action else { return }
@@ -256,48 +182,19 @@ public final class AppCore {
     }
 
     /// The tab bar: "1 Goals", … as drawn, the current tab highlighted.
-    private var tabBar: TabBar { TabBar(titles: AppCore.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }, selected: tabIndex) }
+    private var tabBar: TabBar { TabBar(titles: AppFrame.tabTitles, selected: tabIndex) }
 
     private func switchTab(to index: Int) {
         tabIndex = index
         run(screen.appear(data))
     }
 
-    // MARK: - Drawing
-
-    /// Draws the frame, then asks for what it showed (users, pictures, older activity).
+    /// Overlays take their room, the frame is drawn (reading only), the screen keeps its layout, the stores are asked for what it showed.
     public func render(into buffer: inout CellBuffer) {
-        let shown = draw(into: &buffer)
-        stores.users.request(shown.users)
-        stores.images?.want(shown.pictures)
-        if let viewport = shown.feedViewport { feed.viewportChanged(cursor: viewport.cursor, screenHeight: viewport.screenHeight) }
-    }
-
-    /// Only reads: tab bar, the screen, the status bar, the overlays.
-    private func draw(into buffer: inout CellBuffer) -> Shown {
-        buffer.clear()
-        let area = buffer.area
-        guard area.width >= AppCore.minimumWidth, area.height >= AppCore.minimumHeight else {
-            buffer.write("Terminal too small (\(area.width)×\(area.height)); need \(AppCore.minimumWidth)×\(AppCore.minimumHeight)",
-                         x: 0, y: 0, maxWidth: area.width)
-            return Shown()
-        }
-        data.spinnerFrame = status.spinnerFrame(idle: isIdle)
-        tabBar.draw(into: &buffer, rect: area.top(1))
-        let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 2)
-        let screen = self.screen
-        screen.draw(into: &buffer, area: body, data)
-        var shown = screen.shown(data)
-        let keys = data.keys
-        let hints = stacks[tabIndex].count > 1 ? "\(keys[.back]) back  \(keys[.help]) help  \(keys[.quit]) back "
-                                               : "\(keys[.help]) help  \(keys[.quit]) quit "
-        status.draw(into: &buffer, rect: area.bottom(1), filter: screen.filter, hints: hints, spinnerFrame: data.spinnerFrame,
-                    offline: connectivity?.isOffline == true,
-                    showsCachedData: connectivity?.showsCachedData == true, cachedAt: goals.cachedAt)
-        for overlay in overlays {
-            overlay.draw(into: &buffer, area: body, statusBar: area.bottom(1), data)
-            shown.merge(overlay.shown(data))
-        }
-        return shown
+        if let body = AppFrame.body(of: buffer.area) { for overlay in overlays { overlay.layOut(area: body, data) } }
+        let frame = AppFrame(tabBar: tabBar, stack: stacks[tabIndex], overlays: overlays, status: status, cachedAt: goals.cachedAt)
+        guard let layout = frame.draw(into: &buffer, data) else { return }
+        screen.laidOut(layout, data)
+        stores.ask(for: frame.shown(data))
     }
 }

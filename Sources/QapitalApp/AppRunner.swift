@@ -3,15 +3,20 @@ import Foundation
 import TermUI
 
 /// The one event loop, on any `Terminal`: terminal events, ticks and the stores' typed events
-/// go through the core's one stream on the main actor; each event updates the core and the
-/// frame is drawn again (the terminal sends only the cells that changed). The app runs it on
-/// `NcursesTerminal`; tests run the same loop on `TestTerminal`.
+/// go through one `EventQueue` on the main actor. The loop waits for an event, takes every
+/// event queued by then, updates the app with each, and draws one frame (the terminal sends
+/// only the cells that changed). Before the app exists it runs the sign-in (`SignInScreen`),
+/// which opens the app on the same queue. The app runs it on `NcursesTerminal`; tests run the
+/// same loop on `TestTerminal`.
 @MainActor
 public final class AppRunner {
-    private let core: AppCore
+    /// The app, once it is open (from the start, or once the sign-in opened it).
+    public private(set) var core: AppCore?
+    /// The screen before the app (the sign-in), while it is up.
+    private var first: (any FirstScreen)?
+    private let queue: EventQueue
     private let terminal: any Terminal
     private var buffer = CellBuffer(width: 0, height: 0)
-    private var iterator: AsyncStream<AppCore.Event>.Iterator
     private var started = false
     private var ticker: Task<Void, Never>?
     private var tickerDue: Date?
@@ -19,14 +24,29 @@ public final class AppRunner {
     /// Deadlines of `run(until:)` waits; a stale one is told apart by its number.
     private var deadlines = 0
     private var expired: Int?
+    /// Events taken in one go before a frame at the most, so a flood still shows now and then.
+    static let batchLimit = 10_000
 
     public init(core: AppCore, terminal: any Terminal) {
         self.core = core
         self.terminal = terminal
-        iterator = core.events.makeAsyncIterator()
+        queue = core.queue
     }
 
-    /// Runs until the app quits.
+    /// The sign-in first; the app once it opens it.
+    public init<Value>(signIn: SignInScreen<Value>, terminal: any Terminal) {
+        first = signIn
+        self.terminal = terminal
+        queue = signIn.events
+    }
+
+    /// The signal that ended the loop, if one did (the exit status is then 128 + signal).
+    public var quitSignal: Int32? { core?.quitSignal ?? first?.quitSignal }
+    private var shouldQuit: Bool { core?.shouldQuit ?? first?.shouldQuit ?? true }
+    /// Nothing in flight and every posted event handled (tests wait for it).
+    var isSettled: Bool { queue.pending == 0 && (core?.isIdle ?? first?.isIdle ?? true) }
+
+    /// Runs until the app quits (or the user leaves the sign-in).
     public func run() async {
         await run(until: { false })
     }
@@ -37,8 +57,8 @@ public final class AppRunner {
     public func run(until done: () -> Bool, timeout: Duration? = nil) async -> Bool {
         if !started {
             started = true
-            terminal.startEventSources { [core] in core.post(.terminal($0)) }
-            core.start()
+            terminal.startEventSources { [queue] in queue.post(.terminal($0)) }
+            core?.start()
             draw()
         }
         var deadline: Task<Void, Never>?
@@ -48,7 +68,7 @@ public final class AppRunner {
             deadline = Task { [weak self] in
                 guard (try? await Task.sleep(for: timeout)) != nil else { return }
                 self?.expired = id
-                self?.core.post(.tick)
+                self?.queue.post(.tick)
             }
         }
         let id = deadlines
@@ -57,32 +77,46 @@ public final class AppRunner {
             stop()
         }
         tickWhileWanted()
-        while !done() && !core.shouldQuit {
+        while !done() && !shouldQuit {
             if timeout != nil, expired == id { return done() }
-            // A copy shares the stream's state; the stored one keeps the stream alive between runs.
-            var events = iterator
-            let next = await events.next(isolation: MainActor.shared)
-            iterator = events
-            guard let event = next else { break }
-            if case .tick = event {
-                core.update(event)
-                if core.lastTickChanged { draw() }
-                tickWhileWanted()
-                continue
+            await queue.wait()
+            if Task.isCancelled { break }
+            // Everything queued is taken before drawing, answers that are ready meanwhile too
+            // (each event lets them in): a burst of events is one frame.
+            var (frameDue, taken) = (false, 0)
+            while let event = queue.take() {
+                frameDue = handle(event) || frameDue
+                taken += 1
+                if shouldQuit || taken >= Self.batchLimit { break }
+                await Task.yield()
             }
-            core.update(event)
-            if core.shouldQuit { break }
-            draw()
+            if shouldQuit { break }
+            if frameDue { draw() }
             tickWhileWanted()
         }
         return done()
+    }
+
+    /// One event for the app, or for the sign-in before it; whether a frame is due for it (not
+    /// for a tick nobody wants any more).
+    private func handle(_ event: AppCore.Event) -> Bool {
+        if let core {
+            return core.update(event)
+        } else if let opened = first?.update(event) {
+            // Signed in: the app takes over the same queue and loop.
+            precondition(opened.queue === queue, "the app must be made on the sign-in's event queue")
+            first = nil
+            core = opened
+            opened.start()
+        }
+        return true
     }
 
     /// One tick at the time the core asks for (`nextTick`: the spinner's next turn, an error that
     /// expires, the next reconnect attempt), none while it asks for none: an idle app does not
     /// wake up, online or offline. A tick that changed nothing draws nothing.
     private func tickWhileWanted() {
-        guard let due = core.nextTick else { return }
+        guard let core, let due = core.nextTick else { return }
         // A tick already due no later stays; one due later gives way (an error that expires
         // before the next reconnect attempt).
         if ticker != nil, let scheduled = tickerDue, scheduled <= due { return }
@@ -91,11 +125,11 @@ public final class AppRunner {
         tickers += 1
         let id = tickers
         let wait = min(max(due.timeIntervalSince(core.clockNow), 0.05), 3600)
-        ticker = Task { [weak self, core] in
+        ticker = Task { [weak self, queue] in
             guard (try? await Task.sleep(for: .seconds(wait))) != nil else { return }
             // Only the current ticker forgets itself (a stopped one must not forget its successor).
             if self?.tickers == id { self?.ticker = nil }
-            core.post(.tick)
+            queue.post(.tick)
         }
     }
 
@@ -111,10 +145,14 @@ public final class AppRunner {
         if buffer.width != size.width || buffer.height != size.height {
             buffer = CellBuffer(width: size.width, height: size.height)
         }
-        core.render(into: &buffer)
-        if core.wantsFullRedraw {
-            core.wantsFullRedraw = false
-            terminal.invalidate()
+        if let core {
+            core.render(into: &buffer)
+            if core.wantsFullRedraw {
+                core.wantsFullRedraw = false
+                terminal.invalidate()
+            }
+        } else {
+            first?.draw(into: &buffer)
         }
         terminal.present(buffer)
     }

@@ -15,16 +15,19 @@ final class AppStores {
     let account: AccountStore
     /// Pictures, when shown at all (with colours and without `--no-images`).
     let images: ImageStore?
+    /// A new token's check, for a source whose token can be refused mid-session.
+    let tokenCheck: TokenCheck?
 
-    init(api: any SavingsAPI, configuration: AppCore.Configuration, cache: (any OfflineCache)?, events: EventSink<StoreEvent>,
-         pictureArrived: @escaping @MainActor (URL) -> Void, now: @escaping @Sendable () -> Date) {
+    init(api: any SavingsAPI, configuration: AppCore.Configuration, cache: (any OfflineCache)?, saver: RoundUpSaver,
+         signIn: AppCore.SignInCapability? = nil, events: EventSink<StoreEvent>, pictureArrived: @escaping @MainActor (URL) -> Void, now: @escaping @Sendable () -> Date) {
         users = UserDirectory(api: api, now: now, events: events)
         goals = GoalStore(api: api, users: users, cache: cache, events: events)
         feed = ActivityFeed(api: api, cache: cache, now: now, events: events)
-        roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency,
-                                calendar: Week.calendar(in: configuration.timeZone), now: now, events: events)
+        roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency, roundUpStep: configuration.roundUpStep,
+                                calendar: Week.calendar(in: configuration.timeZone), now: now, events: events, saver: saver)
         goalCreator = GoalCreator(api: api, goals: goals, events: events)
         account = AccountStore(api: api, events: events)
+        tokenCheck = signIn.map { TokenCheck($0, events: events) }
         if configuration.images && configuration.colors {
             // The demo's own pictures come from the API in process; everything else over HTTP(S).
             images = ImageStore(schemes: configuration.pictureSchemes, arrived: pictureArrived) { url in
@@ -35,9 +38,17 @@ final class AppStores {
         }
     }
 
+    /// After a frame, what it showed: users and pictures to fetch (pictures no longer shown are
+    /// cancelled), and the feed's position, from which the pager decides to fetch older activity.
+    func ask(for shown: Shown) {
+        users.request(shown.users)
+        images?.want(shown.pictures)
+        if let viewport = shown.feedViewport { feed.viewportChanged(cursor: viewport.cursor, screenHeight: viewport.screenHeight) }
+    }
+
     /// Some store has a request in flight.
     var isBusy: Bool {
         goals.isBusy || feed.isBusy || users.isBusy || roundUps.isBusy || goalCreator.isBusy || account.isBusy
-            || (images?.isBusy ?? false)
+            || (images?.isBusy ?? false) || (tokenCheck?.isBusy ?? false)
     }
 }

@@ -36,6 +36,12 @@ final class DisplayFormat {
         self.calendar = calendar
     }
 
+    /// An amount padded to a column, never cut: where it is wider, the column grows and the
+    /// text beside it gives way (`CHF 1,250.50` in an 11-cell column takes 12).
+    nonisolated static func amountColumn(_ text: String, to width: Int, alignRight: Bool = true) -> String {
+        TextWidth.pad(text, to: max(width, TextWidth.of(text)), alignRight: alignRight)
+    }
+
     /// Whole days since 1970 in the display time zone: a cheap key for grouping by day.
     nonisolated static func dayNumber(_ date: Date, in timeZone: TimeZone) -> Int {
         let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))

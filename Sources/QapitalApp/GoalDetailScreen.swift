@@ -70,10 +70,15 @@ final class GoalDetailScreen: Screen {
         return shown
     }
 
-    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
-        Self.render(state: self, store: data.goals, users: data.users, format: data.format, colors: data.colors,
-                    images: data.images, calendar: Week.calendar(in: data.timeZone), keys: data.keys, into: &buffer, area: area)
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
+        var list = self.list
+        Self.render(state: self, list: &list, store: data.goals, users: data.users, format: data.format, colors: data.colors,
+                    images: data.images, calendar: Week.calendar(in: data.timeZone), keys: data.keys,
+                    into: &buffer, area: area)
+        return Layout(area: area, list: list)
     }
+
+    func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }
 
     /// Rows of the header above the feed.
     static let headerHeight = 5
@@ -89,7 +94,7 @@ final class GoalDetailScreen: Screen {
     }
 
     @MainActor
-    static func render(state: GoalDetailScreen, store: GoalStore, users: UserDirectory, format: DisplayFormat,
+    static func render(state: GoalDetailScreen, list: inout ListState, store: GoalStore, users: UserDirectory, format: DisplayFormat,
                        colors: Bool, images: ImageStore? = nil, calendar: Calendar = Week.calendar(in: .current), keys: KeyLabels = .defaults,
                        into buffer: inout CellBuffer, area: Rect) {
         guard let goal = store.goal(id: state.goalId) else {
@@ -110,7 +115,7 @@ final class GoalDetailScreen: Screen {
             body = Rect(x: body.x, y: body.y + chartHeight, width: body.width, height: body.height - chartHeight)
         }
         let entries = visibleEntries(feed.entries, filter: state.filter, users: users)
-        state.list.clamp(count: entries.count)
+        list.clamp(count: entries.count)
         if entries.isEmpty {
             let message: (String, Style)
             switch feed.status {
@@ -123,7 +128,7 @@ final class GoalDetailScreen: Screen {
             buffer.write(message.0, x: body.x + 1, y: body.y, maxWidth: body.width - 2, style: message.1)
             return
         }
-        ListView().draw(into: &buffer, rect: body, count: entries.count, state: &state.list) { buffer, index, row, _ in
+        ListView().draw(into: &buffer, rect: body, count: entries.count, state: &list) { buffer, index, row, _ in
             drawEntry(entries[index], users: users, format: format, filter: state.filter, into: &buffer, row: row)
         }
     }

@@ -73,10 +73,14 @@ final class GoalListScreen: TabScreen {
         return shown
     }
 
-    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
-        Self.render(state: self, store: data.goals, users: data.users, colors: data.colors, images: data.images, keys: data.keys,
-                    into: &buffer, area: area)
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
+        var list = self.list
+        Self.render(state: self, list: &list, store: data.goals, users: data.users, colors: data.colors, images: data.images,
+                    keys: data.keys, into: &buffer, area: area)
+        return Layout(area: area, list: list)
     }
+
+    func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }
 
     /// The goals the filter lets through, in server order.
     static func visibleGoals(_ goals: [Goal], filter: String) -> [Goal] {
@@ -85,10 +89,10 @@ final class GoalListScreen: TabScreen {
     }
 
     @MainActor
-    static func render(state: GoalListScreen, store: GoalStore, users: UserDirectory, colors: Bool,
+    static func render(state: GoalListScreen, list: inout ListState, store: GoalStore, users: UserDirectory, colors: Bool,
                        images: ImageStore? = nil, keys: KeyLabels = .defaults, into buffer: inout CellBuffer, area: Rect) {
         let goals = visibleGoals(store.goals, filter: state.filter)
-        state.list.clamp(count: goals.count)
+        list.clamp(count: goals.count)
         if goals.isEmpty {
             drawEmpty(store: store, filter: state.filter, keys: keys, into: &buffer, area: area)
             return
@@ -97,17 +101,19 @@ final class GoalListScreen: TabScreen {
         if area.width >= splitWidth {
             let split = area.splitHorizontally(leftWidth: max(62, area.width * 3 / 5), gap: 1)
             listArea = split.left
-            let goal = goals[min(state.list.selected, goals.count - 1)]
+            let goal = goals[min(list.selected, goals.count - 1)]
             drawSummary(goal, users: users, colors: colors, images: images, keys: keys, into: &buffer, area: split.right)
         }
+        let columns = AmountColumns(goals)
         let view = ListView()
-        let drawn = view.draw(into: &buffer, rect: listArea, count: goals.count, state: &state.list) { buffer, index, row, _ in
-            drawRow(goals[index], users: users, colors: colors, filter: state.filter, images: images, into: &buffer, row: row)
+        let drawn = view.draw(into: &buffer, rect: listArea, count: goals.count, state: &list) { buffer, index, row, _ in
+            drawRow(goals[index], users: users, colors: colors, filter: state.filter, images: images, columns: columns,
+                    into: &buffer, row: row)
         }
         // The selection overlay recolours the row; the selected thumbnail is drawn again on top.
-        if images != nil, drawn.contains(state.list.selected) {
-            let y = listArea.y + state.list.selected - drawn.lowerBound
-            Pictures.draw(goals[state.list.selected].imageURL, images: images, columns: Pictures.rowSize.columns,
+        if images != nil, drawn.contains(list.selected) {
+            let y = listArea.y + list.selected - drawn.lowerBound
+            Pictures.draw(goals[list.selected].imageURL, images: images, columns: Pictures.rowSize.columns,
                           rows: Pictures.rowSize.rows, into: &buffer, x: listArea.x, y: y, clip: listArea)
         }
     }
@@ -131,36 +137,80 @@ final class GoalListScreen: TabScreen {
         Pictures.monogramSpan(initials: DisplayFormat.monogram(name), name: name, width: width, colors: colors)
     }
 
+    /// The widths of the amount columns, from every goal listed, so amounts line up and none is cut.
+    struct AmountColumns {
+        var saved = 11
+        var target = 15
+
+        init() {}
+
+        init(_ goals: [Goal]) {
+            for goal in goals { self = AmountColumns(goal: goal, atLeast: self) }
+        }
+
+        /// `columns`, widened where this goal's amounts need more.
+        init(goal: Goal, atLeast columns: AmountColumns) {
+            saved = max(columns.saved, TextWidth.of(goal.balance.formatted))
+            target = max(columns.target, TextWidth.of(GoalListScreen.targetText(goal)))
+        }
+    }
+
+    nonisolated static func targetText(_ goal: Goal) -> String { goal.target.map { " of \($0.formatted)" } ?? " no target" }
+
+    /// The fewest cells the name keeps while the columns beside it are drawn.
+    nonisolated static let minimumNameWidth = 6
+
+    /// Which columns a row of `width` cells shows: the saved amount always; as the row narrows
+    /// the people go first, then the name gives way down to `minimumNameWidth`, then the target,
+    /// then the bar.
+    nonisolated static func layout(width: Int, columns: AmountColumns) -> (target: Bool, bar: Bool, people: Bool) {
+        let room = width - 5 - 1 - minimumNameWidth
+        let bar = 16, people = 15
+        let choices: [(target: Bool, bar: Bool, people: Bool)] = [
+            (true, true, true), (true, true, false), (false, true, false),
+            // Below 60 columns there is never a bar: the target stays while it fits.
+            (true, false, false), (false, false, false),
+        ]
+        for choice in choices {
+            if choice.bar && width < 60 || !choice.bar && choice.target && width >= 60 { continue }
+            if choice.people && width < 80 { continue }
+            let needed = columns.saved + (choice.target ? columns.target : 0) + (choice.bar ? bar : 0) + (choice.people ? people : 0)
+            if needed <= room { return choice }
+        }
+        return (false, false, false)
+    }
+
     @MainActor
     static func drawRow(_ goal: Goal, users: UserDirectory, colors: Bool, filter: String = "", images: ImageStore? = nil,
-                        into buffer: inout CellBuffer, row: Rect) {
+                        columns: AmountColumns = AmountColumns(), into buffer: inout CellBuffer, row: Rect) {
         var x = row.x
         x += buffer.write([monogramSpan(goal.name, width: 4, colors: colors)], x: x, y: row.y, maxWidth: row.width)
         Pictures.draw(goal.imageURL, images: images, columns: Pictures.rowSize.columns, rows: Pictures.rowSize.rows,
                       into: &buffer, x: row.x, y: row.y, clip: row)
         x += 1
-        // Right-hand columns, from the right edge inwards, dropped as the row narrows.
-        var right: [Span] = []
-        // Fixed-width columns, so amounts line up whatever the name holds.
-        let saved = Span(TextWidth.pad(goal.balance.formatted, to: 11, alignRight: true), DisplayFormat.moneyStyle)
-        let target = goal.target.map { Span(TextWidth.pad(" of \($0.formatted)", to: 15)) }
-            ?? Span(TextWidth.pad(" no target", to: 15), Style(fg: .role(.muted)))
-        right = [saved, target]
-        if row.width >= 60 {
+        let columns = AmountColumns(goal: goal, atLeast: columns)
+        let shown = layout(width: row.width, columns: columns)
+        // Right-hand columns, from the right edge inwards; an amount is never cut.
+        var right = [Span(DisplayFormat.amountColumn(goal.balance.formatted, to: columns.saved), DisplayFormat.moneyStyle)]
+        if shown.target {
+            right.append(Span(DisplayFormat.amountColumn(targetText(goal), to: columns.target, alignRight: false),
+                              goal.target == nil ? Style(fg: .role(.muted)) : .plain))
+        }
+        if shown.bar {
             let bar: [Span] = goal.progress.map { ProgressBar(fraction: $0).spans(width: 14) }
                 ?? [Span(String(repeating: " ", count: 14))]
             right += [Span("  ")] + bar
         }
-        if row.width >= 80 {
+        if shown.people {
             let people = goal.connectedUserIds.prefix(3).map { users.initials(for: $0) }.joined(separator: " ")
             let more = goal.connectedUserIds.count > 3 ? " +\(goal.connectedUserIds.count - 3)" : ""
             right.append(Span("  " + TextWidth.pad(people.isEmpty ? "" : "👥 " + people + more, to: 13), Style(fg: .role(.highlight))))
         }
         let rightWidth = right.reduce(0) { $0 + $1.width }
         let nameWidth = row.maxX - x - rightWidth - 1
-        if nameWidth >= 6 {
+        if nameWidth >= minimumNameWidth {
             buffer.write(DisplayFormat.highlighting([Span(goal.name, .bold)], filter), x: x, y: row.y, maxWidth: nameWidth)
-            buffer.write(right, x: row.maxX - rightWidth, y: row.y, maxWidth: rightWidth)
+            buffer.write(right, x: row.maxX - rightWidth, y: row.y)
         } else {
             // Too narrow for columns: name and saved amount only.
             let amount = goal.balance.formatted

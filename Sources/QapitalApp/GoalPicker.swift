@@ -32,8 +32,12 @@ final class GoalPicker: Overlay {
         }
     }
 
+    func layOut(area: Rect, _ data: ScreenData) {
+        list.update(visibleRows: max(1, area.height - 4), count: data.goals.goals.count)
+    }
+
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
-        let amount = data.roundUps.summary?.saveable.formatted ?? ""
+        let amount = data.roundUps.unsavedTotal?.formatted ?? ""
         let choices = data.goals.goals
         var lines: [[Span]] = []
         if choices.isEmpty {
@@ -45,11 +49,9 @@ final class GoalPicker: Overlay {
             lines = [[Span(text, Style(fg: .role(.muted)))]]
         }
         let nameWidth = min(32, choices.map { TextWidth.of($0.name) }.max() ?? 0)
-        let rows = max(1, area.height - 4)
-        list.update(visibleRows: rows, count: choices.count)
         for (index, goal) in choices.enumerated() {
             let text = " " + TextWidth.pad(TextWidth.truncate(goal.name, to: nameWidth), to: nameWidth) + "  "
-                + TextWidth.pad(goal.balance.formatted, to: 12, alignRight: true) + " "
+                + DisplayFormat.amountColumn(goal.balance.formatted, to: 12) + " "
             lines.append([Span(text, index == list.selected ? Style(fg: .role(.selection), attributes: .reverse) : .plain)])
         }
         var modal = Modal(title: "Save \(amount) into…", lines: lines, footer: "Enter choose · Esc cancel")

@@ -11,7 +11,7 @@ extension DisplayFormat {
     static func drawMessageRow(_ message: MarkupText, who: String, whoFrom: Int, amount: Money, amountWidth: Int,
                                columns: [Span] = [], filter: String, into buffer: inout CellBuffer, x: Int, row: Rect) {
         let right = row.maxX - 1
-        let amountSpan = Span(TextWidth.pad(amount.formatted, to: amountWidth, alignRight: true), moneyStyle)
+        let amountSpan = Span(DisplayFormat.amountColumn(amount.formatted, to: amountWidth), moneyStyle)
         let whoSpan = Span("  " + TextWidth.pad(TextWidth.truncate(who, to: 14), to: 14), Style(fg: .role(.highlight)))
         let fixed = columns.reduce(amountSpan.width) { $0 + $1.width }
         let text = message.plainText

@@ -12,14 +12,16 @@ enum PeopleData {
                             currency: data.currency, now: data.format.currentDate)
     }
 
-    /// A goal's feed as far as it is in, and whether it is complete (loaded, or failed for now).
-    static func feed(_ goalId: GoalID, _ data: ScreenData) -> (items: [FeedItem], loaded: Bool) {
+    /// A goal's feed as far as it is in, and whether it is known: loaded (or failed with what the
+    /// cache kept), still loading, or failed with nothing to show (offline, not cached).
+    static func feed(_ goalId: GoalID, _ data: ScreenData) -> (items: [FeedItem], state: Availability) {
         let feed = data.goals.feed(for: goalId)
-        let done: Bool = switch feed.status {
-        case .loaded, .failed: true
-        case .idle, .loading: false
+        let state: Availability = switch feed.status {
+        case .loaded: .known
+        case .failed: feed.entries.isEmpty ? .unavailable : .known
+        case .idle, .loading: .loading
         }
-        return (feed.entries.map(\.item), done)
+        return (feed.entries.map(\.item), state)
     }
 
     /// "Mikael", and " (you)" for the holder of every goal.
@@ -32,9 +34,14 @@ enum PeopleData {
         person.goalIds.compactMap { data.goals.goal(id: $0) }
     }
 
-    /// The saved column: the amount, or "…" while their goals' feeds are still coming and none counted yet.
+    /// The saved column: the amount once every feed of their goals is in; "…" while any is
+    /// loading, "—" while any is not available (offline, not cached): never a partial sum.
     static func saved(_ person: Person) -> String {
-        person.savingsCount == 0 && !person.savedIsComplete ? "…" : person.saved.formatted
+        switch person.savedState {
+        case .known: person.saved.formatted
+        case .loading: "…"
+        case .unavailable: "—"
+        }
     }
 
     /// Only one person and nothing shared: a source without other people (a bank account).
@@ -44,9 +51,14 @@ enum PeopleData {
 
     static let aloneNote = "Only you here: no goal is shared and no one else saves (a bank account has no other people)."
 
-    /// The feeds of every goal that has none yet (`again`: every goal's), so "saved" can be counted.
-    static func loadFeeds(_ data: ScreenData, again: Bool = false) -> [Command] {
-        data.goals.goals.filter { again || data.goals.feed(for: $0.id).status == .idle }.map { .loadGoalFeed($0.id) }
+    /// The feeds of every goal that has none yet (`again`: every goal's; `retryFailed`: and those
+    /// that failed, once the server answers again), so "saved" can be counted.
+    static func loadFeeds(_ data: ScreenData, again: Bool = false, retryFailed: Bool = false) -> [Command] {
+        data.goals.goals.filter { goal in
+            let status = data.goals.feed(for: goal.id).status
+            let failed = if case .failed = status { true } else { false }
+            return again || status == .idle || (retryFailed && failed)
+        }.map { .loadGoalFeed($0.id) }
     }
 
     /// `r` on People or a person: users that failed, the goals, and every goal's feed again.
@@ -112,8 +124,9 @@ final class PeopleScreen: TabScreen {
     }
 
     func receive(_ event: StoreEvent, _ data: ScreenData) -> [Command] {
+        // Goals from the server (after being offline, too): feeds that failed are asked for again.
         guard case .goals = event, wantsFeeds else { return [] }
-        return PeopleData.loadFeeds(data)
+        return PeopleData.loadFeeds(data, retryFailed: data.goals.status == .loaded)
     }
 
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
@@ -143,10 +156,11 @@ final class PeopleScreen: TabScreen {
         return shown
     }
 
-    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
-        guard area.height > 0 else { return }
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
+        guard area.height > 0 else { return Layout(area: area) }
         let all = PeopleData.people(data)
         let people = Self.visible(all, filter: filter, data)
+        var list = self.list
         list.clamp(count: people.count)
         let muted = Style(fg: .role(.muted))
         if people.isEmpty {
@@ -159,7 +173,7 @@ final class PeopleScreen: TabScreen {
                     : ("No one matches “\(filter)”. Esc clears the filter.", muted)
             }
             buffer.write(message.0, x: area.x + 1, y: area.y + 1, maxWidth: area.width - 2, style: message.1)
-            return
+            return Layout(area: area, list: list)
         }
         // The column titles, or (for a source with nobody else) the line saying so.
         if PeopleData.isAlone(all, goals: data.goals.goals) {
@@ -179,7 +193,10 @@ final class PeopleScreen: TabScreen {
                 Pictures.draw(user.avatarURL, images: data.images, columns: 4, rows: 1, into: &buffer, x: body.x, y: y, clip: body)
             }
         }
+        return Layout(area: area, list: list)
     }
+
+    func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }
 
     /// Right-hand columns: goals, saved (and from 100 columns the goals' names).
     static func columns(width: Int) -> (goals: Int, saved: Int, shares: Int) {
@@ -203,7 +220,7 @@ final class PeopleScreen: TabScreen {
         let columns = columns(width: row.width)
         var right: [Span] = [
             Span(TextWidth.pad("\(person.goalIds.count)", to: columns.goals, alignRight: true)),
-            Span(TextWidth.pad(PeopleData.saved(person), to: columns.saved, alignRight: true), DisplayFormat.moneyStyle),
+            Span(DisplayFormat.amountColumn(PeopleData.saved(person), to: columns.saved), DisplayFormat.moneyStyle),
         ]
         if columns.shares > 0 {
             let names = PeopleData.goals(of: person, data).map(\.name).joined(separator: ", ")
@@ -277,7 +294,7 @@ final class PersonScreen: Screen {
     }
 
     /// Keeps the cursor on a goal or an event (headings and notes are not stops).
-    private func settle(_ rows: [Row], direction: Int) {
+    private static func settle(_ list: inout ListState, _ rows: [Row], direction: Int) {
         list.clamp(count: rows.count)
         guard !rows.isEmpty, !rows[list.selected].isStop else { return }
         for step in [direction, -direction] {
@@ -297,12 +314,12 @@ final class PersonScreen: Screen {
         let rows = rows(data)
         let before = list.selected
         if list.navigate(action, count: rows.count) {
-            settle(rows, direction: list.selected >= before ? 1 : -1)
+            Self.settle(&list, rows, direction: list.selected >= before ? 1 : -1)
             return .consumed
         }
         switch action {
         case .open:
-            settle(rows, direction: 1)
+            Self.settle(&list, rows, direction: 1)
             guard list.selected < rows.count else { return .consumed }
             return open(rows[list.selected], data)
         case .back, .quit:
@@ -361,8 +378,8 @@ final class PersonScreen: Screen {
         return (4, 1)
     }
 
-    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
-        guard area.height > 0 else { return }
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
+        guard area.height > 0 else { return Layout(area: area) }
         let person = PeopleData.people(data).first { $0.id == userId }
         let size = Self.avatarSize(area)
         let headerHeight = size.rows == 1 ? 2 : size.rows + 1
@@ -376,13 +393,17 @@ final class PersonScreen: Screen {
                          style: Style(fg: .role(.border)))
         }
         let body = Rect(x: area.x, y: area.y + headerHeight, width: area.width, height: max(0, area.height - headerHeight))
-        guard body.height > 0 else { return }
+        guard body.height > 0 else { return Layout(area: area) }
         let rows = rows(data)
-        settle(rows, direction: 1)
+        var list = self.list
+        Self.settle(&list, rows, direction: 1)
         ListView().draw(into: &buffer, rect: body, count: rows.count, state: &list) { buffer, index, row, _ in
             Self.drawRow(rows[index], userId: userId, data, filter: filter, into: &buffer, row: row)
         }
+        return Layout(area: area, list: list)
     }
+
+    func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }
 
     private func drawHeaderText(_ person: Person?, _ data: ScreenData, into buffer: inout CellBuffer, area: Rect) {
         guard area.width > 0 else { return }
@@ -398,9 +419,14 @@ final class PersonScreen: Screen {
         case .found: lines.append([Span("User #\(userId)", muted)])
         }
         if let person {
+            let count = switch person.savedState {
+            case .known: " (\(person.savingsCount) saving\(person.savingsCount == 1 ? "" : "s"))"
+            case .loading: " (their goals' savings are loading)"
+            case .unavailable: " (not available offline)"
+            }
             lines.append([Span("Part of ", muted), Span("\(person.goalIds.count) goal\(person.goalIds.count == 1 ? "" : "s")"),
                           Span(" · saved ", muted), Span(PeopleData.saved(person), DisplayFormat.moneyStyle.adding(.bold)),
-                          Span(" in the last 30 days (\(person.savingsCount) saving\(person.savingsCount == 1 ? "" : "s"))", muted)])
+                          Span(" in the last 30 days" + count, muted)])
         } else {
             lines.append([Span("Nothing of theirs is loaded now.", muted)])
         }
@@ -423,10 +449,10 @@ final class PersonScreen: Screen {
             x += buffer.write([GoalListScreen.monogramSpan(goal.name, width: 4, colors: data.colors)], x: x, y: rect.y, maxWidth: 4)
             Pictures.draw(goal.imageURL, images: data.images, columns: 4, rows: 1, into: &buffer, x: rect.x + 2, y: rect.y, clip: rect)
             x += 1
-            let amount = Span(TextWidth.pad(goal.balance.formatted, to: 12, alignRight: true), DisplayFormat.moneyStyle)
+            let amount = Span(DisplayFormat.amountColumn(goal.balance.formatted, to: 12), DisplayFormat.moneyStyle)
             let target = goal.target.map { " of \($0.formatted)" } ?? " no target"
             let role = Span(TextWidth.pad(goal.ownerId == userId ? "owner" : "shared", to: 8), Style(fg: .role(.highlight)))
-            let right = rect.width >= 60 ? [role, amount, Span(TextWidth.pad(target, to: 16), muted)] : [amount]
+            let right = rect.width >= 60 ? [role, amount, Span(DisplayFormat.amountColumn(target, to: 16, alignRight: false), muted)] : [amount]
             let rightWidth = right.reduce(0) { $0 + $1.width }
             let nameWidth = rect.maxX - x - rightWidth - 1
             if nameWidth >= 6 {
@@ -452,7 +478,7 @@ final class PersonScreen: Screen {
                 spans = DisplayFormat.spans(activity.message)
                 spans.append(Span(" · activity", muted))
             }
-            let amountText = TextWidth.pad(amount.formatted, to: 11, alignRight: true)
+            let amountText = DisplayFormat.amountColumn(amount.formatted, to: 11)
             let messageWidth = rect.maxX - x - TextWidth.of(amountText) - 2
             if messageWidth > 0 {
                 buffer.write(DisplayFormat.highlighting(spans, filter), x: x, y: rect.y, maxWidth: messageWidth)

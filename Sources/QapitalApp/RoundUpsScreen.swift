@@ -73,9 +73,13 @@ final class RoundUpsScreen: TabScreen {
         data.roundUps.transfer?.failureMessage != nil ? [.retryTransfer] : [.loadWeek]
     }
 
-    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) {
-        Self.render(state: self, store: data.roundUps, format: data.format, keys: data.keys, into: &buffer, area: area)
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
+        var list = self.list
+        Self.render(state: self, list: &list, store: data.roundUps, format: data.format, keys: data.keys, into: &buffer, area: area)
+        return Layout(area: area, list: list)
     }
+
+    func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }
 
     static func visibleLines(_ summary: RoundUp.Summary?, filter: String) -> [RoundUp.Line] {
         let lines = summary?.lines ?? []
@@ -106,7 +110,7 @@ final class RoundUpsScreen: TabScreen {
 
     // MARK: - Drawing
 
-    static func render(state: RoundUpsScreen, store: RoundUpStore, format: DisplayFormat, keys: KeyLabels = .defaults,
+    static func render(state: RoundUpsScreen, list: inout ListState, store: RoundUpStore, format: DisplayFormat, keys: KeyLabels = .defaults,
                        into buffer: inout CellBuffer, area: Rect) {
         guard area.height >= 3 else { return }
         let muted = Style(fg: .role(.muted))
@@ -125,10 +129,29 @@ final class RoundUpsScreen: TabScreen {
         // The week's summary stays while it is loaded again (the store clears it on a week change).
         let summary = store.summary
         if let summary, !summary.lines.isEmpty {
-            var total = [Span("Round-ups: ", .bold), Span(summary.saveable.formatted, DisplayFormat.moneyStyle.adding(.bold)),
-                         Span(" from " + paymentsPhrase(summary.saveableCount), muted)]
-            if store.saveProblem == nil { total.append(Span("   s: save into a goal", Style(fg: .role(.accent)))) }
-            footer.append(total)
+            // What the record says was saved of this week (this run, an earlier one, another machine).
+            let saved = store.progress?.saved ?? []
+            for part in saved.suffix(2) {
+                let when = part.savedAt.map { " on " + dayLabel($0, calendar: week.calendar, year: true) } ?? ""
+                let text = part.state == .savedElsewhere
+                    ? "✓ Saved by another run or machine\(when): \(paymentsPhrase(part.payments.count))"
+                    : "✓ Saved \(part.amount.formatted) into \(part.goalName)\(when): \(paymentsPhrase(part.payments.count))"
+                footer.append([Span(text, DisplayFormat.moneyStyle)])
+            }
+            if let progress = store.progress, !saved.isEmpty {
+                if !progress.remaining.isEmpty {
+                    var rest = [Span("Not saved yet: ", .bold),
+                                Span(progress.remainingTotal.formatted, DisplayFormat.moneyStyle.adding(.bold)),
+                                Span(" from " + paymentsPhrase(progress.remaining.count), muted)]
+                    if store.saveProblem == nil { rest.append(Span("   s: save into a goal", Style(fg: .role(.accent)))) }
+                    footer.append(rest)
+                }
+            } else {
+                var total = [Span("Round-ups: ", .bold), Span(summary.saveable.formatted, DisplayFormat.moneyStyle.adding(.bold)),
+                             Span(" from " + paymentsPhrase(summary.saveableCount), muted)]
+                if store.saveProblem == nil { total.append(Span("   s: save into a goal", Style(fg: .role(.accent)))) }
+                footer.append(total)
+            }
             let others = summary.otherTotals
             if !others.isEmpty {
                 let parts = others.map { "\($0.formatted) (\(paymentsPhrase(summary.count(in: $0.currency))) in \($0.currency.code))" }
@@ -152,7 +175,7 @@ final class RoundUpsScreen: TabScreen {
             let lines = visibleLines(summary, filter: state.filter)
             let filter = state.filter
             drawColumnHeadings(into: &buffer, row: Rect(x: area.x, y: top, width: area.width, height: 1))
-            ListView().draw(into: &buffer, rect: body, count: lines.count, state: &state.list) { buffer, index, row, _ in
+            ListView().draw(into: &buffer, rect: body, count: lines.count, state: &list) { buffer, index, row, _ in
                 drawLine(lines[index], saveable: summary.isSaveable(lines[index]), calendar: week.calendar,
                          format: format, filter: filter, into: &buffer, row: row)
             }
@@ -230,6 +253,8 @@ final class RoundUpsScreen: TabScreen {
                     [Span("  \(keys[.save]) or \(keys[.refresh]): retry with the same transfer id (never saved twice) · \(keys[.back]): drop it", Style(fg: .role(.error)))]]
         case .succeeded(let goal):
             return [[Span("✓ Saved \(what): its balance is now \(goal.balance.formatted)", DisplayFormat.moneyStyle.adding(.bold))]]
+        case .savedElsewhere:
+            return [[Span("✓ Already saved by another run or machine: nothing moved now", DisplayFormat.moneyStyle.adding(.bold))]]
         }
     }
 
@@ -251,8 +276,8 @@ final class RoundUpsScreen: TabScreen {
         let muted = Style(fg: .role(.muted))
         let roundUp = saveable ? line.roundUp.formatted : "(\(line.roundUp.formatted))"
         let right = [
-            Span(TextWidth.pad(transaction.amount.formatted, to: amountWidth, alignRight: true), saveable ? Style(fg: .role(.moneyOut)) : muted),
-            Span(TextWidth.pad(roundUp, to: roundUpWidth, alignRight: true), saveable ? DisplayFormat.moneyStyle : muted),
+            Span(DisplayFormat.amountColumn(transaction.amount.formatted, to: amountWidth), saveable ? Style(fg: .role(.moneyOut)) : muted),
+            Span(DisplayFormat.amountColumn(roundUp, to: roundUpWidth), saveable ? DisplayFormat.moneyStyle : muted),
         ]
         let rightWidth = right.reduce(0) { $0 + $1.width }
         var x = row.x + 1

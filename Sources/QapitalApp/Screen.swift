@@ -12,6 +12,8 @@ struct ScreenData {
     let users: UserDirectory
     let roundUps: RoundUpStore
     let goalCreator: GoalCreator
+    /// The sign-in form's token check (sources whose token can be refused mid-session).
+    let tokenCheck: TokenCheck?
     let achievements: AchievementsFile
     let format: DisplayFormat
     /// Pictures, when shown at all (with colours and without `--no-images`).
@@ -30,6 +32,7 @@ struct ScreenData {
         users = stores.users
         roundUps = stores.roundUps
         goalCreator = stores.goalCreator
+        tokenCheck = stores.tokenCheck
         images = stores.images
         self.achievements = achievements
         self.format = format
@@ -120,8 +123,11 @@ protocol Screen: AnyObject {
     func appear(_ data: ScreenData) -> [Command]
     /// A key, and the action it is bound to if any. `.ignored` passes it on to the global keys.
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome
-    /// Draws into `area`; only reads `data`.
-    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData)
+    /// Draws into `area`, reading only (the screen and `data`); returns what the frame laid
+    /// out, which the core hands to `laidOut` once the frame is drawn.
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout
+    /// The frame is drawn: keep what it laid out (paging and clicks follow what is on screen).
+    func laidOut(_ layout: Layout, _ data: ScreenData)
     /// The users, pictures and feed position the last frame showed.
     func shown(_ data: ScreenData) -> Shown
     /// `r`: load again, or retry what failed.
@@ -150,6 +156,7 @@ extension Screen {
     func receive(_ event: StoreEvent, _ data: ScreenData) -> [Command] { [] }
     func shown(_ data: ScreenData) -> Shown { Shown() }
     func click(x: Int, y: Int, _ data: ScreenData) -> Outcome { .ignored }
+    func laidOut(_ layout: Layout, _ data: ScreenData) {}
 
     /// The click of a list screen, from where its `ListView` drew the rows last: another row is
     /// selected, the selected one opens as Enter does.
@@ -160,6 +167,14 @@ extension Screen {
         list.clamp(count: count)
         return .moved
     }
+}
+
+/// What a frame laid out for a screen: the area it had, and its list as drawn (clamped to the
+/// rows there are, its height, its scroll, where its rows are). Drawing returns it and changes
+/// nothing; the core hands it back to the screen (`laidOut`) after the frame.
+struct Layout {
+    var area: Rect
+    var list: ListState?
 }
 
 /// Where a click fell in a list.
@@ -175,7 +190,9 @@ protocol Overlay: AnyObject {
     nonisolated static var help: [HelpEntry] { get }
     /// Every key goes to the top overlay first; `.ignored` passes it on to the screen.
     func handle(_ key: Key, _ data: ScreenData) -> Outcome
-    /// Draws over the screen's `area` (`statusBar` is the bottom line, for the filter line).
+    /// Before drawing: takes the room it will have (the picker's list height). Drawing then only reads.
+    func layOut(area: Rect, _ data: ScreenData)
+    /// Draws over the screen's `area` (`statusBar` is the bottom line, for the filter line); only reads.
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData)
     func shown(_ data: ScreenData) -> Shown
     /// A store changed; `.close` closes it (the new-goal form once its goal arrived).
@@ -183,6 +200,7 @@ protocol Overlay: AnyObject {
 }
 
 extension Overlay {
+    func layOut(area: Rect, _ data: ScreenData) {}
     func shown(_ data: ScreenData) -> Shown { Shown() }
     func receive(_ event: StoreEvent, _ data: ScreenData) -> Outcome { .ignored }
 }

@@ -15,8 +15,11 @@ final class ScreenKeys {
         shared = AppAction.keyMap.rebinding(overrides.actions)
     }
 
+    /// With a filter set, `n` and `N` jump between matches (as in less); without one `N` is nothing.
     func action(for key: Key, on screen: any Screen) -> AppAction? {
-        keyMap(for: type(of: screen)).action(for: key) ?? shared.action(for: key)
+        let action = keyMap(for: type(of: screen)).action(for: key) ?? shared.action(for: key)
+        if !screen.filter.isEmpty { return action == .newGoal ? .nextMatch : action }
+        return action == .previousMatch ? nil : action
     }
 
     private func keyMap(for type: any Screen.Type) -> KeyMap<AppAction> {

@@ -3,7 +3,8 @@ import Foundation
 import TermUI
 
 /// The status bar's state and drawing: the source, offline or cached, the spinner, the newest
-/// error (until it expires or goes away), the filter, a passing notice, the key hints.
+/// error (until it expires or goes away), the filter, a passing notice, the key hints. It
+/// follows the stores' events itself (failures, the account, records skipped, the cache's notes).
 @MainActor
 struct StatusLine {
     /// The source, or for a bank account its header (holder, numbers, balance), kept up to date.
@@ -18,8 +19,17 @@ struct StatusLine {
     var errorLog: (@Sendable (String) -> Void)?
     /// A passing message ("Created goal …"), expiring like errors.
     var notice: (message: String, at: Date)?
+    /// Whether the server is reachable, for sources with an offline cache.
+    var connectivity: Connectivity?
+    /// Where the source notes records it could not read.
+    var skippedRecords: SkippedRecords?
+    /// Offline, when to try the server again.
+    private var reconnect = ReconnectPolicy()
     private var reportedFailures: Set<String> = []
     private var busySince: Date?
+    /// The spinner's frame, moved on by `track(busy:)` (drawing only reads it); nil while
+    /// nothing has waited long enough.
+    private(set) var spinnerFrame: String?
     /// TermUI's spinner: its delay and frames; the time comes from the app's own clock.
     private let spinner = Spinner(startedAt: .now)
 
@@ -29,24 +39,54 @@ struct StatusLine {
         self.now = now
     }
 
-    /// Takes away an error or notice whose time is up; whether one went.
+    /// The bar of an app with this configuration, on a source that can do this.
+    init(_ configuration: AppCore.Configuration, _ capabilities: AppCore.Capabilities, now: @escaping @Sendable () -> Date) {
+        self.init(sourceName: configuration.sourceName, lifetime: configuration.errorLifetime, now: now)
+        (errorLog, connectivity, skippedRecords) = (capabilities.errorLog, capabilities.connectivity, capabilities.skippedRecords)
+    }
+
+    var isOffline: Bool { connectivity?.isOffline == true }
+
+    /// When the loop must wake although no event came (nil: not until an event): the spinner's
+    /// next turn while something is in flight, the bar's next change, the next reconnect attempt
+    /// while offline. An idle app, online or offline, sleeps until then.
+    func nextTick(busy: Bool, loading: Bool) -> Date? {
+        if busy { return now().addingTimeInterval(0.1) }
+        return [nextChange, reconnect.nextAttempt(offline: isOffline, busy: loading, now: now())].compactMap { $0 }.min()
+    }
+
+    /// When something on the bar changes with time alone: now for a cache note to show, else
+    /// when the error or notice shown expires (the reconnect attempts are the core's).
+    var nextChange: Date? {
+        if connectivity?.hasCacheNote == true { return now() }
+        return [error?.at, notice?.at].compactMap { $0?.addingTimeInterval(lifetime) }.min()
+    }
+
+    mutating func show(notice text: String) { notice = (text, now()) }
+
+    /// When `nextChange` came: messages expire, a note about the cache is shown. Whether the
+    /// bar changed (a tick that changed nothing draws nothing).
     @discardableResult
-    mutating func expire() -> Bool {
+    mutating func tick() -> Bool {
         var changed = false
-        if let error, now().timeIntervalSince(error.at) >= lifetime {
-            self.error = nil
-            changed = true
-        }
-        if let notice, now().timeIntervalSince(notice.at) >= lifetime {
-            self.notice = nil
-            changed = true
-        }
+        if let error, now().timeIntervalSince(error.at) >= lifetime { (self.error, changed) = (nil, true) }
+        if let notice, now().timeIntervalSince(notice.at) >= lifetime { (self.notice, changed) = (nil, true) }
+        if let note = connectivity?.takeCacheNote() { (changed, notice) = (true, (note, now())) }
         return changed
     }
 
-    /// When the error or notice shown goes away by itself.
-    var expiry: Date? {
-        [error?.at, notice?.at].compactMap { $0?.addingTimeInterval(lifetime) }.min()
+    /// Offline, whether to ask the server again now (`ReconnectPolicy`); a yes counts as the attempt.
+    mutating func shouldReconnect(loading: Bool) -> Bool {
+        reconnect.shouldTry(offline: isOffline, busy: loading, now: now())
+    }
+
+    /// A store changed: its failures, the account's header, records an answer held but could
+    /// not read (named here, the rest shown); going offline starts the reconnect clock.
+    mutating func receive(_ event: StoreEvent, _ stores: AppStores) {
+        reconnect.observe(offline: isOffline, now: now())
+        collectFailures(goals: stores.goals, feed: stores.feed, roundUps: stores.roundUps, event: event)
+        if event == .account, let summary = stores.account.account?.summary { sourceName = summary }
+        if let note = skippedRecords?.drain().last { error = (note, now()) }
     }
 
     /// A new failure goes to the status bar as its store's event is handled, so of failures that
@@ -77,16 +117,17 @@ struct StatusLine {
         }
     }
 
-    /// The spinner shows only after a second of waiting, so quick answers never flicker.
-    /// Worked out once a frame: the feed's loading row and the status bar show the same one.
-    mutating func spinnerFrame(idle: Bool) -> String? {
-        if idle {
-            busySince = nil
-            return nil
+    /// Moves the spinner on (after every event and tick, never while drawing). It shows only
+    /// after a second of waiting, so quick answers never flicker; the feed's loading row and
+    /// the status bar show the same frame.
+    mutating func track(busy: Bool) {
+        guard busy else {
+            (busySince, spinnerFrame) = (nil, nil)
+            return
         }
         let since = busySince ?? now()
         busySince = since
-        return spinner.frame(elapsed: .seconds(now().timeIntervalSince(since)))
+        spinnerFrame = spinner.frame(elapsed: .seconds(now().timeIntervalSince(since)))
     }
 
     /// "just now", "5 min ago", "2 h ago", "3 d ago".
@@ -100,11 +141,10 @@ struct StatusLine {
         }
     }
 
-    func draw(into buffer: inout CellBuffer, rect: Rect, filter: String, hints: String, spinnerFrame: String?,
-              offline: Bool, showsCachedData: Bool, cachedAt: Date?) {
+    func draw(into buffer: inout CellBuffer, rect: Rect, filter: String, hints: String, cachedAt: Date?) {
         var left = [Span(" " + sourceName + " ")]
-        if offline {
-            let text = showsCachedData ? "offline — showing cached data " : "offline "
+        if isOffline {
+            let text = connectivity?.showsCachedData == true ? "offline — showing cached data " : "offline "
             left.append(Span(text, Style(fg: .role(.warning), attributes: .bold)))
         } else if let cachedAt {
             left.append(Span("cached \(StatusLine.age(since: cachedAt, now: now())) ", Style(fg: .role(.muted))))

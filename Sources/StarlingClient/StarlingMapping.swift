@@ -51,10 +51,13 @@ public enum StarlingMapping {
         return label.isEmpty ? "payment" : label
     }
 
-    /// The row's text: the counterparty in bold, its status when not settled, and what was paid
-    /// in another currency ("**Café de Flore** · pending · paid €12.50").
+    /// The row's text: the counterparty in bold ("Saved into **Dog**" for money into a goal), its
+    /// status when not settled, and what was paid in another currency ("**Café de Flore** ·
+    /// pending · paid €12.50").
     public static func message(_ item: Starling.FeedItem) -> MarkupText {
-        var runs = [MarkupText.Run(counterparty(item), bold: true)]
+        // Money into one of the account's goals reads as what it is: "Saved into **Dog**".
+        var runs = kind(item) == .moveToGoal ? [MarkupText.Run("Saved into "), MarkupText.Run(counterparty(item), bold: true)]
+            : [MarkupText.Run(counterparty(item), bold: true)]
         if let status = item.status.map(TextSanitizer.clean), !status.isEmpty, status.uppercased() != "SETTLED" {
             runs.append(MarkupText.Run(" · " + status.lowercased().replacingOccurrences(of: "_", with: " ")))
         }
@@ -66,7 +69,17 @@ public enum StarlingMapping {
     }
 
     public static func activity(_ item: Starling.FeedItem) throws(MalformedPayload) -> Activity {
-        Activity(message: message(item), amount: try signedAmount(item), userId: holderId, timestamp: item.transactionTime)
+        Activity(message: message(item), amount: try signedAmount(item), userId: holderId, timestamp: item.transactionTime,
+                 kind: kind(item))
+    }
+
+    /// Declined or reversed: nothing moved. Money out to one of the account's own savings
+    /// categories (a goal): saved. Everything else (payments, income) is neither.
+    public static func kind(_ item: Starling.FeedItem) -> Activity.Kind {
+        if ["DECLINED", "REVERSED"].contains(item.status?.uppercased() ?? "") { return .void }
+        let toSavings = item.counterPartyType?.uppercased() == "CATEGORY" || item.spendingCategory?.uppercased() == "SAVING"
+        if item.direction.uppercased() == "OUT", item.source?.uppercased() == "INTERNAL_TRANSFER", toSavings { return .moveToGoal }
+        return .other
     }
 
     public static func transaction(_ item: Starling.FeedItem) throws(MalformedPayload) -> Transaction {

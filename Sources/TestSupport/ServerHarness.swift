@@ -101,3 +101,31 @@ public func withStarlingServer(backend: DemoBackend = DemoBackend(now: fixedNow,
     }
     await server.stop()
 }
+
+/// One `/activities` window: as asked for, or as the server saw it (decoded from the raw query).
+public struct SeenWindow: Equatable, Sendable {
+    public let from: Date
+    public let to: Date
+
+    public init(from: Date, to: Date) {
+        self.from = from
+        self.to = to
+    }
+}
+
+/// Walks `/activities` two weeks at a time from `start` back past `oldest`, as the app does:
+/// the windows asked for, every activity read, and `oldest` once reached (nil if never).
+public func walkActivities(_ api: QapitalHTTPAPI, from start: Date) async throws -> (windows: [SeenWindow], activities: [Activity], oldest: Date?) {
+    var windows: [SeenWindow] = []
+    var activities: [Activity] = []
+    var to = start
+    for _ in 0..<200 {  // 548 days of history is 40 windows; the bound only guards the loop
+        let from = to.addingTimeInterval(-14 * 86_400)
+        let page = try await api.activities(from: from, to: to)
+        windows.append(SeenWindow(from: from, to: to))
+        activities += page.activities
+        if from <= page.oldest { return (windows, activities, page.oldest) }
+        to = from
+    }
+    return (windows, activities, nil)
+}

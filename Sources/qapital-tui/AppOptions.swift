@@ -29,6 +29,10 @@ struct AppOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The account's currency, an ISO code (default: USD; starling uses the account's own).", valueName: "code"))
     var currency: String?
 
+    @Option(name: .customLong("round-up-step"),
+            help: ArgumentHelp("Payments round up to the next multiple of this many whole units of the account's currency (default: 1, or 100 for JPY and other currencies without minor units).", valueName: "units"))
+    var roundUpStep: Int?
+
     @Option(help: ArgumentHelp("An achievements file in seed 004's format (default: the bundled one).", valueName: "path"))
     var achievements: String?
 
@@ -72,6 +76,8 @@ struct AppOptions: ParsableArguments {
         var api: (any SavingsAPI)?
         var colors: Bool
         var currency: Currency = .usd
+        /// `--round-up-step` (or the file's `round-up-step`), in whole units; nil: the currency's default.
+        var roundUpUnits: Int?
         var achievements: AchievementsFile
         /// Pictures are shown with colours only (NO_COLOR: monograms without colour).
         var images: Bool = true
@@ -83,9 +89,15 @@ struct AppOptions: ParsableArguments {
         var theme: Theme = .terminal
         /// Keys the config file rebinds.
         var keys = KeyOverrides()
+
+        /// The round-up step in minor units of the account's currency (known for Starling only after sign-in).
+        var roundUpStep: Int64? { roundUpUnits.map { Int64($0) * currency.minorPerUnit } }
         /// `--log-file`, opened.
         var log: RequestLog?
     }
+
+    /// The largest `--round-up-step`, in whole units.
+    static let maximumRoundUpStep = 1_000_000
 
     /// The achievements file named on the command line, or the one bundled with the app.
     static func loadAchievements(path: String?) throws -> AchievementsFile {
@@ -147,7 +159,11 @@ struct AppOptions: ParsableArguments {
         }
         let code = currency ?? file?.currency ?? "USD"
         guard let accountCurrency = Currency.from(code: code) else {
-            throw ValidationError("--currency wants a three-letter ISO code such as USD, not \"\(TextSanitizer.clean(code))\"")
+            throw ValidationError("--currency: " + Currency.refusal(code))
+        }
+        let roundUpUnits = roundUpStep ?? file?.roundUpStep
+        if let roundUpUnits, !(1...AppOptions.maximumRoundUpStep).contains(roundUpUnits) {
+            throw ValidationError("--round-up-step wants a whole number of units from 1 to \(AppOptions.maximumRoundUpStep), not \(roundUpUnits)")
         }
         let source = try chosenSource(environment: environment, file: file)
         var chosenTheme = file?.theme ?? .terminal
@@ -186,7 +202,7 @@ struct AppOptions: ParsableArguments {
         }
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors = !(noColor || noColorEnvironment)
-        return Settings(source: source, api: api, colors: colors, currency: accountCurrency,
+        return Settings(source: source, api: api, colors: colors, currency: accountCurrency, roundUpUnits: roundUpUnits,
                         achievements: try AppOptions.loadAchievements(path: achievements),
                         images: colors && !noImages && (file?.images ?? true),
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
@@ -224,6 +240,33 @@ struct AppOptions: ParsableArguments {
 
         /// What the status bar shows: holder, numbers, balance; else the server.
         var header: String { account?.summary ?? lastHeader ?? api.sourceName }
+    }
+
+    /// Who saves a week's round-ups (the transfer's key comes from it and the week) and where
+    /// the saved weeks are kept: a file beside the offline cache, or for the demo and with
+    /// `--no-cache` this run only (the key still makes a second save of a whole week move nothing).
+    func roundUpSaver(_ source: Source, account: String?, environment: [String: String]) -> RoundUpSaver {
+        let identity: SaveIdentity
+        switch source {
+        case .demo:
+            return RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord())
+        case .qapital(let base):
+            identity = SaveIdentity(source: "qapital " + AppOptions.sourceText(base),
+                                    account: resolvedToken(environment).map(SaveIdentity.digest) ?? "")
+        case .starling(let base):
+            identity = SaveIdentity(source: "starling " + AppOptions.sourceText(base), account: account ?? "")
+        }
+        guard let directory = cacheDirectoryURL(environment: environment) else {
+            return RoundUpSaver(identity: identity, record: MemoryRoundUpRecord())
+        }
+        return RoundUpSaver(identity: identity, record: RoundUpRecordFile(directory: directory, identity: identity))
+    }
+
+    /// A base URL as a key names it: lowercased, without a trailing slash.
+    static func sourceText(_ url: URL) -> String {
+        var text = url.absoluteString.lowercased()
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
     }
 
     /// Where the offline cache lives (nil with `--no-cache`).
@@ -270,33 +313,43 @@ struct AppOptions: ParsableArguments {
         return StarlingConnection(api: api, account: nil, offline: true, lastHeader: record.header)
     }
 
-    /// The token from the flags, the environment or the remembered file; when there is none or
-    /// Starling refuses it, the sign-in screen asks for one. Nil when the user left instead.
-    @MainActor
-    func signInToStarling(baseURL: URL, environment: [String: String], colors: Bool, theme: Theme = .terminal,
-                          log: RequestLog? = nil) async throws -> StarlingConnection? {
+    /// How the app opens on Starling: on the account a token given or remembered reaches, or
+    /// through the sign-in screen (no token, or a refused one: with its refusal).
+    enum StarlingStart {
+        case connected(StarlingConnection)
+        case signIn(refusal: String?)
+    }
+
+    /// The token from the flags, the environment or the remembered file, checked with Starling;
+    /// without one, or when Starling refuses it, the sign-in screen asks for one.
+    func startStarling(baseURL: URL, environment: [String: String], log: RequestLog? = nil) async throws -> StarlingStart {
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
         let given = resolvedToken(environment, starling: true)
-        var refusal: String?
-        if let token = given ?? remembered.token(for: baseURL) {
-            do {
-                return try await AppOptions.connectStarling(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log)
-            } catch where error.kind == .unauthorized {
-                refusal = error.message
-                // A remembered token that is refused now is dropped.
-                if given == nil { try? remembered.forget(baseURL) }
-            } catch {
-                // Unreachable: the account of the last run, and its cache, if there are both.
-                if error.isConnectivity, let offline = offlineConnection(baseURL: baseURL, token: token, environment: environment, log: log) {
-                    return offline
-                }
-                throw ValidationError(error.message)
+        guard let token = given ?? remembered.token(for: baseURL) else { return .signIn(refusal: nil) }
+        do {
+            return .connected(try await AppOptions.connectStarling(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
+        } catch where error.kind == .unauthorized {
+            // A remembered token that is refused now is dropped.
+            if given == nil { try? remembered.forget(baseURL) }
+            return .signIn(refusal: error.message)
+        } catch {
+            // Unreachable: the account of the last run, and its cache, if there are both.
+            if error.isConnectivity, let offline = offlineConnection(baseURL: baseURL, token: token, environment: environment, log: log) {
+                return .connected(offline)
             }
+            throw ValidationError(error.message)
         }
-        let terminal = NcursesTerminal(theme: colors ? theme : .noColor)
-        terminal.start(colors: colors)
+    }
+
+    /// The sign-in screen, the first screen of the app's loop: a token Starling accepts opens the
+    /// app on its account (and is kept when asked).
+    @MainActor
+    func starlingSignIn(baseURL: URL, refusal: String?, settings: Settings, environment: [String: String])
+        -> SignInScreen<StarlingConnection> {
         let origin = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
-        let runner = SignInRunner<StarlingConnection>(form: SignInForm(origin: origin, refusal: refusal), terminal: terminal) { token in
+        let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
+        let (allowInsecureHTTP, log) = (self.allowInsecureHTTP, settings.log)
+        return SignInScreen(form: SignInForm(origin: origin, refusal: refusal), check: { token in
             do {
                 return .success(try await AppOptions.connectStarling(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
             } catch let error as APIError {
@@ -304,78 +357,86 @@ struct AppOptions: ParsableArguments {
             } catch {
                 return .failure(SignInRefusal("the token could not be checked"))
             }
-        }
-        let outcome = await runner.run()
-        terminal.stop()
-        switch outcome {
-        case .quit(let signal?):
-            throw ExitCode(128 + signal)
-        case .quit(nil):
-            return nil
-        case .signedIn(let connection, let token, let remember):
-            if remember {
-                do {
-                    try remembered.remember(token, for: baseURL)
+        }, open: { accepted in
+            let core = openStarling(accepted.value, baseURL: baseURL, settings: settings, environment: environment, events: accepted.events)
+            if accepted.remember {
+                do throws(RememberedTokens.Failure) {
+                    try remembered.remember(accepted.token, for: baseURL)
                 } catch {
-                    StandardStream.error.line("qapital-tui: the token was not remembered: \(error.message)")
+                    core.showNotice("The token was not remembered: \(error.message)")
                 }
             }
-            return connection
+            return core
+        })
+    }
+
+    /// The app on a checked Starling account: its header, its cache, signing in again.
+    @MainActor
+    func openStarling(_ connected: StarlingConnection, baseURL: URL, settings: Settings, environment: [String: String],
+                      events: EventQueue = EventQueue()) -> AppCore {
+        var settings = settings
+        settings.skippedRecords = connected.api.skippedRecords
+        settings.currency = connected.api.accountCurrency
+        if !connected.offline, let directory = cacheDirectoryURL(environment: environment) {
+            LastStarlingAccount(cacheDirectory: directory, baseURL: baseURL).save(.init(account: connected.api.primary, header: connected.header))
         }
+        return openApp(settings, api: connected.api, sourceName: connected.header, partition: connected.api.primary.accountUid,
+                       signIn: AppOptions.signInCapability(connected.api, environment: environment), environment: environment, events: events)
+    }
+
+    /// The app on `api`: a server's API behind the offline cache (one per base URL and
+    /// `partition`), what the source can do besides, the core.
+    @MainActor
+    func openApp(_ settings: Settings, api: any SavingsAPI, sourceName: String, partition: String?,
+                 signIn: AppCore.SignInCapability? = nil, environment: [String: String], events: EventQueue = EventQueue()) -> AppCore {
+        var cached: (api: any SavingsAPI, capabilities: AppCore.Capabilities, note: String?)
+        switch settings.source {
+        case .demo:
+            cached = (api, AppCore.Capabilities(), nil)
+        case .qapital(let base), .starling(let base):
+            cached = withOfflineCache(api, baseURL: base, partition: partition, currency: settings.currency, environment: environment)
+        }
+        var capabilities = cached.capabilities
+        capabilities.signIn = signIn
+        capabilities.skippedRecords = settings.skippedRecords
+        capabilities.roundUpSaver = roundUpSaver(settings.source, account: partition, environment: environment)
+        if let log = settings.log { capabilities.errorLog = { log.note("error: " + $0) } }
+        let core = AppCore(api: cached.api, configuration: .init(sourceName: sourceName, colors: settings.colors,
+                                                                  currency: settings.currency, images: settings.images,
+                                                                  pictureSchemes: settings.pictureSchemes, keys: settings.keys,
+                                                                  roundUpStep: settings.roundUpStep),
+                           capabilities: capabilities, achievements: settings.achievements, events: events)
+        if let note = cached.note { core.showNotice(note) }
+        return core
     }
 
     @MainActor
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        var settings = try settings(environment: environment)
+        let settings = try settings(environment: environment)
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
-        var sourceName = settings.api?.sourceName ?? ""
-        var starlingAccountUid: String?
-        if case .starling(let base) = settings.source {
-            guard let connected = try await signInToStarling(baseURL: base, environment: environment, colors: settings.colors,
-                                                               theme: settings.theme, log: settings.log) else {
-                return
-            }
-            settings.api = connected.api
-            settings.skippedRecords = connected.api.skippedRecords
-            starlingAccountUid = connected.api.primary.accountUid
-            settings.currency = connected.api.accountCurrency
-            sourceName = connected.header
-            if !connected.offline, let directory = cacheDirectoryURL(environment: environment) {
-                LastStarlingAccount(cacheDirectory: directory, baseURL: base)
-                    .save(.init(account: connected.api.primary, header: connected.header))
-            }
-        }
-        guard let api = settings.api else { return }
-        var cached: (api: any SavingsAPI, capabilities: AppCore.Capabilities, note: String?)
-        switch settings.source {
-        case .demo:
-            cached = (api, AppCore.Capabilities(), nil)
-        case .qapital(let base):
-            cached = withOfflineCache(api, baseURL: base, partition: resolvedToken(environment), currency: settings.currency,
-                                      environment: environment)
-        case .starling(let base):
-            cached = withOfflineCache(api, baseURL: base, partition: starlingAccountUid, currency: settings.currency,
-                                      environment: environment)
-            if let starling = api as? StarlingAPI {
-                cached.capabilities.signIn = AppOptions.signInCapability(starling, environment: environment)
-            }
-        }
-        var capabilities = cached.capabilities
-        capabilities.skippedRecords = settings.skippedRecords
-        if let log = settings.log { capabilities.errorLog = { log.note("error: " + $0) } }
-        let core = AppCore(api: cached.api, configuration: .init(sourceName: sourceName, colors: settings.colors,
-                                                                  currency: settings.currency, images: settings.images,
-                                                                  pictureSchemes: settings.pictureSchemes, keys: settings.keys),
-                           capabilities: capabilities, achievements: settings.achievements)
-        if let note = cached.note { core.showNotice(note) }
         let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor)
+        let runner: AppRunner
+        if case .starling(let base) = settings.source {
+            switch try await startStarling(baseURL: base, environment: environment, log: settings.log) {
+            case .connected(let connection):
+                runner = AppRunner(core: openStarling(connection, baseURL: base, settings: settings, environment: environment), terminal: terminal)
+            case .signIn(let refusal):
+                runner = AppRunner(signIn: starlingSignIn(baseURL: base, refusal: refusal, settings: settings, environment: environment),
+                                   terminal: terminal)
+            }
+        } else if let api = settings.api {
+            runner = AppRunner(core: openApp(settings, api: api, sourceName: api.sourceName, partition: resolvedToken(environment),
+                                             environment: environment), terminal: terminal)
+        } else {
+            return
+        }
         terminal.start(colors: settings.colors)
-        await AppRunner(core: core, terminal: terminal).run()
+        await runner.run()
         terminal.stop()
-        if let signal = core.quitSignal {
+        if let signal = runner.quitSignal {
             throw ExitCode(128 + signal)
         }
     }

@@ -14,6 +14,8 @@ struct ConfigFile: Equatable {
     var source: String?
     var apiURL: String?
     var currency: String?
+    /// `round-up-step`: whole units of the account's currency payments round up to.
+    var roundUpStep: Int?
     var images: Bool?
     /// The theme with the file's colour overrides; nil when the file names neither.
     var theme: Theme?
@@ -143,9 +145,14 @@ struct ConfigFile: Equatable {
                 case "currency":
                     let text = try string(value, path)
                     guard Currency.from(code: text) != nil else {
-                        throw failure(path, "wants a three-letter ISO code such as USD, not \"\(TextSanitizer.clean(String(text.prefix(40))))\"")
+                        throw failure(path, Currency.refusal(text))
                     }
                     config.currency = text
+                case "round-up-step":
+                    guard let units = value.int, (1...AppOptions.maximumRoundUpStep).contains(units) else {
+                        throw failure(path, "wants a whole number of units from 1 to \(AppOptions.maximumRoundUpStep)")
+                    }
+                    config.roundUpStep = units
                 case "images":
                     guard let flag = value.bool else { throw failure(path, "wants true or false") }
                     config.images = flag
@@ -173,7 +180,7 @@ struct ConfigFile: Equatable {
                     guard let bindings = value.table else { throw failure(path, "wants a table: [keys] with action = key lines") }
                     config.keys = try readKeys(bindings)
                 default:
-                    throw failure(path, "not a setting (source, api-url, currency, images, theme, [colors], [keys])")
+                    throw failure(path, "not a setting (source, api-url, currency, round-up-step, images, theme, [colors], [keys])")
                 }
             }
             if themeName != nil || !colors.isEmpty {

@@ -61,7 +61,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--api wants qapital or starling, not \"\(TextSanitizer.clean(String(api.prefix(40))))\"")
         }
         if let currency, Currency.from(code: currency) == nil {
-            throw ValidationError("--currency: not an ISO currency code: \(TextSanitizer.clean(String(currency.prefix(40))))")
+            throw ValidationError("--currency: " + Currency.refusal(currency))
         }
         for (name, seconds) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout)] {
             guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {

@@ -73,7 +73,7 @@ import TermUI
         var lines = await app.press(.tab)
         #expect(lines[0].hasPrefix(" 1 Goals   2 Activity"))
         // Row 1 is the weekly sparkline (100×30 has room for it).
-        #expect(lines[1].hasPrefix(" Saved per week "))
+        #expect(lines[1].hasPrefix(" Everyone's savings per week "))
         #expect(lines[2].hasPrefix("Today") || lines[2].hasPrefix("Yesterday"))
         #expect(app.isSelected(row: 3))
         #expect(lines[3].contains("$"))
@@ -363,7 +363,7 @@ func freeLoopbackPort() throws -> UInt16 {
             for (width, height) in sizes {
                 var buffer = CellBuffer(width: width, height: height)
                 app.core.render(into: &buffer)
-                if width >= 2 && (width < AppCore.minimumWidth || height < AppCore.minimumHeight) {
+                if width >= 2 && (width < AppFrame.minimumWidth || height < AppFrame.minimumHeight) {
                     #expect(buffer.rowText(0).hasPrefix("T"), "\(width)×\(height): \(buffer.rowText(0))")
                 }
             }

@@ -137,7 +137,8 @@ extension BlockingTests {
         @Test(arguments: [
             (["--api-url", "ftp://example.com"], "qapital-tui: --api-url: unsupported URL scheme \"ftp\" in ftp://example.com (use http or https)\n"),
             (["--api-url", "not a url"], "qapital-tui: --api-url: not a URL: not a url\n"),
-            (["--currency", "dollars"], "qapital-tui: --currency wants a three-letter ISO code such as USD, not \"dollars\"\n"),
+            (["--currency", "dollars"], "qapital-tui: --currency: not an ISO 4217 currency code: \"dollars\" (e.g. USD, EUR, GBP, JPY, KWD, CHF)\n"),
+            (["--currency", "XYZ"], "qapital-tui: --currency: not an ISO 4217 currency code: \"XYZ\" (e.g. USD, EUR, GBP, JPY, KWD, CHF)\n"),
             (["--bogus"], "qapital-tui: Unknown option '--bogus'\n"),
             (["--achievements", "/nonexistent/a.json"], "qapital-tui: --achievements: cannot read the achievements file /nonexistent/a.json: no such file\n"),
         ])

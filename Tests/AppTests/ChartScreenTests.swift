@@ -35,10 +35,11 @@ import TestSupport
         _ = await app.resize(width: 100, height: 30)
         let hidden = await app.press(.char("c"))
         #expect(!chartShown(hidden))
-        #expect(hidden.contains { $0.contains("Henrik made a roundup.") })
+        #expect(hidden.contains { $0.contains("Johan made a roundup.") })
         #expect(chartShown(await app.press(.char("c"))))
         // Another goal: without a target there is no target line, and the pace says so.
-        let dog = await app.press(.escape, .char("j"), .enter)
+        // Brand New Wheels (the sixth goal) has no target and savings in the last eight weeks.
+        let dog = await app.press(.escape, .char("j"), .char("j"), .char("j"), .char("j"), .char("j"), .enter)
         #expect(dog.contains { $0.contains("At this pace:") && $0.contains("no target") })
         #expect(!dog.contains { $0.contains("╌") })
         #expect(KeysHelp.defaultEntries.contains { $0.keys == [.char("c")] && $0.help.contains("balance chart") })
@@ -71,10 +72,10 @@ import TestSupport
         let app = AppHarness()
         _ = await app.start()
         let lines = await app.press(.char("2"))
-        #expect(lines[1].hasPrefix(" Saved per week "))
+        #expect(lines[1].hasPrefix(" Everyone's savings per week "))
         #expect(lines[1].contains { "▁▂▃▄▅▆▇█".contains($0) })
-        #expect(!(await app.resize(width: 59, height: 30))[1].contains("Saved per week"))
-        #expect(!(await app.resize(width: 100, height: 15))[1].contains("Saved per week"))
+        #expect(!(await app.resize(width: 59, height: 30))[1].contains("savings per week"))
+        #expect(!(await app.resize(width: 100, height: 15))[1].contains("savings per week"))
     }
 
     /// Balloons at 100×30, no colours (so no picture), UTC, the demo's fixed clock.
@@ -90,24 +91,24 @@ import TestSupport
         "          │",
         "          │",
         "          │",
-        "   $400.00┤                                                                                      ⣀⣀",
-        "          │                                                         ⢀⣀⣀⣀⣀⣀⣀⣀⡤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠖⠒⠒⠒⠒⠃",
-        "     $0.00┤⣀⣀⣀⣀⡤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠖⠒⠒⠒⠋⠉⠉⠉⠉⠉⠉⠉",
-        "           26 Sep 2026                           22 Oct 2026                            18 Nov 2026",
-        " At this pace: at $50.00 a week: 21 Apr 2027   ╌╌ target",
+        "   $400.00┤                                                                                       ⣀",
+        "          │                                                                          ⣀⣀⣀⣀⣀⣀⣰⠒⠒⠒⠒⠋⠉⠁",
+        "     $0.00┤⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣀⣠⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠤⠼⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠉⠁",
+        "           18 Aug 2025                           3 Apr 2026                             18 Nov 2026",
+        " At this pace: at $26.08 a week: 15 Sep 2027   ╌╌ target",
         "────────────────────────────────────────────────────────────────────────────────────────────────────",
-        "18 Nov 2026 Henrik made a roundup.                     Henrik          Round-up              $0.49 █",
-        "17 Nov 2026 Erik made a manual transfer.               Erik                                 $45.00 █",
-        "17 Nov 2026 Johan made a manual transfer.              Johan                                $50.00 █",
-        "14 Nov 2026 Johan made a roundup.                      Johan           Round-up              $0.64 │",
-        "14 Nov 2026 Johan made a manual transfer.              Johan                                $40.00 │",
-        "13 Nov 2026 Johan made a manual transfer.              Johan                                $10.00 │",
-        "10 Nov 2026 Johan made a roundup.                      Johan           Round-up              $0.13 │",
-        "10 Nov 2026 Johan didn't resist a guilty pleasure at McDonald's.       Guilty pleasure       $4.00 │",
-        "7 Nov 2026  Johan made a roundup.                      Johan           Round-up              $0.07 │",
-        "4 Nov 2026  Henrik made a manual transfer.             Henrik                               $35.00 │",
-        "2 Nov 2026  Johan made a manual transfer.              Johan                                $45.00 │",
-        "                                                                                             1 of 34",
+        "17 Nov 2026 Johan made a roundup.                      Johan           Round-up              $0.10 █",
+        "14 Nov 2026 Johan made a manual transfer.              Johan                                $45.00 █",
+        "2 Nov 2026  Johan made a manual transfer.              Johan                                $45.00 █",
+        "30 Oct 2026 You made a roundup.                        Mikael          Round-up              $0.25 █",
+        "29 Oct 2026 Erik made a roundup.                       Erik            Round-up              $0.97 █",
+        "22 Oct 2026 Johan didn't resist a guilty pleasure at Starbucks.        Guilty pleasure       $4.00 │",
+        "21 Oct 2026 You made a manual transfer.                Mikael                                $0.32 │",
+        "15 Oct 2026 You made a manual transfer.                Mikael                               $15.00 │",
+        "12 Oct 2026 Henrik made a manual transfer.             Henrik                               $10.00 │",
+        "12 Oct 2026 Henrik didn't resist a guilty pleasure at Pressbyrån.      Guilty pleasure       $4.00 │",
+        "10 Oct 2026 Erik made a manual transfer.               Erik                                 $65.00 │",
+        "                                                                                             1 of 24",
         " demo                                                                      Esc back  ? help  q back",
     ]
 }

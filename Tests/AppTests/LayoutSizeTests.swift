@@ -31,7 +31,7 @@ import TermUI
         }
         #expect(checked >= 5)
         if width == 80 {
-            #expect(screen.contains { $0.contains("Johan didn't resist a guilty pleasure at McDonald's.") })
+            #expect(screen.contains { $0.contains("Johan didn't resist a guilty pleasure at Starbucks.") })
         }
         // The rule column stays clear of the scrollbar (a space before it).
         for line in screen where line.hasSuffix("█") || line.hasSuffix("│") {
@@ -53,7 +53,7 @@ import TermUI
         }
         #expect(checked >= 3)
         if width == 80 {
-            #expect(screen.contains { $0.contains("Erik didn't resist a guilty pleasure at 7-Eleven.") })
+            #expect(screen.contains { $0.contains("Johan moved money into Concert tickets ⚡️.") })
         }
 
         screen = await app.press(.char("3"))

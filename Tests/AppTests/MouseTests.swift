@@ -66,7 +66,7 @@ import TermUI
         let app = AppHarness()
         _ = await app.start()
         await app.press(.char("2"))
-        let row = try #require(app.terminal.lines.lastIndex { $0.contains("made a") })
+        let row = try #require(app.terminal.lines.lastIndex { $0.contains(" into ") })
         await app.press(.click(x: 30, y: row))
         #expect(app.isSelected(row: row))
     }

@@ -119,7 +119,7 @@ import TestSupport
         let api = CachingSavingsAPI(remote: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), cache: cache, now: { fixedNow })
         let app = AppHarness(api: api, capabilities: Self.capabilities(api, cache))
         _ = await app.start()
-        #expect(app.core.wantsTicks, "a note waits for the next tick")
+        #expect(app.core.nextTick != nil, "a note waits for the next tick")
         let bar = app.tick().last ?? ""
         #expect(bar.contains("cache: the disk is full"), "\(bar)")
         #expect(api.connectivity.takeCacheNote() == nil, "said once")

@@ -45,6 +45,75 @@ import TestSupport
         #expect(app.isSelected(row: 2))
     }
 
+    /// The saved column of `name`'s row: its last word.
+    static func savedColumn(_ lines: [String], _ name: String) -> String? {
+        row(lines, name).flatMap { $0.split(separator: " ").last.map(String.init) }
+    }
+
+    /// While goal feeds load, a sum over them is "…", never a partial sum; each row shows its
+    /// amount once all of that person's goals are in.
+    @Test func aSumIsDotsWhileItsFeedsLoadAndTheAmountOnceTheyAreIn() async throws {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "demo")
+        api.hold([.feed])
+        let app = AppHarness(api: api, width: 90, height: 24)
+        let idle = { app.core.pendingEvents == 0 }
+        await app.runner.run(until: idle, timeout: .seconds(30))
+        app.terminal.send(.key(.char("5")))
+        await app.runner.run(until: { idle() && api.heldCount == Self.dataset.goals.filter { $0.status == .active }.count },
+                             timeout: .seconds(30))
+        var lines = app.terminal.lines
+        for user in Self.dataset.users {
+            #expect(Self.savedColumn(lines, user.displayName) == "…", "\(user.displayName): \(Self.row(lines, user.displayName) ?? "")")
+        }
+        // Feeds arrive one at a time: a person's sum shows only once all of their goals are in.
+        let active = Self.dataset.goals.filter { $0.status == .active }
+        var partial = 0
+        for released in 1...active.count {
+            api.releaseOne(.feed)
+            await app.runner.run(until: { idle() && active.count { app.core.goals.feed(for: $0.id).status == .loaded } == released },
+                                 timeout: .seconds(30))
+            lines = app.terminal.lines
+            for user in Self.dataset.users {
+                let theirs = active.filter { $0.ownerId == user.id || $0.connectedUserIds.contains(user.id) }
+                let known = theirs.allSatisfy { app.core.goals.feed(for: $0.id).status == .loaded }
+                if !known { partial += 1 }
+                #expect(Self.savedColumn(lines, user.displayName) == (known ? Self.saved(user.id).formatted : "…"),
+                        "\(user.displayName) after \(released) feeds")
+            }
+        }
+        #expect(partial > 0)
+        api.release()
+        lines = await app.screen()
+        for user in Self.dataset.users {
+            #expect(Self.savedColumn(lines, user.displayName) == Self.saved(user.id).formatted, "\(user.displayName)")
+        }
+    }
+
+    /// Offline with the goals' feeds not kept, a sum is "—" (not $0.00); when the server answers
+    /// again it is filled in without `r`.
+    @Test func aSumIsADashOfflineAndFilledInWhenTheServerAnswersAgain() async throws {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "demo")
+        api.script { $0.unreachable = [.feed] }
+        let app = AppHarness(api: api, width: 90, height: 24)
+        _ = await app.start()
+        var lines = await app.press(.char("5"))
+        for user in Self.dataset.users {
+            #expect(Self.savedColumn(lines, user.displayName) == "—", "\(user.displayName): \(Self.row(lines, user.displayName) ?? "")")
+        }
+        #expect(!lines.joined().contains("$0.00"))
+        _ = await app.press(.enter)
+        lines = app.terminal.lines
+        #expect(lines.contains { $0.contains("saved — in the last 30 days (not available offline)") }, "\(lines)")
+        _ = await app.press(.escape)
+        // Back online: the goals come again (as the reconnect tick asks), and with them the feeds.
+        api.script { $0.unreachable = [] }
+        app.core.goals.load()
+        lines = await app.screen()
+        for user in Self.dataset.users {
+            #expect(Self.savedColumn(lines, user.displayName) == Self.saved(user.id).formatted, "\(user.displayName)")
+        }
+    }
+
     @Test func slashSearchesNamesIdsAndGoalNames() async {
         let app = AppHarness(width: 100, height: 24)
         _ = await app.start()
@@ -153,7 +222,7 @@ import TestSupport
         let old = FeedItem(id: "b", timestamp: fixedNow.addingTimeInterval(-31 * 86_400), message: MarkupText(parsing: "x"),
                            amount: Money(minorUnits: 5_000, currency: usd), userId: 2)
         let stranger = Activity(message: MarkupText(parsing: "hi"), amount: Money(minorUnits: 1, currency: usd), userId: 9, timestamp: fixedNow)
-        let people = PeopleRoster.people(goals: goals, feeds: { $0 == 1 ? ([recent, old], true) : ([], false) },
+        let people = PeopleRoster.people(goals: goals, feeds: { $0 == 1 ? ([recent, old], .known) : ([], .loading) },
                                          activities: [stranger], currency: usd, now: fixedNow)
         #expect(people.map(\.id) == [1, 2, 9])
         #expect(people[0].isHolder && people[0].goalIds == [1, 2] && !people[0].savedIsComplete)
@@ -161,6 +230,11 @@ import TestSupport
         #expect(people[2].goalIds.isEmpty && people[2].saved.minorUnits == 0)
         let events = PeopleRoster.events(of: 2, goals: goals, feeds: { $0 == 1 ? [old, recent] : [] }, activities: [stranger])
         #expect(events == [.saving(goalId: 1, item: recent), .saving(goalId: 1, item: old)])
+        // The same saving in the activity (one ledger) is listed once; another activity of theirs stays.
+        let same = Activity(message: MarkupText(parsing: "into A"), amount: recent.amount, userId: 2, timestamp: recent.timestamp)
+        let other = Activity(message: MarkupText(parsing: "else"), amount: recent.amount, userId: 2, timestamp: fixedNow)
+        let deduplicated = PeopleRoster.events(of: 2, goals: goals, feeds: { $0 == 1 ? [old, recent] : [] }, activities: [same, other])
+        #expect(deduplicated == [.activity(other), .saving(goalId: 1, item: recent), .saving(goalId: 1, item: old)])
     }
 }
 

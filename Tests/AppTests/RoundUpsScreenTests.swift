@@ -96,7 +96,7 @@ enum RoundUpsApp {
             "",
             "                                                                          1 of 5",
             "",
-            " Round-ups: $1.58 from 4 payments   s: save into a goal",
+            " Round-ups: $1.58 from 3 payments   s: save into a goal",
             " Not saved, other currencies: €0.70 (1 payment in EUR)",
             " test                                                            ? help  q quit",
         ])
@@ -145,7 +145,7 @@ enum RoundUpsApp {
             "                     │  Concert tickets ⚡️       $187.13  │",
             "                     └──────── Enter choose · Esc cancel ─┘               1 of 5",
             "",
-            " Round-ups: $1.58 from 4 payments   s: save into a goal",
+            " Round-ups: $1.58 from 3 payments   s: save into a goal",
         ])
         await press(.char("j"), .enter)
         #expect(Array(frame()[5...11]) == [
@@ -176,7 +176,7 @@ enum RoundUpsApp {
         let dogBefore = try #require(core.goals.goal(id: 2)).balance
         await press(.char("s"), .char("j"), .enter, .enter)
         #expect(Array(frame()[11...15]) == [
-            " Round-ups: $1.58 from 4 payments",
+            " Round-ups: $1.58 from 3 payments",
             " Not saved, other currencies: €0.70 (1 payment in EUR)",
             " ✗ Saving $1.58 into Dog failed: POST /savingsgoals/2/transfers: HTTP 500",
             "   s or r: retry with the same transfer id (never saved twice) · Esc: drop it",

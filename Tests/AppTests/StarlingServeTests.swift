@@ -202,3 +202,72 @@ import TermUI
         #expect(try await api.goals().count == 12)
     }
 }
+
+/// Issue 27, item 6: on Starling "saved per week" is money moved into goals, never the salary;
+/// declined and reversed payments are dimmed and in no sum; the demo account is one ledger.
+@Suite(.timeLimit(.minutes(1))) struct StarlingSavedPerWeekTests {
+    @Test func savedPerWeekIsMoneyMovedIntoGoalsAndDeclinedRowsAreDimmed() async throws {
+        let backend = DemoBackend(now: fixedNow, options: .init(currency: .gbp))
+        let dataset = await backend.dataset
+        try await withStarlingServer(backend: backend) { _, url in
+            let api = try await StarlingAPI.connect(baseURL: url, token: StarlingDemoAPI.testToken, now: { fixedNow })
+            // The account feed: every saving into a goal left the account; the salary is not a saving.
+            let page = try await api.activities(from: fixedNow.addingTimeInterval(-56 * 86_400), to: fixedNow.addingTimeInterval(1))
+            let moved = page.activities.filter { $0.kind == .moveToGoal }
+            let savings = dataset.feeds.values.joined().filter { $0.timestamp >= fixedNow.addingTimeInterval(-56 * 86_400) && $0.timestamp < fixedNow }
+            #expect(moved.count == savings.count && !moved.isEmpty)
+            #expect(moved.reduce(Int64(0)) { $0 + ($1.saved?.minorUnits ?? 0) } == savings.reduce(Int64(0)) { $0 + $1.amount.minorUnits })
+            let salary = try #require(page.activities.first { $0.message.plainText.hasPrefix("Salary") })
+            #expect(salary.saved == nil && salary.amount.minorUnits > 0)
+            let voided = page.activities.filter(\.isVoid)
+            #expect(!voided.isEmpty && voided.allSatisfy { $0.saved == nil })
+            #expect(voided.allSatisfy { activity in ["declined", "reversed"].contains { activity.message.plainText.contains($0) } })
+
+            // The week's figure is what went into goals this week, nothing else.
+            let calendar = Week.calendar(in: TimeZone(identifier: "Europe/London")!)
+            let week = Week(containing: fixedNow, calendar: calendar)
+            let thisWeek = savings.filter { week.contains($0.timestamp) }.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
+            let lines = try await Self.activityTab(api)
+            let header = try #require(lines.first { $0.contains("per week") })
+            #expect(header.hasPrefix(" Saved into goals per week "), "\(header)")
+            #expect(header.hasSuffix("this week \(Money(minorUnits: thisWeek, currency: .gbp).formatted)"), "\(header)")
+        }
+    }
+
+    /// docs/roundups.md and docs/starling.md: £1,000 on the day before the oldest entry, plus
+    /// everything since that went through, every saving into a goal included.
+    @Test func theDemoAccountsBalanceIsItsOpeningPlusItsLedger() async throws {
+        let backend = DemoBackend(now: fixedNow, options: .init(currency: .gbp))
+        let dataset = await backend.dataset
+        try await withStarlingServer(backend: backend) { _, url in
+            let api = try await StarlingAPI.connect(baseURL: url, token: StarlingDemoAPI.testToken, now: { fixedNow })
+            let page = try await api.activities(from: .distantPast, to: fixedNow.addingTimeInterval(86_400))
+            let through = page.activities.filter { !$0.isVoid }.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
+            let balance = try #require(try await api.account()?.effectiveBalance)
+            #expect(balance.minorUnits == 100_000 + through)
+            let saved = page.activities.compactMap { $0.kind == .moveToGoal ? $0.saved?.minorUnits : nil }.reduce(0, +)
+            #expect(saved == dataset.goals.reduce(Int64(0)) { $0 + $1.balance.minorUnits })
+            #expect(page.activities.contains { $0.message.plainText == "Saved into Dog" })
+        }
+    }
+
+    /// The Activity tab at 120×40, and whether each declined or reversed row on it is dimmed.
+    @MainActor
+    static func activityTab(_ api: StarlingAPI) async throws -> [String] {
+        let app = AppHarness(api: api, width: 120, height: 40, timeZone: TimeZone(identifier: "Europe/London")!,
+                             currency: api.accountCurrency)
+        _ = await app.start()
+        let lines = await app.press(.char("2"))
+        var checked = 0
+        for (y, line) in lines.enumerated() where line.contains("· declined") || line.contains("· reversed") {
+            let x = try #require(line.firstIndex(of: "−").map { line.distance(from: line.startIndex, to: $0) })
+            #expect(app.terminal.attributes(atX: x, y: y).contains(.dim), "\(line)")
+            checked += 1
+        }
+        for (y, line) in lines.enumerated() where line.contains("Tesco") && !line.contains("·") {
+            #expect(!app.terminal.attributes(atX: 20, y: y).contains(.dim), "\(line)")
+        }
+        #expect(checked > 0, "no declined or reversed row on screen")
+        return lines.map { String($0.reversed().drop { $0 == " " }.reversed()) }
+    }
+}

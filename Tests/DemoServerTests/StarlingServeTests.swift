@@ -87,7 +87,7 @@ import TestSupport
             let second = try await api.transfer(goalId: goal.id, transferId: id, amount: amount)
             #expect(first.balance == amount && second.balance == amount)
             let feed = try await api.activities(from: fixedNow.addingTimeInterval(-86_400), to: Date().addingTimeInterval(60))
-            #expect(feed.activities.filter { $0.message.plainText.hasPrefix("Round-me-up!") }.count == 1)
+            #expect(feed.activities.filter { $0.message.plainText.hasPrefix("Saved into Round-me-up!") && $0.kind == .moveToGoal }.count == 1)
             do {
                 _ = try await api.createGoal(name: "  ", target: nil)
                 Issue.record("created a goal without a name")

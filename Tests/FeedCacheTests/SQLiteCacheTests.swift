@@ -145,6 +145,10 @@ func openCache(_ directory: URL) throws -> SQLiteCache {
             try await pool.write { db in
                 try db.execute(sql: "INSERT INTO resource (kind, key, json, fetchedAt) VALUES ('rules', '', ?, ?)",
                                arguments: [json, now.timeIntervalSince1970])
+                // An activity kept before activities said what they are: dropped, to be fetched again.
+                try db.execute(sql: "INSERT INTO activity (timestamp, json) VALUES (?, ?)", arguments: [now.timeIntervalSince1970, Data("{}".utf8)])
+                try db.execute(sql: "INSERT INTO coverage (fromTime, toTime, fetchedAt) VALUES (?, ?, ?)",
+                               arguments: [0, now.timeIntervalSince1970, now.timeIntervalSince1970])
             }
             try pool.close()
         }
@@ -152,7 +156,9 @@ func openCache(_ directory: URL) throws -> SQLiteCache {
         #expect(await cache.rules()?.value.map(\.kind) == [.guiltyPleasure])
         let pool = try DatabasePool(path: file.path)
         let applied = try await pool.read { try SQLiteCache.migrator.appliedMigrations($0) }
-        #expect(applied == ["v1", "v2: activity index"])
+        #expect(applied == ["v1", "v2: activity index", "v3: activity kinds"])
+        #expect(try await pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM activity") } == 0)
+        #expect(try await pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM coverage") } == 0)
         #expect(try await pool.read { try $0.indexes(on: "activity").map(\.name) } == ["activity_by_time"])
     }
 

@@ -199,3 +199,35 @@ private func saving(_ cents: Int64, _ when: String, _ currency: Currency = .usd)
         #expect(pace == .projected(perWeek: usd(100), date: at("2026-04-03T11:00:00Z")))
     }
 }
+
+/// Saved per week takes only what went into goals (issue 27, item 6).
+@Suite struct SavedPerWeekKindTests {
+    @Test func onlySavingsAndMovesToGoalsCountNeverIncomeOrVoidRows() {
+        let calendar = Week.calendar(in: TimeZone(identifier: "UTC")!)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let gbp = { (minor: Int64) in Money(minorUnits: minor, currency: .gbp) }
+        let activities = [
+            Activity(message: MarkupText(runs: []), amount: gbp(250_000), userId: 1, timestamp: now, kind: .other),      // salary
+            Activity(message: MarkupText(runs: []), amount: gbp(-2_110), userId: 1, timestamp: now, kind: .void),        // reversed
+            Activity(message: MarkupText(runs: []), amount: gbp(2_110), userId: 1, timestamp: now, kind: .void),         // declined refund
+            Activity(message: MarkupText(runs: []), amount: gbp(-1_000), userId: 1, timestamp: now, kind: .other),       // a payment
+            Activity(message: MarkupText(runs: []), amount: gbp(-500), userId: 1, timestamp: now, kind: .moveToGoal),    // into a goal
+            Activity(message: MarkupText(runs: []), amount: gbp(158), userId: 1, timestamp: now, kind: .saving),         // Qapital
+            Activity(message: MarkupText(runs: []), amount: gbp(-99), userId: 1, timestamp: now, kind: .saving),         // not a saving
+        ]
+        let weeks = WeekTotal.saved(activities, currency: .gbp, calendar: calendar, now: now)
+        #expect(weeks.last?.total == gbp(658))
+    }
+
+    @Test func theKindSurvivesTheCacheAndAServerSendsNone() throws {
+        let activity = Activity(message: MarkupText(parsing: "<strong>Dog</strong>"), amount: Money(minorUnits: -500, currency: .usd),
+                                userId: 1, timestamp: Date(timeIntervalSince1970: 1_800_000_000), kind: .moveToGoal)
+        let data = try JSONEncoder().encode(activity)
+        let decoded = try PayloadDecoder().decode(Activity.self, from: data, resource: "cache activity")
+        #expect(decoded.kind == .moveToGoal)
+        #expect(!String(decoding: try JSONEncoder().encode(Activity(message: activity.message, amount: activity.amount, userId: 1,
+                                                                      timestamp: activity.timestamp)), as: UTF8.self).contains("kind"))
+        let plain = Data(#"{"message":"x","amount":1.5,"userId":2,"timestamp":"2026-11-08T10:00:00+00:00","kind":"<bogus>"}"#.utf8)
+        #expect(try PayloadDecoder().decode(Activity.self, from: plain, resource: "activity").kind == .saving)
+    }
+}

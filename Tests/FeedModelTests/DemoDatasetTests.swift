@@ -1,6 +1,7 @@
 @testable import DemoData
 import Foundation
 import Testing
+import TestSupport
 @testable import FeedModel
 
 @Suite struct DemoDatasetTests {
@@ -78,5 +79,66 @@ import Testing
         let created = try await backend.createGoal(name: "  Kayak ", target: Money(minorUnits: 90_000, currency: .usd))
         #expect(created.name == "Kayak")
         #expect(await backend.goals().last == created)
+    }
+}
+
+/// The demo is one ledger (issue 27): the activity is exactly the goals' savings, every balance
+/// is the sum of its savings, and people save only into goals shared with them.
+@Suite struct DemoLedgerTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func problems(goals: [Goal], feeds: [GoalID: [FeedItem]], activities: [Activity], currency: Currency) -> [String] {
+        LedgerCheck.problems(goals: goals, feeds: feeds, activities: activities, currency: currency)
+    }
+
+    @Test(arguments: ["USD", "GBP", "EUR", "JPY", "KWD", "CHF"])
+    func theWholeDatasetIsOneLedger(code: String) throws {
+        let currency = try #require(Currency.from(code: code))
+        let data = DemoDataset(now: now, options: .init(currency: currency))
+        #expect(Self.problems(goals: data.goals, feeds: data.feeds, activities: data.activities, currency: currency) == [])
+        // Goals with no balance have no savings; someone saves into every goal with a balance.
+        for goal in data.goals where !goal.balance.isZero { #expect(!(data.feeds[goal.id] ?? []).isEmpty) }
+        #expect(data.activities.count == data.feeds.values.reduce(0) { $0 + $1.count })
+    }
+
+    @Test func peopleSavedInThirtyDaysIsWhatTheirActivityAddsUpTo() {
+        let data = DemoDataset(now: now)
+        let people = PeopleRoster.people(goals: data.goals, feeds: { (data.feeds[$0] ?? [], .known) }, activities: data.activities,
+                                         currency: .usd, now: now)
+        let since = now.addingTimeInterval(-PeopleRoster.savedWindow)
+        for person in people {
+            let fromActivity = data.activities.filter { $0.userId == person.id && $0.timestamp >= since }
+                .reduce(Int64(0)) { $0 + $1.amount.minorUnits }
+            #expect(person.saved.minorUnits == fromActivity, "user \(person.id)")
+        }
+        #expect(people.contains { $0.savingsCount > 0 && !$0.isHolder })
+    }
+
+    @Test func aSavedRoundUpIsASavingAndAnActivity() async throws {
+        let backend = DemoBackend(now: now)
+        let amount = Money(minorUnits: 116, currency: .usd)
+        _ = try await backend.transfer(goalId: 2, transferId: UUID(), amount: amount)
+        let data = await backend.dataset
+        #expect(Self.problems(goals: data.goals, feeds: data.feeds, activities: data.activities, currency: .usd) == [])
+        #expect(data.activities.map(\.timestamp) == data.activities.map(\.timestamp).sorted(by: >))
+        #expect(data.activities.contains { LedgerCheck.goalName(of: $0) == "Dog" && $0.amount == amount
+            && $0.message.plainText == "You saved your round-ups into Dog." })
+    }
+
+    /// Amounts are made per currency: whole yen of a sensible size (never ×100), fils for KWD.
+    @Test func amountsAreMadePerCurrency() throws {
+        let usd = DemoDataset(now: now)
+        let jpy = DemoDataset(now: now, options: .init(currency: .jpy))
+        let kwd = DemoDataset(now: now, options: .init(currency: .kwd))
+        let balloons = { (data: DemoDataset) in data.goals.first { $0.name == "Balloons" }! }
+        #expect(balloons(usd).balance.formatted == "$400.00")
+        #expect(balloons(jpy).balance.formatted == "¥60,000")
+        #expect(balloons(jpy).target?.formatted == "¥225,000")
+        #expect(balloons(kwd).balance.formatted == "KWD 124.000")
+        // A week of payments in yen rounds up by something, at ¥100 a step.
+        let summary = RoundUp.Summary(transactions: jpy.transactions.filter { $0.timestamp > now.addingTimeInterval(-7 * 86_400) },
+                                      accountCurrency: .jpy)
+        #expect(summary.saveable.minorUnits > 0)
+        #expect(summary.lines.allSatisfy { $0.roundUp.minorUnits < 100 })
     }
 }

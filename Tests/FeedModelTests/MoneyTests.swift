@@ -80,7 +80,7 @@ import Testing
             FeedItem(id: "\(index)", timestamp: now.addingTimeInterval(-Double(index)), message: MarkupText(parsing: "saved"),
                      amount: Money(minorUnits: Money.maxMagnitude, currency: .usd), userId: 1)
         }
-        let people = PeopleRoster.people(goals: [goal], feeds: { _ in (items, true) }, activities: [], currency: .usd, now: now)
+        let people = PeopleRoster.people(goals: [goal], feeds: { _ in (items, .known) }, activities: [], currency: .usd, now: now)
         #expect(people.first?.saved.minorUnits == .max)
         #expect(people.first?.savingsCount == 93)
     }

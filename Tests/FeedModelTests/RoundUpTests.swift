@@ -25,8 +25,43 @@ private func payment(_ cents: Int64, _ currency: Currency = .usd, at seconds: Ti
         #expect(RoundUp.of(usd(0)) == nil)
     }
 
-    @Test func aCurrencyWithoutMinorUnitsNeverRoundsUp() {
-        #expect(RoundUp.of(Money(minorUnits: -1_234, currency: .jpy)) == Money(minorUnits: 0, currency: .jpy))
+    /// Each currency with its exponent: decoded from JSON, rounded up, summed and written back.
+    @Test(arguments: [
+        ("USD", "-4.35", "$4.35", "$0.65"), ("GBP", "-0.87", "£0.87", "£0.13"), ("EUR", "-12", "€12.00", "€0.00"),
+        ("CHF", "-1250.5", "CHF 1,250.50", "CHF 0.50"), ("JPY", "-1234", "¥1,234", "¥66"), ("JPY", "-1200", "¥1,200", "¥0"),
+        ("KWD", "-4.355", "KWD 4.355", "KWD 0.645"), ("KWD", "-0.001", "KWD 0.001", "KWD 0.999"),
+    ])
+    func eachCurrencyRoundsUpInItsOwnUnits(code: String, json: String, paid: String, roundUp: String) throws {
+        let currency = try #require(Currency.from(code: code))
+        let decimal = try #require(Decimal(string: json))
+        let amount = try #require(Money(decimal: decimal, currency: currency))
+        #expect(amount.magnitude.formatted == paid)
+        #expect(RoundUp.of(amount)?.formatted == roundUp)
+        let summary = RoundUp.Summary(transactions: [payment(amount.minorUnits, currency, at: 1), payment(amount.minorUnits, currency, at: 2)],
+                                      accountCurrency: currency)
+        #expect(summary.saveable.minorUnits == 2 * (RoundUp.of(amount)?.minorUnits ?? -1))
+        #expect(summary.saveableCount == (summary.saveable.isZero ? 0 : 2))
+    }
+
+    @Test func aCurrencyWithoutMinorUnitsRoundsUpToAStep() {
+        let yen = { (minor: Int64) in Money(minorUnits: minor, currency: .jpy) }
+        #expect(Currency.jpy.minorDigits == 0)
+        #expect(Currency.kwd.minorDigits == 3)
+        #expect(RoundUp.of(yen(-1_234)) == yen(66))
+        #expect(RoundUp.of(yen(-1_234), step: 500) == yen(266))
+        #expect(RoundUp.of(yen(-1_234), step: 1) == yen(0))
+        // The configured step is for the account's currency; others keep their own.
+        let summary = RoundUp.Summary(transactions: [payment(-1_234, .jpy, at: 1), payment(-435, .usd, at: 2)],
+                                      accountCurrency: .jpy, step: 1_000)
+        #expect(summary.saveable == yen(766))
+        #expect(summary.otherTotals == [usd(65)])
+    }
+
+    @Test func onlyISOCodesAreCurrencies() {
+        #expect(Currency.from(code: "XYZ") == nil)
+        #expect(Currency.from(code: "usd") == .usd)
+        #expect(Currency.from(code: "bhd")?.minorDigits == 3)
+        #expect(Currency.from(code: "dollars") == nil)
     }
 
     @Test func theSeedExampleComesTo158() {
@@ -44,6 +79,8 @@ private func payment(_ cents: Int64, _ currency: Currency = .usd, at seconds: Ti
         #expect(summary.lines.count == 2)
         #expect(summary.lines.map(\.roundUp) == [usd(65), usd(0)])
         #expect(summary.saveable == usd(65))
+        // "from 1 payment": the whole amount adds nothing, so it is not counted.
+        #expect(summary.saveableCount == 1)
     }
 
     @Test func currenciesAreTotalledApartAndOnlyTheAccountsCanBeSaved() {
@@ -251,11 +288,13 @@ private func payment(_ cents: Int64, _ currency: Currency = .usd, at seconds: Ti
         #expect(await backend.dataset.goals.first { $0.id == 2 }?.balance == dog.balance + usd(158))
         #expect(await backend.dataset.feeds[2]?.filter { $0.id == transfer.id.uuidString.lowercased() }.count == 1)
         // The week is saved: a second save is refused rather than sent with a new id.
-        #expect(store.saveProblem == .alreadySaved(transfer))
-        #expect(throws: RoundUpStore.SaveProblem.alreadySaved(transfer)) { try store.save(into: dog) }
+        let saved = try #require(store.progress?.saved.last)
+        #expect(saved.key == transfer.id && saved.state == .saved && saved.amount == usd(158))
+        #expect(store.saveProblem == .alreadySaved(saved))
+        #expect(throws: RoundUpStore.SaveProblem.alreadySaved(saved)) { try store.save(into: dog) }
     }
 
-    @Test func aTransferGivenUpOnAndSavedAgainKeepsItsId() async throws {
+    @Test func aTransferGivenUpOnStaysPendingAndIsSentAgainWithItsId() async throws {
         let (store, goals, api, backend, probe) = await makeStore()
         store.load()
         #expect(await probe.wait { store.status == .loaded })
@@ -265,7 +304,10 @@ private func payment(_ cents: Int64, _ currency: Currency = .usd, at seconds: Ti
         #expect(await probe.wait { store.transfer?.failureMessage != nil })
         store.dismissTransfer()
         #expect(store.transfer == nil)
-        try store.save(into: dog)
+        // Its payments are not offered again under a new id: the pending transfer goes first.
+        #expect(store.saveProblem == .failedTransferPending)
+        #expect(throws: RoundUpStore.SaveProblem.failedTransferPending) { try store.save(into: dog) }
+        #expect(store.retryTransfer())
         #expect(await probe.wait { store.transfer?.isSending == false })
         let ids = api.transferIds
         #expect(ids.count == 2 && ids[0] == ids[1])

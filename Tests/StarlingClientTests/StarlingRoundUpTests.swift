@@ -67,3 +67,26 @@ import Testing
         #expect(summary.otherTotals.isEmpty)
     }
 }
+
+/// What each Starling feed item is for the sums (issue 27, item 6).
+@Suite struct StarlingActivityKindTests {
+    static func item(_ direction: String, _ source: String, _ status: String, counterparty: String? = "MERCHANT",
+                     category: String? = "SHOPPING") -> Starling.FeedItem {
+        Starling.FeedItem(feedItemUid: "u", categoryUid: "c", amount: Starling.Amount(currency: "GBP", minorUnits: 2_110), sourceAmount: nil,
+                          direction: direction, transactionTime: Date(timeIntervalSince1970: 1_800_000_000), source: source,
+                          status: status, counterPartyType: counterparty, counterPartyName: "Shop", reference: nil, spendingCategory: category)
+    }
+
+    @Test func declinedAndReversedAreVoidMovesToGoalsAreSavedIncomeIsNot() throws {
+        #expect(StarlingMapping.kind(Self.item("OUT", "MASTER_CARD", "DECLINED")) == .void)
+        #expect(StarlingMapping.kind(Self.item("OUT", "MASTER_CARD", "reversed")) == .void)
+        #expect(StarlingMapping.kind(Self.item("OUT", "MASTER_CARD", "SETTLED")) == .other)
+        #expect(StarlingMapping.kind(Self.item("IN", "FASTER_PAYMENTS_IN", "SETTLED", counterparty: "SENDER", category: "INCOME")) == .other)
+        #expect(StarlingMapping.kind(Self.item("OUT", "INTERNAL_TRANSFER", "SETTLED", counterparty: "CATEGORY", category: "SAVING")) == .moveToGoal)
+        // Money back out of a goal into the account is not a saving.
+        #expect(StarlingMapping.kind(Self.item("IN", "INTERNAL_TRANSFER", "SETTLED", counterparty: "CATEGORY", category: "SAVING")) == .other)
+        let moved = try StarlingMapping.activity(Self.item("OUT", "INTERNAL_TRANSFER", "SETTLED", counterparty: "CATEGORY", category: "SAVING"))
+        #expect(moved.amount.minorUnits == -2_110 && moved.saved?.minorUnits == 2_110)
+        #expect(try StarlingMapping.activity(Self.item("OUT", "MASTER_CARD", "REVERSED")).saved == nil)
+    }
+}

@@ -1,0 +1,55 @@
+import FeedModel
+import Foundation
+import TermUI
+
+/// One frame of the app, drawn from what the core holds: the tab bar, the screen on top of the
+/// tab's stack, the status bar, the overlays. Drawing only reads; it returns what the frame
+/// showed (users, pictures, the feed's position) for the core to ask for.
+@MainActor
+struct AppFrame {
+    /// Smallest size that gets the full layout.
+    static let minimumWidth = 20
+    static let minimumHeight = 6
+    /// The tabs' titles in the bar: "1 Goals", "2 Activity", …
+    static let tabTitles = AppCore.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }
+
+    let tabBar: TabBar
+    /// The tab's screens, the one shown last.
+    let stack: [any Screen]
+    let overlays: [any Overlay]
+    let status: StatusLine
+    /// When the goals shown were kept by the offline cache, if they were.
+    let cachedAt: Date?
+
+    /// Where the screen and the overlays go in a terminal of `size`; nil when it is too small.
+    static func body(of area: Rect) -> Rect? {
+        guard area.width >= minimumWidth, area.height >= minimumHeight else { return nil }
+        return Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 2)
+    }
+
+    /// Draws the frame; returns what the screen laid out (nil when nothing was drawn).
+    func draw(into buffer: inout CellBuffer, _ data: ScreenData) -> Layout? {
+        buffer.clear()
+        let area = buffer.area
+        guard let body = Self.body(of: area), let screen = stack.last else {
+            buffer.write("Terminal too small (\(area.width)×\(area.height)); need \(Self.minimumWidth)×\(Self.minimumHeight)",
+                         x: 0, y: 0, maxWidth: area.width)
+            return nil
+        }
+        tabBar.draw(into: &buffer, rect: area.top(1))
+        let layout = screen.draw(into: &buffer, area: body, data)
+        let keys = data.keys
+        let hints = stack.count > 1 ? "\(keys[.back]) back  \(keys[.help]) help  \(keys[.quit]) back "
+                                    : "\(keys[.help]) help  \(keys[.quit]) quit "
+        status.draw(into: &buffer, rect: area.bottom(1), filter: screen.filter, hints: hints, cachedAt: cachedAt)
+        for overlay in overlays { overlay.draw(into: &buffer, area: body, statusBar: area.bottom(1), data) }
+        return layout
+    }
+
+    /// What the frame showed: the screen's users, pictures and feed position, the overlays'.
+    func shown(_ data: ScreenData) -> Shown {
+        var shown = stack.last?.shown(data) ?? Shown()
+        for overlay in overlays { shown.merge(overlay.shown(data)) }
+        return shown
+    }
+}
