@@ -4,6 +4,11 @@ import HTTPTransport
 
 /// The app's default source: the demo backend in process, with optional simulated latency.
 public struct DemoSavingsAPI: SavingsAPI {
+    /// The source as the registry lists it: in process, nothing to sign in to.
+    public static let source = SourceDescription(
+        name: "demo", title: "Demo", signIn: .none, abilities: [.createGoals, .moveMoney, .sharedGoals],
+        documentation: "README.md")
+
     public let backend: DemoBackend
     public let latency: Duration
 

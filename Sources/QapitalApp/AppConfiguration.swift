@@ -19,6 +19,8 @@ extension AppCore {
         public var pictureSchemes: Set<String> = ["http", "https"]
         /// Keys the config file binds instead of the defaults.
         public var keys = KeyOverrides()
+        /// Why the source cannot create goals (`n` says it instead of opening the form); nil: it can.
+        public var noGoalCreation: String?
 
         public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, currency: Currency = .usd,
                     errorLifetime: TimeInterval = 6, images: Bool = true, pictureSchemes: Set<String> = ["http", "https"],
@@ -67,6 +69,9 @@ extension AppCore {
     public struct SignInCapability: Sendable {
         /// Where the token goes ("api.starlingbank.com"), shown on the form.
         public var origin: String
+        /// The form's title ("Starling Bank") and the request that checks a token.
+        public var title = "Starling Bank"
+        public var tokenCheck = "GET /api/v2/accounts"
         /// Whether the server refused the token in use.
         public var isRefused: @Sendable () -> Bool
         /// Checks a token; when accepted the source uses it from then on (kept between runs if

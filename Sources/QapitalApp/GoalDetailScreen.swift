@@ -35,7 +35,7 @@ final class GoalDetailScreen: Screen {
         // In a goal, Enter shows who is behind the selected saving and the goal (as `u` does).
         case .open: return people(data).map { .present($0) } ?? .consumed
         case .back, .quit: return .pop
-        case .newGoal: return NewGoalForm.open()
+        case .newGoal: return NewGoalForm.open(data)
         case .toggleChart:
             showsChart.toggle()
             return .consumed

@@ -33,7 +33,7 @@ final class GoalListScreen: TabScreen {
             guard let goal = selectedGoal(data) else { return .consumed }
             return .run([.loadGoalFeed(goal.id)], then: .push(GoalDetailScreen(goalId: goal.id)))
         case .newGoal:
-            return NewGoalForm.open()
+            return NewGoalForm.open(data)
         default:
             return .ignored
         }

@@ -34,9 +34,11 @@ final class NewGoalForm: Overlay {
     static let nameWidth = 28
     static let targetWidth = 12
 
-    /// Opens a fresh form: whatever an earlier one sent is no longer reported.
-    static func open() -> Outcome {
-        .run([.resetGoalCreation], then: .present(NewGoalForm()))
+    /// Opens a fresh form: whatever an earlier one sent is no longer reported. A source that
+    /// cannot create goals says why instead.
+    static func open(_ data: ScreenData) -> Outcome {
+        if let reason = data.noGoalCreation { return .notice(reason) }
+        return .run([.resetGoalCreation], then: .present(NewGoalForm()))
     }
 
     func handle(_ key: Key, _ data: ScreenData) -> Outcome {

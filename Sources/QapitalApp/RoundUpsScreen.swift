@@ -62,7 +62,7 @@ final class RoundUpsScreen: TabScreen {
         case .back:
             return .run(.dismissTransfer)
         case .newGoal:
-            return NewGoalForm.open()
+            return NewGoalForm.open(data)
         default:
             return .ignored
         }

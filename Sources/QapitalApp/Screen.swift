@@ -25,6 +25,8 @@ struct ScreenData {
     var spinnerFrame: String?
     /// The keys as bound, for hints ("press r to retry").
     let keys: KeyLabels
+    /// Why the source cannot create goals (nil: it can).
+    let noGoalCreation: String?
 
     init(_ stores: AppStores, achievements: AchievementsFile, configuration: AppCore.Configuration, format: DisplayFormat) {
         goals = stores.goals
@@ -40,6 +42,7 @@ struct ScreenData {
         currency = configuration.currency
         timeZone = configuration.timeZone
         keys = KeyLabels(configuration.keys)
+        noGoalCreation = configuration.noGoalCreation
     }
 }
 

@@ -8,9 +8,14 @@ import HTTPTransport
 /// Every request carries the bearer token (through `HTTPTransport`, to this base URL only);
 /// timestamps go out as `2026-11-08T00:00:00.000Z`, percent-encoded; both error envelopes
 /// become one-line messages. The account's currency is Starling's, never `--currency`.
-public struct StarlingAPI: SavingsAPI {
+public struct StarlingAPI: BankAPI {
     public static let productionURL = URL(string: "https://api.starlingbank.com")!
     public static let sandboxURL = URL(string: "https://api-sandbox.starlingbank.com")!
+    /// The source as the registry lists it.
+    public static let source = SourceDescription(
+        name: "starling", title: "Starling Bank", baseURL: productionURL, sandboxURL: sandboxURL, signIn: .token,
+        tokenVariables: ["STARLING_TOKEN", "QAPITAL_TOKEN"], abilities: [.createGoals, .moveMoney, .bankAccount],
+        tokenCheck: "GET /api/v2/accounts", documentation: "docs/starling.md")
     /// Goal photos: `starling-photo:<savingsGoalUid>`, answered by `imageData(at:)`.
     public static let photoScheme = "starling-photo"
     /// Before any Starling account: the history's end when an account says no `createdAt`.
@@ -83,6 +88,7 @@ public struct StarlingAPI: SavingsAPI {
     }
 
     public var baseURL: URL { transport.baseURL }
+    public var accountId: String { primary.accountUid }
 
     /// Whether Starling refused the token in use (the app then asks for another).
     public var tokenRefused: Bool { transport.tokenRefused }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Commands
 import FeedModel
 import Foundation
-import StarlingClient
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,29 +27,26 @@ struct HeadlessOptions: ParsableArguments {
         let format = try format()
         var settings = try app.settings(environment: environment)
         var account: String?
-        var kind = "demo"
-        switch settings.source {
-        case .demo: break
-        case .qapital: kind = "qapital"
-        case .starling(let base):
-            kind = "starling"
+        let source = settings.source
+        if let bank = source.registered.bank, let base = source.baseURL {
             let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
-            guard let token = app.resolvedToken(environment, starling: true) ?? remembered.token(for: base) else {
-                throw CommandFailure(.signInNeeded, "sign-in needed: give --token or STARLING_TOKEN (or sign in once in the app)")
+            guard let token = app.resolvedToken(environment, for: source.description) ?? remembered.token(for: base) else {
+                let variable = source.description.tokenVariables.first.map { " or " + $0 } ?? ""
+                throw CommandFailure(.signInNeeded, "sign-in needed: give --token\(variable) (or sign in once in the app)")
             }
             do {
-                let connection = try await AppOptions.connectStarling(baseURL: base, token: token,
-                                                                      allowInsecureHTTP: app.allowInsecureHTTP, log: settings.log)
+                let connection = try await AppOptions.connect(bank, baseURL: base, token: token,
+                                                              allowInsecureHTTP: app.allowInsecureHTTP, log: settings.log)
                 settings.api = connection.api
                 settings.currency = connection.api.accountCurrency
-                account = connection.api.primary.accountUid
+                account = connection.api.accountId
             } catch {
                 throw CommandFailure.from(error)
             }
         }
         guard let api = settings.api else { throw CommandFailure(.failed, "no source") }
         let tty = isatty(STDOUT_FILENO) == 1
-        return CommandContext(api: api, sourceKind: kind, currency: settings.currency, format: format,
+        return CommandContext(api: api, sourceKind: source.description.name, currency: settings.currency, format: format,
                               output: .standardOutput(colors: settings.colors && tty && format == .table),
                               saver: app.roundUpSaver(settings.source, account: account, environment: environment),
                               note: { line in StandardStream.error.line("qapital-tui: " + Cell.plain(line)) })

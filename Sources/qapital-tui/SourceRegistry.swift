@@ -1,0 +1,146 @@
+import DemoData
+import DemoServer
+import FeedModel
+import Foundation
+import HTTPTransport
+import QapitalClient
+import StarlingClient
+
+/// Every data source the app knows, in the order `--help`, the config file and `serve --api`
+/// list them. `--source`, `source =` in the config file, the token's environment variables, the
+/// sign-in form, the offline cache's file, the saved weeks' identity and `serve --api` all read
+/// this list; nothing else names a source. Adding one: its target (with its `SourceDescription`),
+/// an entry below, and its line in `all` (docs/architecture.md, "Recipe: add a data source").
+enum SourceRegistry {
+    static let all: [RegisteredSource] = [.demo, .qapital, .starling]
+
+    static func named(_ name: String) -> RegisteredSource? {
+        all.first { $0.name == name.lowercased() }
+    }
+
+    /// The sources `serve --api` speaks.
+    static var served: [RegisteredSource] { all.filter { $0.serve != nil } }
+
+    /// "demo, qapital or starling": for help and refusals.
+    static func list(_ sources: [RegisteredSource] = all) -> String {
+        let names = sources.map(\.name)
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+    }
+}
+
+/// One source as the executable knows it: its description (declared by its own target), the
+/// schemes its pictures come from, how the app opens it, and how `serve` speaks it.
+struct RegisteredSource: Sendable {
+    let description: SourceDescription
+    /// The URL schemes whose pictures the app fetches for this source.
+    let pictureSchemes: Set<String>
+    let open: Opening
+    /// `serve --api NAME`; nil when the source is not served (the demo runs in process).
+    let serve: Serving?
+
+    var name: String { description.name }
+
+    enum Opening: Sendable {
+        /// Made from the settings at once, no token checked (the demo, the Qapital API): the API
+        /// and where it notes the records it skipped.
+        case direct(@Sendable (DirectRequest) -> (api: any SavingsAPI, skipped: SkippedRecords?))
+        /// A bank: the token is checked and the account chosen before the app opens.
+        case bank(BankConnector)
+    }
+
+    var bank: BankConnector? {
+        if case .bank(let connector) = open { return connector }
+        return nil
+    }
+}
+
+/// What a source made at once is made from.
+struct DirectRequest: Sendable {
+    var baseURL: URL?
+    var token: String?
+    var currency: Currency
+    var allowInsecureHTTP: Bool
+    var log: RequestLog?
+}
+
+/// What a bank is opened with: where, the token, and the run's request log.
+struct BankRequest: Sendable {
+    var baseURL: URL
+    var token: String
+    var allowInsecureHTTP: Bool
+    var log: RequestLog?
+}
+
+/// How a bank is opened.
+struct BankConnector: Sendable {
+    /// Checks the token with the bank and picks the account; a refusal is `.unauthorized`.
+    let connect: @Sendable (BankRequest) async throws(APIError) -> any BankAPI
+    /// The account the last run opened, for starting while the bank cannot be reached (nil: no
+    /// offline start for this bank); `keep` writes what it needs after each connection.
+    var offline: (@Sendable (BankRequest, _ cacheDirectory: URL) -> (api: any BankAPI, header: String)?)?
+    var keep: (@Sendable (any BankAPI, _ header: String, _ cacheDirectory: URL) -> Void)?
+}
+
+/// `serve --api NAME`: the demo dataset in the source's shapes.
+struct Serving: Sendable {
+    /// The demo's currency unless `serve --currency` says otherwise.
+    let currency: Currency
+    let handler: @Sendable (DemoBackend, ServeFlags) -> any ServeHandler
+    /// What `serve` prints once it listens at `baseURL` (a test token, how to try it).
+    let greeting: @Sendable (_ baseURL: String) -> [String]
+}
+
+/// The `serve` flags a source's handler may read.
+struct ServeFlags: Sendable {
+    /// `--history-minutes`: how long after a sign-in the whole history is served (Monzo's
+    /// 90-day edge; nil: the bank's own 5 minutes).
+    var historyMinutes: Double?
+    /// `--approve-sign-ins`: new tokens are approved at once (no strong customer authentication pause).
+    var approveSignIns = false
+}
+
+extension RegisteredSource {
+    static let demo = RegisteredSource(
+        description: DemoSavingsAPI.source, pictureSchemes: ["http", "https", DemoImages.scheme],
+        open: .direct { request in (DemoSavingsAPI(backend: DemoBackend(options: .init(currency: request.currency))), nil) },
+        serve: nil)
+
+    static let qapital = RegisteredSource(
+        description: QapitalHTTPAPI.source, pictureSchemes: ["http", "https"],
+        open: .direct { request in
+            let api = QapitalHTTPAPI(baseURL: request.baseURL ?? URL(fileURLWithPath: "/"), token: request.token,
+                                     accountCurrency: request.currency, allowInsecureHTTP: request.allowInsecureHTTP, log: request.log)
+            return (api, api.skippedRecords)
+        },
+        serve: Serving(currency: .usd, handler: { backend, _ in DemoAPIHandler(backend: backend) },
+                       greeting: { url in ["serving the demo API on \(url) (Ctrl-C to stop)"] }))
+
+    static let starling = RegisteredSource(
+        description: StarlingAPI.source, pictureSchemes: [StarlingAPI.photoScheme],
+        open: .bank(BankConnector(
+            connect: { request throws(APIError) in
+                try await StarlingAPI.connect(baseURL: request.baseURL, token: request.token,
+                                              allowInsecureHTTP: request.allowInsecureHTTP, log: request.log)
+            },
+            offline: { request, directory in
+                guard let record = LastStarlingAccount(cacheDirectory: directory, baseURL: request.baseURL).load(),
+                      let api = try? StarlingAPI(transport: StarlingAPI.transport(baseURL: request.baseURL, token: request.token,
+                                                                                  allowInsecureHTTP: request.allowInsecureHTTP,
+                                                                                  log: request.log),
+                                                 account: record.account)
+                else { return nil }
+                return (api, record.header)
+            },
+            keep: { api, header, directory in
+                guard let starling = api as? StarlingAPI else { return }
+                LastStarlingAccount(cacheDirectory: directory, baseURL: starling.baseURL)
+                    .save(.init(account: starling.primary, header: header))
+            })),
+        serve: Serving(currency: .gbp, handler: { backend, _ in StarlingDemoAPI(backend: backend) },
+                       greeting: { url in
+                           ["serving the demo in Starling's API on \(url) (Ctrl-C to stop)",
+                            "test token: \(StarlingDemoAPI.testToken)",
+                            "try: qapital-tui --source starling --api-url \(url) --token \(StarlingDemoAPI.testToken)"]
+                       }))
+}
