@@ -60,16 +60,23 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
-        // What the tests and the bench share: the one fake API, the wait helper, the pseudo-terminal driver.
-        .target(name: "TestSupport", dependencies: ["FeedModel", "CNcurses"]),
+        // What the tests and the bench share: the one fake API, the wait helper, the pseudo-terminal driver,
+        // ...and the in-process demo server and raw socket client the server and client tests share.
+        .target(name: "TestSupport", dependencies: ["FeedModel", "CNcurses", "DemoData", "DemoServer", "QapitalClient"]),
         .executableTarget(name: "qapital-bench",
                           dependencies: ["CNcurses", "FeedModel", "TermUI", "QapitalApp", "DemoData", "DemoServer", "QapitalClient",
                                          "TestSupport"]),
         .testTarget(
             name: "FeedModelTests",
-            dependencies: ["FeedModel", "HTTPTransport", "QapitalClient", "DemoData", "TestSupport"],
+            dependencies: ["FeedModel", "DemoData", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        // A test target per target with tests of its own; AppTests keeps the app's (and the binary's).
+        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "QapitalClient", "StarlingClient", "FeedModel"]),
+        .testTarget(name: "QapitalClientTests", dependencies: ["QapitalClient", "HTTPTransport", "FeedModel", "DemoData", "DemoServer",
+                                                          "TestSupport"]),
+        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "DemoData", "FeedModel", "StarlingClient", "QapitalClient",
+                                                       "HTTPTransport", "TestSupport"]),
         .testTarget(name: "StarlingClientTests", dependencies: ["StarlingClient", "FeedModel", "HTTPTransport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
