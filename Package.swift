@@ -83,6 +83,9 @@ let package = Package(
         .testTarget(name: "FeedCacheTests", dependencies: ["FeedCache", "FeedModel", "QapitalApp", "QapitalClient", "DemoData",
                                                            "DemoServer", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData", "TestSupport"]),
+        // The headless commands (goals, activity, roundups, export) in process, against the demo and `serve`.
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "DemoData", "DemoServer", "FeedCache", "FeedModel",
+                                                          "QapitalClient", "StarlingClient", "TermUI", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
                                                      "DemoData", "DemoServer", "QapitalClient", "HTTPTransport", "TestSupport",
                                                      "StarlingClient", "FeedCache", "Commands"],
