@@ -62,16 +62,23 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
-        // What the tests and the bench share: the one fake API, the wait helper, the pseudo-terminal driver.
-        .target(name: "TestSupport", dependencies: ["FeedModel", "CNcurses"]),
+        // What the tests and the bench share: the one fake API, the wait helper, the pseudo-terminal driver,
+        // ...and the in-process demo server and raw socket client the server and client tests share.
+        .target(name: "TestSupport", dependencies: ["FeedModel", "CNcurses", "DemoData", "DemoServer", "QapitalClient"]),
         .executableTarget(name: "qapital-bench",
                           dependencies: ["CNcurses", "FeedModel", "TermUI", "QapitalApp", "DemoData", "DemoServer", "QapitalClient",
                                          "TestSupport"]),
         .testTarget(
             name: "FeedModelTests",
-            dependencies: ["FeedModel", "HTTPTransport", "QapitalClient", "DemoData", "TestSupport"],
+            dependencies: ["FeedModel", "DemoData", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        // A test target per target with tests of its own; AppTests keeps the app's (and the binary's).
+        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "QapitalClient", "StarlingClient", "FeedModel"]),
+        .testTarget(name: "QapitalClientTests", dependencies: ["QapitalClient", "HTTPTransport", "FeedModel", "DemoData", "DemoServer",
+                                                          "TestSupport"]),
+        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "DemoData", "FeedModel", "StarlingClient", "QapitalClient",
+                                                       "HTTPTransport", "TestSupport"]),
         .testTarget(name: "StarlingClientTests", dependencies: ["StarlingClient", "FeedModel", "HTTPTransport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "UpClientTests", dependencies: ["UpClient", "FeedModel", "HTTPTransport"],
@@ -80,6 +87,9 @@ let package = Package(
         .testTarget(name: "FeedCacheTests", dependencies: ["FeedCache", "FeedModel", "QapitalApp", "QapitalClient", "DemoData",
                                                            "DemoServer", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData", "TestSupport"]),
+        // The headless commands (goals, activity, roundups, export) in process, against the demo and `serve`.
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "DemoData", "DemoServer", "FeedCache", "FeedModel",
+                                                          "QapitalClient", "StarlingClient", "TermUI", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
                                                      "DemoData", "DemoServer", "QapitalClient", "HTTPTransport", "TestSupport",
                                                      "StarlingClient", "UpClient", "FeedCache", "Commands"],

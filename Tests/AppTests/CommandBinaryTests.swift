@@ -157,7 +157,9 @@ extension BlockingTests {
                 let result = try run(["export", "--output", "ledger"] + arguments, environment, stdoutFile: journal)
                 #expect(result.status == 0, "\(result.stderr)")
                 // The app's own sums of the same activities.
-                let (context, _) = commandContext(api, format: .csv, kind: source, currency: currency)
+                let context = CommandContext(api: api, sourceKind: source, currency: currency, format: .csv, output: OutputSink { _ in },
+                                             calendar: Week.calendar(in: TimeZone(identifier: "Europe/London")!), now: { fixedNow },
+                                             saver: RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord()))
                 let totals = try await ActivityExport.run(context, kind: .export, since: nil, until: Date(), goal: nil)
                 #expect(totals.rows > 50)
                 let ledger = try Hledger.savingsBalances(journal: journal, currency: currency)

@@ -150,7 +150,7 @@ import TestSupport
     @Test func starlingGetsTheBase64EncodedPhoto() async throws {
         let png = DemoImages.goalPNG(id: 5)
         try await withStarlingServer { _, url in
-            let api = try await StarlingAPI.connect(baseURL: url, token: StarlingServeTests.token)
+            let api = try await StarlingAPI.connect(baseURL: url, token: StarlingDemoAPI.testToken)
             let goal = try await api.createGoal(name: "Camera", target: nil, photo: png)
             let picture = try #require(goal.imageURL)
             #expect(picture.scheme == StarlingAPI.photoScheme)

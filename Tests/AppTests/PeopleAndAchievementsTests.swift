@@ -2,6 +2,7 @@
 import FeedModel
 import Foundation
 import Testing
+import TestSupport
 import TermUI
 @testable import QapitalApp
 @testable import qapital_tui

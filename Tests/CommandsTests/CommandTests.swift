@@ -190,8 +190,12 @@ func commandContext(_ api: any SavingsAPI, format: OutputFormat, kind: String = 
 
 /// `roundups --save` through `serve`, both APIs: twice moves money once; a lost answer, once.
 @Suite(.timeLimit(.minutes(1))) struct CommandSaveTests {
+    static func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("command-save-\(UUID().uuidString)")
+    }
+
     static func saveTwice(api: any SavingsAPI, kind: String, currency: Currency, identity: SaveIdentity) async throws {
-        let directory = SaveOnceTests.temporaryDirectory()
+        let directory = CommandSaveTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         func saver() -> RoundUpSaver { RoundUpSaver(identity: identity, record: RoundUpRecordFile(directory: directory, identity: identity)) }
         func balloons() async throws -> Money { try #require(try await api.goals().first { $0.name == "Balloons" }).balance }
@@ -265,7 +269,7 @@ func commandContext(_ api: any SavingsAPI, format: OutputFormat, kind: String = 
     @Test func aSaveWhoseAnswerIsLostMovesMoneyOnce() async throws {
         let backend = DemoBackend(now: fixedNow)
         try await withServer(handler: LosingFirstTransfer(backend: backend)) { server, api in
-            let directory = SaveOnceTests.temporaryDirectory()
+            let directory = CommandSaveTests.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let identity = SaveIdentity(source: "qapital test", account: "")
             func saver() -> RoundUpSaver { RoundUpSaver(identity: identity, record: RoundUpRecordFile(directory: directory, identity: identity)) }
