@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "QapitalClient", "StarlingClient", "FeedModel"]),
         .testTarget(name: "QapitalClientTests", dependencies: ["QapitalClient", "HTTPTransport", "FeedModel", "DemoData", "DemoServer",
                                                           "TestSupport"]),
-        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "DemoData", "FeedModel", "StarlingClient", "QapitalClient",
+        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "DemoData", "FeedModel", "StarlingClient", "UpClient", "QapitalClient",
                                                        "HTTPTransport", "TestSupport"]),
         .testTarget(name: "StarlingClientTests", dependencies: ["StarlingClient", "FeedModel", "HTTPTransport"],
                     resources: [.copy("Fixtures")]),

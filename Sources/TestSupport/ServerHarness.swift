@@ -102,6 +102,22 @@ public func withStarlingServer(backend: DemoBackend = DemoBackend(now: fixedNow,
     await server.stop()
 }
 
+/// Runs `body` against `serve --api up` (or another handler) on 127.0.0.1 and a free port, with
+/// the base URL under `/api/v1`, and always stops it.
+public func withUpServer(handler: any ServeHandler = UpDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: Currency(code: "AUD")))),
+                         _ body: (DemoHTTPServer, URL) async throws -> Void) async throws {
+    let server = try DemoHTTPServer(handler: handler)
+    try await server.start()
+    let base = URL(string: await server.baseURL.absoluteString + UpDemoAPI.basePath)!
+    do {
+        try await body(server, base)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
+}
+
 /// One `/activities` window: as asked for, or as the server saw it (decoded from the raw query).
 public struct SeenWindow: Equatable, Sendable {
     public let from: Date

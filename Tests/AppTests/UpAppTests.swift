@@ -5,6 +5,7 @@ import FeedModel
 import Foundation
 import Testing
 import TermUI
+import TestSupport
 @testable import QapitalApp
 @testable import qapital_tui
 
