@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData", "TestSupport"]),
         // The headless commands (goals, activity, roundups, export) in process, against the demo and `serve`.
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "DemoData", "DemoServer", "FeedCache", "FeedModel",
-                                                          "QapitalClient", "StarlingClient", "TermUI", "TestSupport"]),
+                                                          "QapitalClient", "StarlingClient", "TermUI", "TestSupport", "UpClient"]),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
                                                      "DemoData", "DemoServer", "QapitalClient", "HTTPTransport", "TestSupport",
                                                      "StarlingClient", "UpClient", "FeedCache", "Commands"],

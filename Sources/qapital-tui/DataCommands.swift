@@ -47,10 +47,12 @@ struct HeadlessOptions: ParsableArguments {
         }
         guard let api = settings.api else { throw CommandFailure(.failed, "no source") }
         let tty = isatty(STDOUT_FILENO) == 1
-        return CommandContext(api: api, sourceKind: source.description.name, currency: settings.currency, format: format,
-                              output: .standardOutput(colors: settings.colors && tty && format == .table),
-                              saver: app.roundUpSaver(settings.source, account: account, environment: environment),
-                              note: { line in StandardStream.error.line("qapital-tui: " + Cell.plain(line)) })
+        var context = CommandContext(api: api, sourceKind: source.description.name, currency: settings.currency, format: format,
+                                     output: .standardOutput(colors: settings.colors && tty && format == .table),
+                                     saver: app.roundUpSaver(settings.source, account: account, environment: environment),
+                                     note: { line in StandardStream.error.line("qapital-tui: " + Cell.plain(line)) })
+        context.noMoneyMoves = source.description.noMoneyMoves
+        return context
     }
 }
 

@@ -6,6 +6,7 @@ import FeedModel
 import Foundation
 import QapitalClient
 import StarlingClient
+import UpClient
 import Testing
 import TermUI
 import TestSupport
@@ -384,6 +385,32 @@ func commandContext(_ api: any SavingsAPI, format: OutputFormat, kind: String = 
         try await withStarlingServer { _, url in
             let api = try await StarlingAPI.connect(baseURL: url, token: StarlingDemoAPI.testToken, now: { fixedNow })
             try await Self.check(api: api, kind: "starling", currency: .gbp)
+        }
+    }
+}
+
+/// `roundups` on Up: Up's own round-ups, said to be made (and moved) by the bank; `--save` refuses in one line.
+@Suite(.timeLimit(.minutes(1))) struct UpCommandTests {
+    @Test func roundUpsAreTheBanksAndSaveRefuses() async throws {
+        try await withUpServer { _, url in
+            let api = try await UpAPI.connect(baseURL: url, token: UpDemoAPI.testToken, now: { fixedNow })
+            let (listed, out) = commandContext(api, format: .table, kind: "up", currency: api.accountCurrency)
+            var list = listed
+            list.noMoneyMoves = UpAPI.cannotMoveMoney
+            try await RoundUpsCommands.list(list, week: try list.week("last"))
+            #expect(out.value.contains("made by the bank"))
+            #expect(!out.value.contains("not saved"))
+            #expect(out.value.contains(UpAPI.cannotMoveMoney))
+            let (saving, saveOut) = commandContext(api, format: .table, kind: "up", currency: api.accountCurrency)
+            var save = saving
+            save.noMoneyMoves = UpAPI.cannotMoveMoney
+            do {
+                try await RoundUpsCommands.save(save, week: try save.week("last"), goal: "Balloons", dryRun: false, yes: true) { _ in nil }
+                Issue.record("a save on Up did not refuse")
+            } catch let failure as CommandFailure {
+                #expect(failure.message == UpAPI.cannotMoveMoney && failure.status == .failed)
+            }
+            #expect(saveOut.value.isEmpty)
         }
     }
 }
