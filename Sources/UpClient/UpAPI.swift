@@ -139,6 +139,10 @@ public struct UpAPI: BankAPI {
         amounts.compactMapValues { Money(decimal: $0, currency: currency) }
     }
 
+    /// The accounts known so far (the spending one and the savers), with their names: what an
+    /// offline start needs to name savers again.
+    public var knownAccounts: [Up.AccountResource] { directory.accounts }
+
     /// Whether the spending account is a joint (2Up) one: who made each payment is then shown.
     public var isJoint: Bool { spending.isJoint }
 
@@ -372,16 +376,20 @@ public struct UpAPI: BankAPI {
     /// What the client has learnt of the customer's accounts (names by id) and of the people on
     /// a joint account (names by user id), shared by every copy of the API.
     final class Directory: Sendable {
-        private let state = Locked<(accounts: [String: String], savers: Set<String>, people: [Int: String])>(([:], [], [:]))
+        private let state = Locked<(accounts: [String: String], savers: Set<String>, people: [Int: String],
+                                    resources: [String: Up.AccountResource])>(([:], [], [:], [:]))
 
         func learn(_ accounts: [Up.AccountResource]) {
             state.withLock { state in
                 for account in accounts {
                     state.accounts[account.id] = TextSanitizer.clean(account.attributes.displayName ?? "")
                     if account.isSaver { state.savers.insert(account.id) }
+                    state.resources[account.id] = account
                 }
             }
         }
+
+        var accounts: [Up.AccountResource] { state.withLock { $0.resources.values.sorted { $0.id < $1.id } } }
 
         var names: [String: String] { state.withLock { $0.accounts } }
 

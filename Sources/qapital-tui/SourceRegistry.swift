@@ -158,19 +158,23 @@ extension RegisteredSource {
         description: UpAPI.source, pictureSchemes: [],
         open: .bank(BankConnector(
             connect: { request throws(APIError) in
-                var amounts: [String: Decimal] = [:]
-                if let text = request.settings["saver-targets"] {
-                    switch UpAPI.targetAmounts(text) {
-                    case .success(let parsed): amounts = parsed
-                    case .failure(let problem):
-                        throw APIError(kind: .rejected, request: "config", message: "config file, [up] saver-targets: \(problem.reason)")
-                    }
-                }
-                return try await UpAPI.connect(baseURL: request.baseURL, token: request.token, allowInsecureHTTP: request.allowInsecureHTTP,
-                                               log: request.log, targetAmounts: amounts)
+                try await UpAPI.connect(baseURL: request.baseURL, token: request.token, allowInsecureHTTP: request.allowInsecureHTTP,
+                                        log: request.log, targetAmounts: try upTargets(request))
             },
-            // No offline start yet: the account is not kept between runs (the cache still is).
-            offline: nil, keep: nil)),
+            offline: { request, directory in
+                guard let record = LastUpAccount(cacheDirectory: directory, baseURL: request.baseURL).load(),
+                      let targets = try? upTargets(request),
+                      let api = try? UpAPI(transport: UpAPI.transport(baseURL: request.baseURL, token: request.token,
+                                                                      allowInsecureHTTP: request.allowInsecureHTTP, log: request.log),
+                                           spending: record.spending, accounts: record.accounts, targetAmounts: targets)
+                else { return nil }
+                return (api, record.header)
+            },
+            keep: { api, header, directory in
+                guard let up = api as? UpAPI else { return }
+                LastUpAccount(cacheDirectory: directory, baseURL: up.baseURL)
+                    .save(.init(spending: up.spending, accounts: up.knownAccounts, header: header))
+            })),
         serve: Serving(currency: Currency(code: "AUD"),
                        handler: { backend, flags in UpDemoAPI(backend: backend, pageSize: flags.pageSize, rateLimit: flags.rateLimit) },
                        greeting: { url in
@@ -179,4 +183,14 @@ extension RegisteredSource {
                                    "test token: \(UpDemoAPI.testToken)",
                                    "try: qapital-tui --source up --api-url \(base) --token \(UpDemoAPI.testToken)"]
                        }))
+
+    /// The config file's `[up] saver-targets`, read; a malformed value is one line.
+    private static func upTargets(_ request: BankRequest) throws(APIError) -> [String: Decimal] {
+        guard let text = request.settings["saver-targets"] else { return [:] }
+        switch UpAPI.targetAmounts(text) {
+        case .success(let parsed): return parsed
+        case .failure(let problem):
+            throw APIError(kind: .rejected, request: "config", message: "config file, [up] saver-targets: \(problem.reason)")
+        }
+    }
 }

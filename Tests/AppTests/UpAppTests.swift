@@ -137,4 +137,40 @@ import TestSupport
         }
         #expect(try UpAPI.targetAmounts("Holiday = 2000; 🐷 Savings = 500.50;").get() == ["Holiday": 2000, "🐷 Savings": Decimal(string: "500.50")!])
     }
+
+    /// With Up unreachable, the app starts on the last account's cache, from the account kept
+    /// beside it (no token in that file).
+    @Test func anUnreachableUpStartsOnTheLastAccount() async throws {
+        let (environment, directory) = try Self.environment()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let withToken = environment.merging(["UP_TOKEN": UpDemoAPI.testToken]) { $1 }
+        var served: URL?
+        try await withUpServer { _, url in
+            served = url
+            let options = try AppOptions.parse(["--source", "up", "--api-url", url.absoluteString])
+            let settings = try options.settings(environment: withToken)
+            guard case .connected(let connection) = try await options.startBank(settings.source, environment: withToken) else {
+                Issue.record("not connected")
+                return
+            }
+            #expect(!connection.offline)
+            _ = await MainActor.run { options.openBank(connection, source: settings.source, settings: settings, environment: withToken) }
+        }
+        let url = try #require(served)
+        let options = try AppOptions.parse(["--source", "up", "--api-url", url.absoluteString])
+        let settings = try options.settings(environment: withToken)
+        guard case .connected(let connection) = try await options.startBank(settings.source, environment: withToken) else {
+            Issue.record("an unreachable Up did not start offline")
+            return
+        }
+        #expect(connection.offline)
+        #expect(connection.header.hasPrefix("2Up Spending (joint) · A$"))
+        #expect(connection.api.accountId == UpDemoAPI.spendingId)
+        let kept = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter { $0.contains("up-account-") }
+        #expect(kept.count == 1)
+        for file in kept {
+            let bytes = try Data(contentsOf: directory.appendingPathComponent(file))
+            #expect(bytes.range(of: Data(UpDemoAPI.testToken.utf8)) == nil)
+        }
+    }
 }
