@@ -9,6 +9,7 @@ import Testing
 import TestSupport
 @testable import QapitalApp
 import TermUI
+@testable import qapital_tui
 
 let audCurrency = Currency.from(code: "AUD")!
 
@@ -95,5 +96,59 @@ let audCurrency = Currency.from(code: "AUD")!
         let logText = try String(contentsOfFile: logPath, encoding: .utf8)
         #expect(logText.contains("GET /util/ping 200") && logText.contains("GET /util/ping 401"))
         #expect(logText.contains("page[size]=…"))
+    }
+}
+
+/// Up refusing the token in the middle of a session: the sign-in form over the app (checked with
+/// `GET /util/ping`); a new token carries on.
+@Suite(.timeLimit(.minutes(1))) struct UpSignInAgainTests {
+    actor Revocable: ServeHandler {
+        let inner = UpSessionTests.demo()
+        var revoked = false
+        static let second = "up:yeah:second-token"
+
+        func revoke() { revoked = true }
+
+        func handle(_ request: ServeRequest) async -> ServeResponse {
+            var request = request
+            if request.headers["Authorization"] == "Bearer \(Self.second)" {
+                request.headers.set("Authorization", "Bearer \(UpDemoAPI.testToken)")
+            } else if revoked {
+                request.headers.set("Authorization", "Bearer revoked")
+            }
+            return await inner.handle(request)
+        }
+    }
+
+    @Test func aRefusedTokenOpensSignInAndANewOneCarriesOn() async throws {
+        let handler = Revocable()
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("up-again-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try await withUpServer(handler: handler) { _, url in
+            let api = try await UpAPI.connect(baseURL: url, token: UpDemoAPI.testToken, now: { fixedNow })
+            try await Self.run(api, handler: handler, config: config)
+        }
+    }
+
+    @MainActor
+    static func run(_ api: UpAPI, handler: Revocable, config: URL) async throws {
+        let capability = AppOptions.signInCapability(api, source: UpAPI.source, environment: ["XDG_CONFIG_HOME": config.path])
+        let app = AppHarness(api: api, width: 100, height: 30, capabilities: .init(signIn: capability), currency: audCurrency)
+        var lines = await app.start()
+        #expect(lines.contains { $0.contains("Balloons") })
+        await handler.revoke()
+        lines = await app.press(.char("r"))
+        #expect(api.tokenRefused)
+        #expect(lines.contains { $0.contains("Sign in to 127.0.0.1:") }, "\(lines.joined(separator: "\n"))")
+        _ = await app.type("up:yeah:wrong")
+        lines = await app.press(.enter)
+        #expect(lines.contains { $0.contains("✗ GET /util/ping: the token was refused (HTTP 401)") }, "\(lines.joined(separator: "\n"))")
+        await app.press(.ctrl("u"))
+        _ = await app.type(Revocable.second)
+        lines = await app.press(.enter)
+        #expect(!api.tokenRefused)
+        #expect(lines.contains { $0.contains("Signed in.") })
+        #expect(!lines.joined().contains(Revocable.second) && !lines.joined().contains("up:yeah:wrong"))
+        #expect(try await api.goals().count == 11)
     }
 }

@@ -239,3 +239,32 @@ let audCurrency = Currency.from(code: "AUD")!
         #expect(next.hasSuffix("&page%5Bsize%5D=100"))
     }
 }
+
+/// `serve --api up` behind the server's fault flags: an injected 500 is one line, and the next
+/// request works (nothing in the client retries it by itself).
+@Suite(.timeLimit(.minutes(1))) struct UpServeFaultTests {
+    @Test func anInjectedFailureIsOneLineAndNotRetried() async throws {
+        let handler = UpServeTests.demo()
+        // ping, the accounts' two pages, then the savers' first page: the fourth request fails.
+        let server = try DemoHTTPServer(handler: handler, options: .init(failEvery: 4))
+        try await server.start()
+        do {
+            let url = URL(string: await server.baseURL.absoluteString + UpDemoAPI.basePath)!
+            let api = try await UpAPI.connect(baseURL: url, token: UpDemoAPI.testToken, now: { fixedNow })
+            #expect(await handler.requestCount == 3)
+            do {
+                _ = try await api.goals()
+                Issue.record("the injected failure did not come")
+            } catch let error as APIError {
+                #expect(error.message == "GET /accounts (savers): HTTP 500")
+            }
+            #expect(await handler.requestCount == 3)
+            #expect(try await api.goals().count == 11)
+            #expect(await handler.requestCount == 5)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+}
