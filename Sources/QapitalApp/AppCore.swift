@@ -88,7 +88,7 @@ public final class AppCore {
     @discardableResult public func update(_ event: Event) -> Bool {
         var changed = true
         switch event {
-        case .terminal(.key(let key)): handle(key)
+        case .terminal(.key(let key)): status.acted(key); handle(key)
         case .terminal(.quitSignal(let signal)): (quitSignal, shouldQuit) = (signal, true)
         case .terminal(.resize), .picture: break  // the next frame is drawn at the new size, with the picture
         case .store(let storeEvent): receive(storeEvent)

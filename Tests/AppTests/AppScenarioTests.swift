@@ -354,7 +354,7 @@ func freeLoopbackPort() throws -> UInt16 {
         let states: [[Key]] = [
             [], [.enter], [.enter, .char("u")], [.escape, .char("u")], [.escape, .char("?")],
             [.escape, .char("2")], [.char("u")], [.escape, .char("/"), .char("x")], [.escape, .escape, .char("3")],
-            [.char("s")], [.enter], [.escape, .escape, .char("n")], [.escape, .char("4")], [.char("1")],
+            [.char("s")], [.enter], [.escape, .escape, .char("a")], [.escape, .char("4")], [.char("1")],
         ]
         let sizes = (1...40).flatMap { width in (1...12).map { (width, $0) } } + [(100, 30), (200, 60), (20, 6)]
         for keys in states {
