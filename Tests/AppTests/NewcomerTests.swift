@@ -296,4 +296,67 @@ import TestSupport
         }
         #expect(app.core.overlays.last is KeysHelp)
     }
+
+    // MARK: 7. People are named once
+
+    @Test func peopleAreNamedOnce() async throws {
+        let app = AppHarness(width: 120, height: 40)
+        _ = await app.start()
+        let lines = await app.press(.char("2"))
+        // "You moved money…" has no "Mikael" beside it, "Johan saved…" no second "Johan".
+        let you = lines.filter { $0.contains(" You ") }
+        #expect(!you.isEmpty)
+        for line in you { #expect(!line.contains("Mikael"), "\(line)") }
+        for line in lines where line.contains("Johan ") { #expect(line.components(separatedBy: "Johan").count == 2, "\(line)") }
+        let users = app.core.screenData.users
+        #expect(users.who(for: 1, in: MarkupText(parsing: "A roundup was saved."), holder: 1) == "you")
+        #expect(users.who(for: 3, in: MarkupText(parsing: "Jo saved."), holder: 1) == "Johan")
+        #expect(users.who(for: 3, in: MarkupText(parsing: "<strong>Johan</strong> saved."), holder: 1) == "")
+        #expect(!UserDirectory.names("Johansson saved", "Johan") && UserDirectory.names("Saved by Johan.", "johan"))
+        // The card names the person once, "(you)" for the holder, and no id line.
+        let card = await app.press(.char("1"), .char("u"), .left).joined(separator: "\n")  // the owner, before the people shared with
+        #expect(card.contains("Mikael (you)") && !card.contains("User #1"))
+    }
+
+    // MARK: 14. Narrow screens keep what matters
+
+    @Test(arguments: [30, 34, 40]) func roundUpsKeepsTheWeekOnANarrowScreen(width: Int) async throws {
+        let app = AppHarness(width: width, height: 20)
+        _ = await app.start()
+        let lines = await app.press(.char("3"))
+        let heading = lines[1]
+        #expect(!heading.contains("…"), "\(heading)")
+        #expect(heading.contains("16 Nov") && heading.contains("22 Nov"), "\(heading)")
+    }
+
+    @Test(arguments: [20, 44, 60]) func theTabBarShowsNumbersWhereNamesDoNotFit(width: Int) async throws {
+        let app = AppHarness(width: width, height: 10)
+        _ = await app.start()
+        var lines = await app.press(.char("5"))
+        #expect(!lines[0].contains("…"), "\(lines[0])")
+        #expect(lines[0].contains(" 1 ") && lines[0].contains(" 4 "))
+        if width >= 44 { #expect(lines[0].contains("5 People")) }
+        // A click on a number still switches to its tab.
+        let x = try #require(lines[0].range(of: " 2 ").map { lines[0].distance(from: lines[0].startIndex, to: $0.lowerBound) + 1 })
+        app.terminal.send(.key(.click(x: x, y: 0)))
+        lines = await app.screen()
+        #expect(app.core.tabIndex == 1)
+    }
+
+    @Test func theListBesideTheSummaryKeepsNamesWholeAt100Columns() async throws {
+        let narrow = AppHarness(width: 80, height: 30)
+        let at80 = await narrow.start()
+        let wide = AppHarness(width: 100, height: 30)
+        let at100 = await wide.start()
+        #expect(at100.contains { $0.contains("Shared with") })  // the summary is there
+        for goal in wide.core.goals.goals where at80.contains(where: { $0.contains(goal.name) }) {
+            #expect(at100.contains { $0.contains(goal.name) }, "\(goal.name) is cut at 100 columns")
+        }
+    }
+
+    @Test func theSummaryWithoutPicturesDrawsItsMonogramOnce() async throws {
+        let app = AppHarness(width: 120, height: 40, images: false)
+        let lines = await app.start()
+        #expect(lines.count { $0.contains("│    BA ") } == 1, "\(lines.joined(separator: "\n"))")
+    }
 }
