@@ -439,5 +439,7 @@ struct AppOptions: ParsableArguments {
         if let signal = runner.quitSignal {
             throw ExitCode(128 + signal)
         }
+        // Left the sign-in (Esc) without signing in: not a success (docs/cli.md, 77).
+        if runner.core == nil { throw HeadlessExit.notSignedIn }
     }
 }
