@@ -187,7 +187,8 @@ struct AppOptions: ParsableArguments {
         switch source {
         case .demo:
             api = DemoSavingsAPI(backend: DemoBackend(options: .init(currency: accountCurrency)))
-            pictureSchemes.insert(DemoImages.scheme)
+            // The demo's own pictures only: it makes no network request (the bundled achievements get pictures of its own).
+            pictureSchemes = [DemoImages.scheme]
         case .qapital(let base):
             let http = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency,
                                       allowInsecureHTTP: allowInsecureHTTP, log: log)
@@ -203,7 +204,8 @@ struct AppOptions: ParsableArguments {
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors = !(noColor || noColorEnvironment)
         return Settings(source: source, api: api, colors: colors, currency: accountCurrency, roundUpUnits: roundUpUnits,
-                        achievements: try AppOptions.loadAchievements(path: achievements),
+                        achievements: source == .demo && achievements == nil ? DemoImages.withOwnPictures(try AppOptions.loadAchievements(path: nil))
+                                                                              : try AppOptions.loadAchievements(path: achievements),
                         images: colors && !noImages && (file?.images ?? true),
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
                         theme: chosenTheme, keys: file?.keys ?? KeyOverrides(), log: log)

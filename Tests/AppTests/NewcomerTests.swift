@@ -5,6 +5,7 @@ import Testing
 import TermUI
 import TestSupport
 @testable import QapitalApp
+@testable import qapital_tui
 
 /// What a newcomer with the habits of less, tig, lazygit and k9s expects (issue 30): screens
 /// driven by keys through the real loop, asserting what a person sees.
@@ -358,5 +359,31 @@ import TestSupport
         let app = AppHarness(width: 120, height: 40, images: false)
         let lines = await app.start()
         #expect(lines.count { $0.contains("│    BA ") } == 1, "\(lines.joined(separator: "\n"))")
+    }
+
+    // MARK: 9. The demo needs no network
+
+    @Test func theDemoAsksForNoPictureOverTheNetwork() async throws {
+        let options = try AppOptions.parse([])
+        let settings = try options.settings(environment: ["XDG_CONFIG_HOME": "/nonexistent-qapital"])
+        #expect(settings.source == .demo)
+        #expect(settings.pictureSchemes == [DemoImages.scheme])
+        let urls = settings.achievements.achievements.compactMap(\.backgroundImageURL)
+        #expect(!urls.isEmpty && urls.allSatisfy { $0.scheme == DemoImages.scheme })
+        for url in urls { #expect(DemoImages.png(atPath: url.path) != nil) }
+
+        // Tab 4 with pictures on: every picture asked for is the demo's own.
+        let api = FakeSavingsAPI(base: settings.api, sourceName: "demo")
+        let core = options.openApp(settings, api: api, sourceName: "demo", partition: nil, environment: [:])
+        let terminal = TestTerminal(width: 120, height: 40)
+        let runner = AppRunner(core: core, terminal: terminal)
+        await runner.run(until: { core.isSettled }, timeout: .seconds(30))
+        terminal.send(.key(.char("4")))
+        await runner.run(until: { core.isSettled }, timeout: .seconds(30))
+        let pictures = api.calls.compactMap { if case .image(let url) = $0 { url } else { nil } }
+        #expect(pictures.contains { $0.path.contains("/achievements/") })
+        #expect(pictures.allSatisfy { $0.scheme == DemoImages.scheme }, "\(pictures.filter { $0.scheme != DemoImages.scheme })")
+        // And the demo's API itself never goes out for one.
+        await #expect(throws: APIError.self) { _ = try await DemoSavingsAPI(backend: DemoBackend(now: fixedNow)).imageData(at: URL(string: "https://example.com/a.png")!) }
     }
 }
