@@ -284,6 +284,7 @@ struct AppOptions: ParsableArguments {
         let api = try await StarlingAPI.connect(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log)
         // The header: holder, numbers, balance. Without it the app still works.
         let account = try? await api.account()
+        if let account { api.answerNextAsk(with: account) }  // the app's first look: one request per resource a start
         return StarlingConnection(api: api, account: account)
     }
 

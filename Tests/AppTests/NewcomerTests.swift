@@ -1,4 +1,5 @@
 @testable import DemoData
+@testable import DemoServer
 import FeedModel
 import Foundation
 import Testing
@@ -385,5 +386,39 @@ import TestSupport
         #expect(pictures.allSatisfy { $0.scheme == DemoImages.scheme }, "\(pictures.filter { $0.scheme != DemoImages.scheme })")
         // And the demo's API itself never goes out for one.
         await #expect(throws: APIError.self) { _ = try await DemoSavingsAPI(backend: DemoBackend(now: fixedNow)).imageData(at: URL(string: "https://example.com/a.png")!) }
+    }
+}
+
+/// Issue 30, item 10: a Starling start asks once per resource, counted by `serve --api starling`.
+@Suite(.timeLimit(.minutes(1))) struct StarlingStartRequestTests {
+    @Test func aStartAsksForEachResourceOnce() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("start-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+                           "XDG_CACHE_HOME": home.appendingPathComponent("cache").path, "STARLING_TOKEN": "", "QAPITAL_TOKEN": ""]
+        try await withStarlingServer { server, url in
+            try await Self.start(url: url, environment: environment)
+            let paths = await server.receivedRequests().map { String($0.target.split(separator: "?")[0]) }
+            for resource in ["/api/v2/accounts", "/balance", "/identifiers", "/api/v2/account-holder/name"] {
+                #expect(paths.filter { $0.hasSuffix(resource) }.count == 1, "\(resource): \(paths)")
+            }
+        }
+    }
+
+    /// The app as the binary starts it on Starling, run until it is settled.
+    @MainActor
+    static func start(url: URL, environment: [String: String]) async throws {
+        let options = try AppOptions.parse(["--source", "starling", "--api-url", url.absoluteString, "--token", StarlingDemoAPI.testToken])
+        let settings = try options.settings(environment: environment)
+        guard case .connected(let connection) = try await options.startStarling(baseURL: url, environment: environment) else {
+            Issue.record("the token should have been accepted")
+            return
+        }
+        let core = options.openStarling(connection, baseURL: url, settings: settings, environment: environment)
+        let terminal = TestTerminal(width: 100, height: 30)
+        let runner = AppRunner(core: core, terminal: terminal)
+        await runner.run(until: { core.isSettled }, timeout: .seconds(30))
+        #expect(terminal.lines.contains { $0.contains("Balloons") })
+        #expect(terminal.lines.last?.contains("Mikael · 60-83-71 12345678") == true)
     }
 }
