@@ -90,4 +90,11 @@ public protocol BankAPI: SavingsAPI {
     /// Checks `token` and, when it opens this same account, uses it from now on. Throws the
     /// refusal in one line, never quoting the token.
     func replaceToken(_ token: String) async throws(APIError)
+    /// The next `account()` answers `account` without asking (the start read it when it checked
+    /// the token): one request per resource a start. Nothing by default.
+    func answerNextAsk(with account: Account)
+}
+
+extension BankAPI {
+    public func answerNextAsk(with account: Account) {}
 }

@@ -250,7 +250,8 @@ struct AppOptions: ParsableArguments {
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors = !(noColor || noColorEnvironment)
         return Settings(source: source, api: api, colors: colors, currency: accountCurrency, roundUpUnits: roundUpUnits,
-                        achievements: try AppOptions.loadAchievements(path: achievements),
+                        achievements: source == .demo && achievements == nil ? DemoImages.withOwnPictures(try AppOptions.loadAchievements(path: nil))
+                                                                              : try AppOptions.loadAchievements(path: achievements),
                         images: colors && !noImages && (file?.images ?? true),
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
                         theme: chosenTheme, keys: file?.keys ?? KeyOverrides(), log: log)
@@ -326,6 +327,7 @@ struct AppOptions: ParsableArguments {
         let api = try await bank.connect(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
         // The header: holder, numbers, balance. Without it the app still works.
         let account = try? await api.account()
+        if let account { api.answerNextAsk(with: account) }  // the app's first look: one request per resource a start
         return BankConnection(api: api, account: account)
     }
 
@@ -481,5 +483,7 @@ struct AppOptions: ParsableArguments {
         if let signal = runner.quitSignal {
             throw ExitCode(128 + signal)
         }
+        // Left the sign-in (Esc) without signing in: not a success (docs/cli.md, 77).
+        if runner.core == nil { throw HeadlessExit.notSignedIn }
     }
 }
