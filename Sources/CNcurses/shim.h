@@ -182,6 +182,19 @@ static inline void qt_remove_crash_restore(void) {
     }
 }
 
+/* The terminal as the start-up probe needs it: no echo, no line buffering, reads that return
+   at once (poll waits); signals stay on. `saved` is what qt_probe_leave puts back. */
+static inline int qt_probe_enter(int fd, struct termios *saved) {
+    if (tcgetattr(fd, saved) != 0) return -1;
+    struct termios raw = *saved;
+    raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+    raw.c_cc[VMIN] = 0;
+    raw.c_cc[VTIME] = 0;
+    return tcsetattr(fd, TCSANOW, &raw);
+}
+
+static inline void qt_probe_leave(int fd, const struct termios *saved) { tcsetattr(fd, TCSANOW, saved); }
+
 /* wchar.h declares wcwidth only under _XOPEN_SOURCE, which the module does not define. */
 extern int wcwidth(wchar_t c);
 static inline int qt_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }

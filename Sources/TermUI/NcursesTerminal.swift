@@ -19,6 +19,8 @@ public final class NcursesTerminal: Terminal {
     /// The last frame presented, to send ncurses only the cells that changed.
     private var shown: CellBuffer?
     private var sources: [any DispatchSourceProtocol] = []
+    /// Keys pushed back at start: read once the event sources run (stdin will not say readable).
+    private var hasPendingInput = false
     /// Set when started on a device other than stdin/stdout (`newterm`).
     private var screen: OpaquePointer?
     private var deviceFile: UnsafeMutablePointer<FILE>?
@@ -31,15 +33,20 @@ public final class NcursesTerminal: Terminal {
         var bg: Int32
     }
 
-    public init(theme: Theme = .standard) {
+    /// What the terminal can do beyond text (`TerminalProbe` at start, or `.plain`).
+    public let capabilities: TerminalCapabilities
+
+    public init(theme: Theme = .standard, capabilities: TerminalCapabilities = .plain) {
         self.theme = theme
+        self.capabilities = capabilities
     }
 
     /// Enters curses mode: UTF-8 locale, alternate screen, keys unbuffered and unechoed,
     /// cursor hidden, short Esc delay, mouse wheel, colours unless `colors` is false.
     /// `device`, when given, is a terminal file descriptor used instead of stdin and stdout
     /// (the benchmark draws into a pseudo-terminal that way).
-    public func start(colors: Bool, device: Int32? = nil) {
+    /// `pendingInput`: keys typed while the terminal was probed, read before any new ones.
+    public func start(colors: Bool, device: Int32? = nil, pendingInput: [UInt8] = []) {
         guard !isStarted else { return }
         TerminalLocale.activate()
         // Ignored before initscr, so ncurses installs no handlers of its own; the dispatch
@@ -79,6 +86,9 @@ public final class NcursesTerminal: Terminal {
         }
         size = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
         shown = nil
+        // Pushed back last first: ncurses reads them before the terminal, keys decoded as usual.
+        for byte in pendingInput.reversed() { ungetch(Int32(byte)) }
+        hasPendingInput = !pendingInput.isEmpty
     }
 
     /// Leaves curses mode and restores the terminal. Safe to call more than once.
@@ -133,6 +143,12 @@ public final class NcursesTerminal: Terminal {
         }
         input.resume()
         sources.append(input)
+        if hasPendingInput {
+            hasPendingInput = false
+            DispatchQueue.main.async { [weak self] in
+                MainActor.assumeIsolated { _ = self?.drainInput(sink) }
+            }
+        }
 
         let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
         winch.setEventHandler { [weak self] in

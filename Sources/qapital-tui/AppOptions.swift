@@ -89,6 +89,8 @@ struct AppOptions: ParsableArguments {
         var theme: Theme = .terminal
         /// Keys the config file rebinds.
         var keys = KeyOverrides()
+        /// The config file's `[terminal]` table: what the probe may not decide.
+        var terminal = TerminalCapabilities.Overrides()
 
         /// The round-up step in minor units of the account's currency (known for Starling only after sign-in).
         var roundUpStep: Int64? { roundUpUnits.map { Int64($0) * currency.minorPerUnit } }
@@ -206,7 +208,7 @@ struct AppOptions: ParsableArguments {
                         achievements: try AppOptions.loadAchievements(path: achievements),
                         images: colors && !noImages && (file?.images ?? true),
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
-                        theme: chosenTheme, keys: file?.keys ?? KeyOverrides(), log: log)
+                        theme: chosenTheme, keys: file?.keys ?? KeyOverrides(), terminal: file?.terminal ?? .init(), log: log)
     }
 
     /// `--token`, else `$STARLING_TOKEN` (for starling), else `$QAPITAL_TOKEN`; empty counts as none.
@@ -389,7 +391,10 @@ struct AppOptions: ParsableArguments {
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
-        let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor)
+        let probe = TerminalProbe.run(environment: environment, overrides: settings.terminal)
+        let capabilities = TerminalCapabilities.resolve(replies: probe.replies, environment: environment, overrides: settings.terminal,
+                                                        size: TerminalProbe.windowSize())
+        let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor, capabilities: capabilities)
         let runner: AppRunner
         if case .starling(let base) = settings.source {
             switch try await startStarling(baseURL: base, environment: environment, log: settings.log) {
@@ -405,7 +410,7 @@ struct AppOptions: ParsableArguments {
         } else {
             return
         }
-        terminal.start(colors: settings.colors)
+        terminal.start(colors: settings.colors, pendingInput: probe.input)
         await runner.run()
         terminal.stop()
         if let signal = runner.quitSignal {

@@ -26,7 +26,7 @@ struct QapitalCommand: AsyncParsableCommand {
           qapital-tui --log-file /tmp/qapital.log      requests, for a bug report
         """,
         version: FeedModelInfo.version,
-        subcommands: [ServeCommand.self, AppCommand.self]
+        subcommands: [ServeCommand.self, AppCommand.self, DoctorCommand.self]
     )
 
     @OptionGroup var app: AppOptions
@@ -48,10 +48,10 @@ struct QapitalCommand: AsyncParsableCommand {
 
     /// `qapital-tui serve …` and `qapital-tui run …`, parsed under a root without options.
     struct Subcommands: ParsableCommand {
-        static let names: Set<String> = ["serve", "run"]
+        static let names: Set<String> = ["serve", "run", "doctor"]
         static let configuration = CommandConfiguration(
             commandName: "qapital-tui", version: FeedModelInfo.version,
-            subcommands: [ServeCommand.self, AppCommand.self])
+            subcommands: [ServeCommand.self, AppCommand.self, DoctorCommand.self])
     }
 
     /// Like ArgumentParser's own, but a failure is one line on stderr (no usage block), so

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TestSupport
+import TermUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension BlockingTests {
+    /// The real binary asks its pseudo-terminal what it can do; the test answers as a terminal
+    /// emulator would (or not at all) and reads what the app made of it.
+    @Suite(.serialized, .timeLimit(.minutes(1))) struct TerminalProbeBinaryTests {
+        static let esc = "\u{1B}"
+        /// The last query: once it has arrived, the whole batch has.
+        static let closingQuery = "\u{1B}[c"
+        static let kittyReplies = "\(esc)_Gi=31;OK\(esc)\\\(esc)[?2026;2$y\(esc)[6;20;10t\(esc)P>|kitty(0.35.2)\(esc)\\\(esc)[?62;c"
+
+        @Test func doctorSaysWhatAKittyTerminalCanDo() throws {
+            let terminal = try TerminalSession(arguments: ["doctor"], environment: ["TERM": "xterm-kitty", "COLORTERM": "truecolor"])
+            #expect(terminal.read(until: { $0.contains(Self.closingQuery) }, timeout: 5))
+            #expect(terminal.text.contains(TerminalProbe.queries))
+            terminal.send(Self.kittyReplies)
+            #expect(terminal.waitForExit() == 0)
+            let text = terminal.text
+            #expect(text.contains("terminal: xterm-kitty, kitty(0.35.2) (answered in "), "\(text)")
+            #expect(text.contains("pictures: kitty graphics (the terminal answered the kitty graphics query)"))
+            #expect(text.contains("synchronized output: yes (DECRQM 2026 answered 2)"))
+            #expect(text.contains("truecolor: yes (COLORTERM=truecolor)"))
+            #expect(text.contains("cell: 10 × 20 pixels"))
+        }
+
+        @Test func aTerminalThatAnswersNothingCostsOnlyTheDeadline() throws {
+            let start = ContinuousClock.now
+            let terminal = try TerminalSession(arguments: ["doctor"], environment: ["TERM": "xterm-256color", "COLORTERM": ""])
+            #expect(terminal.waitForExit() == 0)
+            #expect(ContinuousClock.now - start < .seconds(3))
+            #expect(terminal.text.contains("terminal: xterm-256color (no answer)"), "\(terminal.text)")
+            #expect(terminal.text.contains("pictures: half blocks (the terminal did not answer)"))
+            #expect(terminal.text.contains("synchronized output: no"))
+        }
+
+        @Test func theConfigFileCanTurnTheProbeOff() throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let config = directory.appendingPathComponent("config.toml")
+            try Data("[terminal]\nprobe = false\ngraphics = \"sixel\"\n".utf8).write(to: config)
+            let terminal = try TerminalSession(arguments: ["doctor", "--config", config.path])
+            #expect(terminal.waitForExit() == 0)
+            #expect(!terminal.text.contains(Self.closingQuery))
+            #expect(terminal.text.contains("pictures: sixel (set in the config file)"), "\(terminal.text)")
+        }
+
+        /// The replies arrive while the app starts; none of them is taken as a key (`?` would open
+        /// the help, `q` would quit), and a key typed with them still counts.
+        @Test func noReplyReachesTheKeys() throws {
+            let terminal = try TerminalSession(environment: ["TERM": "xterm-256color"])
+            #expect(terminal.read(until: { $0.contains(Self.closingQuery) }, timeout: 5))
+            terminal.send("\(Self.kittyReplies)2")
+            #expect(terminal.read(until: { $0.contains("Yesterday") }))
+            #expect(!terminal.text.contains("page down"))
+            terminal.send("?")
+            #expect(terminal.read(until: { $0.contains("page down") }))
+            terminal.send("\u{1B}q")
+            #expect(terminal.waitForExit() == 0)
+        }
+    }
+}
