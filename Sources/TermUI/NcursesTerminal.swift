@@ -230,15 +230,41 @@ public final class NcursesTerminal: Terminal {
     public func present(_ buffer: CellBuffer) {
         guard isStarted else { return }
         let win = qt_stdscr()
+        var anyChange = true
         if let previous = shown, let changed = buffer.changedCells(since: previous) {
             for i in changed { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
+            anyChange = !changed.isEmpty
         } else {
             werase(win)
             for i in buffer.cells.indices { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
         }
         shown = buffer
+        // Synchronized output: the terminal shows the frame once it is whole. doupdate flushes
+        // ncurses' own buffer before it returns, so bytes written to the descriptor around it
+        // arrive in order.
+        let bracket = anyChange && capabilities.synchronizedOutput
+        if bracket { writeOut(Self.beginSynchronizedUpdate) }
         wnoutrefresh(win)
         doupdate()
+        if bracket { writeOut(Self.endSynchronizedUpdate) }
+    }
+
+    /// `CSI ? 2026 h` and `l`: the frame between them is shown at once (terminals that know the mode).
+    public nonisolated static let beginSynchronizedUpdate = "\u{1B}[?2026h"
+    public nonisolated static let endSynchronizedUpdate = "\u{1B}[?2026l"
+
+    /// The descriptor ncurses writes to.
+    private var outputDescriptor: Int32 { deviceFile.map { fileno($0) } ?? STDOUT_FILENO }
+
+    /// Writes straight to the terminal, after whatever ncurses has flushed.
+    private func writeOut(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let count = bytes.withUnsafeBytes { write(outputDescriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            bytes = bytes.dropFirst(count)
+        }
     }
 
     private func draw(_ cell: Cell, index: Int, bufferWidth: Int, win: UnsafeMutablePointer<WINDOW>?) {

@@ -51,6 +51,42 @@ extension BlockingTests {
             #expect(terminal.text.contains("pictures: sixel (set in the config file)"), "\(terminal.text)")
         }
 
+        /// A terminal that knows mode 2026 gets every frame between `CSI ? 2026 h` and `l`: the
+        /// first frame's text inside a bracket, each bracket closed before the next opens.
+        @Test func everyFrameIsBracketedWhenTheTerminalKnowsMode2026() throws {
+            let begin = "\u{1B}[?2026h", end = "\u{1B}[?2026l"
+            let terminal = try TerminalSession(environment: ["TERM": "xterm-256color"])
+            #expect(terminal.read(until: { $0.contains(Self.closingQuery) }, timeout: 5))
+            terminal.send("\(Self.esc)[?2026;2$y\(Self.esc)[?62;c")
+            #expect(terminal.read(until: { $0.contains("Balloons") && $0.contains("? help") }))
+            terminal.send("j")
+            #expect(terminal.read(until: { $0.components(separatedBy: begin).count > 2 }))
+            terminal.send("q")
+            #expect(terminal.waitForExit() == 0)
+            let frames = terminal.text.components(separatedBy: Self.closingQuery).last ?? ""
+            let parts = frames.components(separatedBy: begin)
+            #expect(parts.count > 2)
+            #expect(!parts[0].contains(end))
+            for part in parts.dropFirst() {
+                // One end in each, and the frame's drawing before it.
+                #expect(part.components(separatedBy: end).count == 2, "\(part.debugDescription)")
+            }
+            // The drawing is inside the brackets, none of it between them.
+            #expect(parts.dropFirst().contains { $0.components(separatedBy: end)[0].contains("Balloons") })
+            #expect(!parts.dropFirst().contains { ($0.components(separatedBy: end).last ?? "").contains("Balloons") })
+        }
+
+        @Test func noBracketsWhenTheTerminalDoesNotKnowMode2026() throws {
+            let terminal = try TerminalSession(environment: ["TERM": "xterm-256color"])
+            #expect(terminal.read(until: { $0.contains(Self.closingQuery) }, timeout: 5))
+            terminal.send("\(Self.esc)[?2026;0$y\(Self.esc)[?62;c")
+            #expect(terminal.read(until: { $0.contains("Balloons") && $0.contains("? help") }))
+            terminal.send("q")
+            #expect(terminal.waitForExit() == 0)
+            let frames = terminal.text.components(separatedBy: Self.closingQuery).last ?? ""
+            #expect(!frames.contains("\u{1B}[?2026h"))
+        }
+
         /// The replies arrive while the app starts; none of them is taken as a key (`?` would open
         /// the help, `q` would quit), and a key typed with them still counts.
         @Test func noReplyReachesTheKeys() throws {
