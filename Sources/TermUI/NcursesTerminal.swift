@@ -54,12 +54,27 @@ public final class NcursesTerminal: Terminal {
         signal(SIGWINCH, SIG_IGN)
         for sig in Self.quitSignals { signal(sig, SIG_IGN) }
         qt_install_crash_restore()
+        // Truecolor asked for (COLORTERM) on a terminfo entry without it: a direct-colour copy.
+        var directEntry: String?
+        if colors && capabilities.truecolor, let term = getenv("TERM").map({ String(cString: $0) }), !term.contains("direct") {
+            directEntry = DirectColorTerminfo.compile(term: term)
+        }
+        let previousTerminfo = getenv("TERMINFO").map { String(cString: $0) }
+        if let directEntry { setenv("TERMINFO", directEntry, 1) }
         if let device, let file = fdopen(dup(device), "r+") {
             deviceFile = file
-            screen = newterm(nil, file, file)
+            screen = directEntry.flatMap { _ in newterm(DirectColorTerminfo.name, file, file) } ?? newterm(nil, file, file)
+            set_term(screen)
+        } else if directEntry != nil, let direct = newterm(DirectColorTerminfo.name, qt_stdout(), qt_stdin()) {
+            screen = direct
             set_term(screen)
         } else {
             initscr()
+        }
+        if let directEntry {
+            // ncurses has read the entry: the directory and the variable go.
+            if let previousTerminfo { setenv("TERMINFO", previousTerminfo, 1) } else { unsetenv("TERMINFO") }
+            DirectColorTerminfo.remove(directEntry)
         }
         isStarted = true
         let win = qt_stdscr()

@@ -87,6 +87,22 @@ extension BlockingTests {
             #expect(!frames.contains("\u{1B}[?2026h"))
         }
 
+        /// `COLORTERM=truecolor` on xterm-256color (whose terminfo has 256 colours): the pictures'
+        /// colours go out as 24-bit RGB; without it, as the nearest of 256.
+        @Test(arguments: [true, false])
+        func truecolorFollowsCOLORTERM(truecolor: Bool) throws {
+            let terminal = try TerminalSession(environment: ["TERM": "xterm-256color", "COLORTERM": truecolor ? "truecolor" : ""])
+            #expect(terminal.read(until: { $0.contains("Balloons") && $0.contains("? help") }))
+            // The goal thumbnails are drawn once their pictures arrive.
+            #expect(terminal.read(until: { $0.contains("\u{2580}") }))
+            terminal.send("q")
+            #expect(terminal.waitForExit() == 0)
+            let frames = terminal.text.components(separatedBy: Self.closingQuery).last ?? ""
+            #expect(frames.contains("\u{1B}[38;2;") == truecolor)
+            #expect(frames.contains("\u{1B}[48;2;") == truecolor)
+            #expect(frames.contains("\u{1B}[38;5;") == !truecolor)
+        }
+
         /// The replies arrive while the app starts; none of them is taken as a key (`?` would open
         /// the help, `q` would quit), and a key typed with them still counts.
         @Test func noReplyReachesTheKeys() throws {
