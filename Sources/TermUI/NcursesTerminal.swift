@@ -19,6 +19,8 @@ public final class NcursesTerminal: Terminal {
     /// The last frame presented, to send ncurses only the cells that changed.
     private var shown: CellBuffer?
     private var sources: [any DispatchSourceProtocol] = []
+    /// The pictures on screen in the terminal's own graphics.
+    private var pictures: PictureLayer
     /// Keys pushed back at start: read once the event sources run (stdin will not say readable).
     private var hasPendingInput = false
     /// Set when started on a device other than stdin/stdout (`newterm`).
@@ -39,6 +41,7 @@ public final class NcursesTerminal: Terminal {
     public init(theme: Theme = .standard, capabilities: TerminalCapabilities = .plain) {
         self.theme = theme
         self.capabilities = capabilities
+        pictures = PictureLayer(graphics: capabilities.graphics)
     }
 
     /// Enters curses mode: UTF-8 locale, alternate screen, keys unbuffered and unechoed,
@@ -86,6 +89,8 @@ public final class NcursesTerminal: Terminal {
         // Lets doupdate scroll the terminal (scroll region, insert/delete line) when rows
         // moved, instead of rewriting every row: far fewer bytes per scrolled line.
         idlok(win, true)
+        // Inserting or deleting characters would shift a sixel's pixels along its line.
+        if capabilities.graphics == .sixel { idcok(win, false) }
         nodelay(win, true)
         curs_set(0)
         set_escdelay(25)
@@ -112,6 +117,8 @@ public final class NcursesTerminal: Terminal {
         isStarted = false
         for source in sources { source.cancel() }
         sources = []
+        if capabilities.graphics == .kitty { writeOut(KittyGraphics.deleteEverything) }
+        pictures = PictureLayer(graphics: capabilities.graphics)
         endwin()
         if let screen {
             delscreen(screen)
@@ -246,6 +253,7 @@ public final class NcursesTerminal: Terminal {
         guard isStarted else { return }
         let win = qt_stdscr()
         var anyChange = true
+        if shown == nil { pictures.forgetScreen() }
         if let previous = shown, let changed = buffer.changedCells(since: previous) {
             for i in changed { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
             anyChange = !changed.isEmpty
@@ -253,7 +261,14 @@ public final class NcursesTerminal: Terminal {
             werase(win)
             for i in buffer.cells.indices { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
         }
+        let fullRepaint = shown == nil
         shown = buffer
+        // Pictures in the terminal's own graphics: lines a picture left are repainted by ncurses,
+        // the pictures drawn after it.
+        let pictureStep = pictures.update(to: capabilities.graphics == .halfBlocks ? [] : buffer.visiblePictures, size: size,
+                                          fullRepaint: fullRepaint)
+        for line in pictureStep.repaint { wredrawln(win, Int32(line), 1) }
+        anyChange = anyChange || !pictureStep.output.isEmpty
         // Synchronized output: the terminal shows the frame once it is whole. doupdate flushes
         // ncurses' own buffer before it returns, so bytes written to the descriptor around it
         // arrive in order.
@@ -261,7 +276,14 @@ public final class NcursesTerminal: Terminal {
         if bracket { writeOut(Self.beginSynchronizedUpdate) }
         wnoutrefresh(win)
         doupdate()
+        if !pictureStep.output.isEmpty { writeOut(pictureStep.output) }
         if bracket { writeOut(Self.endSynchronizedUpdate) }
+    }
+
+    /// Whether this backend draws pictures in `graphics` itself (kitty and sixel; iTerm2 and
+    /// half blocks are cells).
+    public nonisolated static func drawsPictures(_ graphics: TerminalCapabilities.Graphics) -> Bool {
+        graphics == .kitty || graphics == .sixel
     }
 
     /// `CSI ? 2026 h` and `l`: the frame between them is shown at once (terminals that know the mode).

@@ -91,6 +91,8 @@ struct AppOptions: ParsableArguments {
         var keys = KeyOverrides()
         /// The config file's `[terminal]` table: what the probe may not decide.
         var terminal = TerminalCapabilities.Overrides()
+        /// The cell in pixels where the terminal draws pictures itself (after the probe).
+        var pictureCellPixels: PixelSize?
 
         /// The round-up step in minor units of the account's currency (known for Starling only after sign-in).
         var roundUpStep: Int64? { roundUpUnits.map { Int64($0) * currency.minorPerUnit } }
@@ -378,7 +380,7 @@ struct AppOptions: ParsableArguments {
         let core = AppCore(api: cached.api, configuration: .init(sourceName: sourceName, colors: settings.colors,
                                                                   currency: settings.currency, images: settings.images,
                                                                   pictureSchemes: settings.pictureSchemes, keys: settings.keys,
-                                                                  roundUpStep: settings.roundUpStep),
+                                                                  roundUpStep: settings.roundUpStep, pictureCellPixels: settings.pictureCellPixels),
                            capabilities: capabilities, achievements: settings.achievements, events: events)
         if let note = cached.note { core.showNotice(note) }
         return core
@@ -387,13 +389,14 @@ struct AppOptions: ParsableArguments {
     @MainActor
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let settings = try settings(environment: environment)
+        var settings = try settings(environment: environment)
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
         let probe = TerminalProbe.run(environment: environment, overrides: settings.terminal)
         let capabilities = TerminalCapabilities.resolve(replies: probe.replies, environment: environment, overrides: settings.terminal,
                                                         size: TerminalProbe.windowSize())
+        if settings.images && NcursesTerminal.drawsPictures(capabilities.graphics) { settings.pictureCellPixels = capabilities.pictureCellPixels }
         let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor, capabilities: capabilities)
         let runner: AppRunner
         if case .starling(let base) = settings.source {
