@@ -58,6 +58,15 @@ static inline int qt_window_size(int *rows, int *cols) {
     return 0;
 }
 
+/* The text area in pixels as the kernel knows it (xterm fills these in; many leave them 0). */
+static inline int qt_window_pixels(int fd, int *width, int *height) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_xpixel == 0 || ws.ws_ypixel == 0) return -1;
+    *width = ws.ws_xpixel;
+    *height = ws.ws_ypixel;
+    return 0;
+}
+
 /* A pseudo-terminal of the given size for benchmarks: returns the master fd (or -1) and puts
    the slave's path in `path`. ioctl is variadic, hence C. */
 static inline int qt_open_pty(int rows, int cols, char *path, size_t pathSize) {

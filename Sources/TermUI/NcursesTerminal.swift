@@ -89,8 +89,13 @@ public final class NcursesTerminal: Terminal {
         // Lets doupdate scroll the terminal (scroll region, insert/delete line) when rows
         // moved, instead of rewriting every row: far fewer bytes per scrolled line.
         idlok(win, true)
-        // Inserting or deleting characters would shift a sixel's pixels along its line.
-        if capabilities.graphics == .sixel { idcok(win, false) }
+        // A sixel's pixels are part of the screen but not of ncurses' picture of it: scrolling
+        // lines or shifting characters would move them where nothing redraws them. Rows are
+        // rewritten instead (more bytes per scroll step, in sixel terminals only).
+        if capabilities.graphics == .sixel {
+            idlok(win, false)
+            idcok(win, false)
+        }
         nodelay(win, true)
         curs_set(0)
         set_escdelay(25)
@@ -253,10 +258,12 @@ public final class NcursesTerminal: Terminal {
         guard isStarted else { return }
         let win = qt_stdscr()
         var anyChange = true
+        var changedLines = Set<Int>()
         if shown == nil { pictures.forgetScreen() }
         if let previous = shown, let changed = buffer.changedCells(since: previous) {
             for i in changed { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
             anyChange = !changed.isEmpty
+            if capabilities.graphics == .sixel { for i in changed { changedLines.insert(i / max(1, buffer.width)) } }
         } else {
             werase(win)
             for i in buffer.cells.indices { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
@@ -266,7 +273,7 @@ public final class NcursesTerminal: Terminal {
         // Pictures in the terminal's own graphics: lines a picture left are repainted by ncurses,
         // the pictures drawn after it.
         let pictureStep = pictures.update(to: capabilities.graphics == .halfBlocks ? [] : buffer.visiblePictures, size: size,
-                                          fullRepaint: fullRepaint)
+                                          fullRepaint: fullRepaint, changedLines: changedLines)
         for line in pictureStep.repaint { wredrawln(win, Int32(line), 1) }
         anyChange = anyChange || !pictureStep.output.isEmpty
         // Synchronized output: the terminal shows the frame once it is whole. doupdate flushes

@@ -7,7 +7,8 @@
 ///   places the new ones (a picture that moved is a new placement), the cursor kept.
 /// - sixel: the pixels are part of the screen; a picture that left is erased by repainting its
 ///   lines, and a picture is drawn again where its lines were repainted. Pictures touching the
-///   last line are left to their half blocks (a sixel there would scroll the screen).
+///   last line are left to their half blocks (a sixel there would scroll the screen). A picture
+///   on a line ncurses writes to is drawn again (ncurses may rewrite the whole line).
 struct PictureLayer {
     let graphics: TerminalCapabilities.Graphics
     /// What is on screen now.
@@ -33,8 +34,10 @@ struct PictureLayer {
     }
 
     /// The pictures of a frame whose cells are `size`; `fullRepaint` when ncurses redraws the
-    /// whole screen (first frame, resize, Ctrl-L).
-    mutating func update(to placements: [PicturePlacement], size: TerminalSize, fullRepaint: Bool) -> Step {
+    /// whole screen (first frame, resize, Ctrl-L); `changedLines`: the lines where ncurses
+    /// writes cells this frame (it may rewrite a whole line, a sixel on it with it).
+    mutating func update(to placements: [PicturePlacement], size: TerminalSize, fullRepaint: Bool,
+                         changedLines: Set<Int> = []) -> Step {
         guard graphics == .kitty || graphics == .sixel else { return Step() }
         frame += 1
         let screen = Rect(x: 0, y: 0, width: size.width, height: graphics == .sixel ? size.height - 1 : size.height)
@@ -69,6 +72,7 @@ struct PictureLayer {
             var lines = Set<Int>()
             for placement in removed { lines.formUnion(placement.rect.y..<placement.rect.maxY) }
             step.repaint = lines.sorted()
+            lines.formUnion(changedLines)
             for placement in wanted {
                 let rows = placement.rect.y..<placement.rect.maxY
                 guard !before.contains(placement) || rows.contains(where: lines.contains) else { continue }

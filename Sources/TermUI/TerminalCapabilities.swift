@@ -137,9 +137,10 @@ public struct TerminalCapabilities: Hashable, Sendable {
     public var pictureCellPixels: PixelSize { cellPixels ?? Self.assumedCellPixels }
 
     /// What `qapital-tui doctor` prints: one line per capability, with why.
-    public func report(term: String, elapsedMilliseconds: Int?) -> [String] {
+    public func report(term: String, elapsedMilliseconds: Int?, asked: Bool = true) -> [String] {
         var lines: [String] = []
-        let answered = replies.answered ? "answered" + (elapsedMilliseconds.map { " in \($0) ms" } ?? "") : "no answer"
+        var answered = replies.answered ? "answered" + (elapsedMilliseconds.map { " in \($0) ms" } ?? "") : "no answer"
+        if !asked { answered = "not asked: not a terminal, or TERM is dumb" }
         lines.append("terminal: \(term.isEmpty ? "(TERM not set)" : term)\(name.map { ", " + $0 } ?? "") (\(reasons["probe"] ?? answered))")
         if let multiplexer { lines.append("inside: \(multiplexer)") }
         lines.append("pictures: \(graphics.displayName) (\(reasons["graphics"] ?? ""))")

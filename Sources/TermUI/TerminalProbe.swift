@@ -58,7 +58,13 @@ public enum TerminalProbe {
             parser.feed(chunk[0..<count])
         }
         parser.finish()
-        return Result(replies: parser.replies, input: parser.input, elapsed: parser.isComplete ? ContinuousClock.now - start : nil)
+        var replies = parser.replies
+        // No pixel sizes answered (xterm refuses window reports by default): the kernel's, if set.
+        var width: Int32 = 0, height: Int32 = 0
+        if replies.cellPixels == nil, replies.windowPixels == nil, qt_window_pixels(output, &width, &height) == 0 {
+            replies.windowPixels = PixelSize(width: Int(width), height: Int(height))
+        }
+        return Result(replies: replies, input: parser.input, elapsed: parser.isComplete ? ContinuousClock.now - start : nil)
     }
 
     /// The window's size in cells as the kernel knows it (nil when standard output is not a terminal).

@@ -28,10 +28,9 @@ struct DoctorCommand: ParsableCommand {
         let probe = TerminalProbe.run(environment: environment, overrides: overrides)
         let capabilities = TerminalCapabilities.resolve(replies: probe.replies, environment: environment, overrides: overrides,
                                                         size: TerminalProbe.windowSize())
-        var lines = capabilities.report(term: environment["TERM"] ?? "", elapsedMilliseconds: probe.elapsed.map {
-            Int($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000)
-        })
-        if !probe.asked { lines[0] += overrides.probe ? " (not asked: not a terminal, or TERM is dumb)" : "" }
-        for line in lines { print(line) }
+        let milliseconds = probe.elapsed.map { Int($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) }
+        for line in capabilities.report(term: environment["TERM"] ?? "", elapsedMilliseconds: milliseconds, asked: probe.asked || !overrides.probe) {
+            print(line)
+        }
     }
 }

@@ -108,6 +108,13 @@ import Testing
         #expect(step.repaint == [2, 3])
         #expect(step.output == "\u{1B}7\u{1B}[4;1H" + SixelEncoder.encode(picture) + "\u{1B}8"
                 + "\u{1B}7\u{1B}[4;11H" + SixelEncoder.encode(other) + "\u{1B}8")
+        // Nothing moved, but ncurses writes to line 3 (it may rewrite the whole line): the
+        // pictures on it are drawn again, the one on line 4 alone is left.
+        let rewritten = layer.update(to: next.visiblePictures, size: size, fullRepaint: false, changedLines: [3])
+        #expect(rewritten.repaint.isEmpty)
+        #expect(rewritten.output == "\u{1B}7\u{1B}[4;1H" + SixelEncoder.encode(picture) + "\u{1B}8"
+                + "\u{1B}7\u{1B}[4;11H" + SixelEncoder.encode(other) + "\u{1B}8")
+        #expect(layer.update(to: next.visiblePictures, size: size, fullRepaint: false, changedLines: [7]) == PictureLayer.Step())
         // On the last line a sixel would scroll the screen: left to the half blocks.
         let bottom = Self.buffer(with: picture, at: Rect(x: 0, y: 9, width: 4, height: 1)).visiblePictures
         #expect(!layer.update(to: bottom, size: size, fullRepaint: true).output.contains("\u{1B}P"))
