@@ -92,7 +92,7 @@ public final class NcursesTerminal: Terminal {
         // A sixel's pixels are part of the screen but not of ncurses' picture of it: scrolling
         // lines or shifting characters would move them where nothing redraws them. Rows are
         // rewritten instead (more bytes per scroll step, in sixel terminals only).
-        if capabilities.graphics == .sixel {
+        if capabilities.graphics == .sixel || capabilities.graphics == .iterm2 {
             idlok(win, false)
             idcok(win, false)
         }
@@ -263,7 +263,9 @@ public final class NcursesTerminal: Terminal {
         if let previous = shown, let changed = buffer.changedCells(since: previous) {
             for i in changed { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
             anyChange = !changed.isEmpty
-            if capabilities.graphics == .sixel { for i in changed { changedLines.insert(i / max(1, buffer.width)) } }
+            if capabilities.graphics == .sixel || capabilities.graphics == .iterm2 {
+                for i in changed { changedLines.insert(i / max(1, buffer.width)) }
+            }
         } else {
             werase(win)
             for i in buffer.cells.indices { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
@@ -287,10 +289,9 @@ public final class NcursesTerminal: Terminal {
         if bracket { writeOut(Self.endSynchronizedUpdate) }
     }
 
-    /// Whether this backend draws pictures in `graphics` itself (kitty and sixel; iTerm2 and
-    /// half blocks are cells).
+    /// Whether this backend draws pictures in `graphics` itself (all but half blocks).
     public nonisolated static func drawsPictures(_ graphics: TerminalCapabilities.Graphics) -> Bool {
-        graphics == .kitty || graphics == .sixel
+        graphics != .halfBlocks
     }
 
     /// `CSI ? 2026 h` and `l`: the frame between them is shown at once (terminals that know the mode).

@@ -5,7 +5,7 @@
 ///
 /// - kitty: pictures are sent once by id; each frame removes the placements no longer shown and
 ///   places the new ones (a picture that moved is a new placement), the cursor kept.
-/// - sixel: the pixels are part of the screen; a picture that left is erased by repainting its
+/// - sixel and iTerm2 images: the pixels are part of the screen; a picture that left is erased by repainting its
 ///   lines, and a picture is drawn again where its lines were repainted. Pictures touching the
 ///   last line are left to their half blocks (a sixel there would scroll the screen). A picture
 ///   on a line ncurses writes to is drawn again (ncurses may rewrite the whole line).
@@ -38,9 +38,9 @@ struct PictureLayer {
     /// writes cells this frame (it may rewrite a whole line, a sixel on it with it).
     mutating func update(to placements: [PicturePlacement], size: TerminalSize, fullRepaint: Bool,
                          changedLines: Set<Int> = []) -> Step {
-        guard graphics == .kitty || graphics == .sixel else { return Step() }
+        guard graphics != .halfBlocks else { return Step() }
         frame += 1
-        let screen = Rect(x: 0, y: 0, width: size.width, height: graphics == .sixel ? size.height - 1 : size.height)
+        let screen = Rect(x: 0, y: 0, width: size.width, height: graphics == .kitty ? size.height : size.height - 1)
         var wanted: [PicturePlacement] = []
         for placement in placements where placement.rect.intersection(screen) == placement.rect && !wanted.contains(placement) {
             wanted.append(placement)
@@ -68,7 +68,7 @@ struct PictureLayer {
                     sent[id] = nil
                 }
             }
-        case .sixel:
+        case .sixel, .iterm2:
             var lines = Set<Int>()
             for placement in removed { lines.formUnion(placement.rect.y..<placement.rect.maxY) }
             step.repaint = lines.sorted()
@@ -76,9 +76,9 @@ struct PictureLayer {
             for placement in wanted {
                 let rows = placement.rect.y..<placement.rect.maxY
                 guard !before.contains(placement) || rows.contains(where: lines.contains) else { continue }
-                step.output += "\u{1B}7" + Self.moveCursor(placement.rect) + sixel(placement.picture) + "\u{1B}8"
+                step.output += "\u{1B}7" + Self.moveCursor(placement.rect) + encode(placement) + "\u{1B}8"
             }
-        case .iterm2, .halfBlocks:
+        case .halfBlocks:
             break
         }
         shown = wanted
@@ -90,9 +90,11 @@ struct PictureLayer {
         shown = []
     }
 
-    private mutating func sixel(_ picture: TerminalPicture) -> String {
+    private mutating func encode(_ placement: PicturePlacement) -> String {
+        let picture = placement.picture
         if let text = encoded[picture.id] { return text }
-        let text = SixelEncoder.encode(picture)
+        let text = graphics == .sixel ? SixelEncoder.encode(picture)
+            : ITerm2Image.encode(picture, columns: placement.rect.width, rows: placement.rect.height)
         if encoded.count >= 64 { encoded.removeAll(keepingCapacity: true) }
         encoded[picture.id] = text
         return text

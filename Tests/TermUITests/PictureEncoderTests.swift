@@ -45,6 +45,20 @@ import Testing
         #expect(SixelEncoder.runLength([1, 1, 2, 2, 2]) == "@@!3A")
     }
 
+    /// A 24-bit BMP worked by hand: 54 header bytes, rows bottom up in blue-green-red, each
+    /// padded to 8 bytes; then iTerm2's OSC 1337 around its base64.
+    @Test func iTerm2ImageOfA2x2Picture() {
+        let bmp = ITerm2Image.bmp(Self.twoByTwo)
+        let header: [UInt8] = [0x42, 0x4D, 70, 0, 0, 0, 0, 0, 0, 0, 54, 0, 0, 0,
+                               40, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 1, 0, 24, 0, 0, 0, 0, 0, 16, 0, 0, 0,
+                               0x13, 0x0B, 0, 0, 0x13, 0x0B, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        let rows: [UInt8] = [255, 0, 0, 255, 255, 255, 0, 0,   // blue, white (the bottom row first)
+                             0, 0, 255, 0, 255, 0, 0, 0]       // red, green
+        #expect(bmp == header + rows)
+        #expect(ITerm2Image.encode(Self.twoByTwo, columns: 4, rows: 1)
+                == "\u{1B}]1337;File=inline=1;size=70;width=4;height=1;preserveAspectRatio=0:" + Data(header + rows).base64EncodedString() + "\u{07}")
+    }
+
     // MARK: Placement
 
     static func buffer(with picture: TerminalPicture, at rect: Rect, width: Int = 20, height: Int = 10) -> CellBuffer {
