@@ -13,8 +13,10 @@ def read_xwd(path):
     byte_order, bits_per_pixel, bytes_per_line = fields[7], fields[11], fields[12]
     red_mask, green_mask, blue_mask = fields[14:17]
     ncolors = fields[19]
-    if bits_per_pixel != 32:
-        raise SystemExit("only 32-bit xwd files")
+    # Some servers say 24 bits a pixel but store four bytes each.
+    step = bytes_per_line // width
+    if step not in (3, 4):
+        raise SystemExit("only 24- or 32-bit TrueColor xwd files")
     offset = header_size + ncolors * 12
     order = "<" if byte_order == 0 else ">"
 
@@ -24,8 +26,11 @@ def read_xwd(path):
     rs, gs, bs = shift(red_mask), shift(green_mask), shift(blue_mask)
     pixels = []
     for y in range(height):
-        row = data[offset + y * bytes_per_line: offset + y * bytes_per_line + width * 4]
-        values = struct.unpack(order + "%dI" % width, row)
+        row = data[offset + y * bytes_per_line: offset + y * bytes_per_line + width * step]
+        if step == 4:
+            values = struct.unpack(order + "%dI" % width, row)
+        else:
+            values = [int.from_bytes(row[i:i + 3], "little" if order == "<" else "big") for i in range(0, len(row), 3)]
         pixels.append([((v & red_mask) >> rs, (v & green_mask) >> gs, (v & blue_mask) >> bs) for v in values])
     return width, height, pixels
 
