@@ -1,5 +1,6 @@
 import FeedModel
 import Foundation
+import TermUI
 
 extension AppCore {
     public struct Configuration {
@@ -21,11 +22,15 @@ extension AppCore {
         public var keys = KeyOverrides()
         /// Why the source cannot create goals (`n` says it instead of opening the form); nil: it can.
         public var noGoalCreation: String?
+        /// The terminal's cell in pixels where it draws pictures itself (kitty, sixel); nil:
+        /// pictures are half blocks.
+        public var pictureCellPixels: PixelSize?
 
         public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, currency: Currency = .usd,
                     errorLifetime: TimeInterval = 6, images: Bool = true, pictureSchemes: Set<String> = ["http", "https"],
-                    keys: KeyOverrides = KeyOverrides(), roundUpStep: Int64? = nil) {
+                    keys: KeyOverrides = KeyOverrides(), roundUpStep: Int64? = nil, pictureCellPixels: PixelSize? = nil) {
             self.keys = keys
+            self.pictureCellPixels = pictureCellPixels
             self.roundUpStep = roundUpStep
             self.sourceName = sourceName
             self.colors = colors

@@ -122,6 +122,10 @@ struct AppOptions: ParsableArguments {
         var theme: Theme = .terminal
         /// Keys the config file rebinds.
         var keys = KeyOverrides()
+        /// The config file's `[terminal]` table: what the probe may not decide.
+        var terminal = TerminalCapabilities.Overrides()
+        /// The cell in pixels where the terminal draws pictures itself (after the probe).
+        var pictureCellPixels: PixelSize?
 
         /// The round-up step in minor units of the account's currency (known for Starling only after sign-in).
         var roundUpStep: Int64? { roundUpUnits.map { Int64($0) * currency.minorPerUnit } }
@@ -254,7 +258,7 @@ struct AppOptions: ParsableArguments {
                                                                               : try AppOptions.loadAchievements(path: achievements),
                         images: colors && !noImages && (file?.images ?? true),
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
-                        theme: chosenTheme, keys: file?.keys ?? KeyOverrides(), log: log)
+                        theme: chosenTheme, keys: file?.keys ?? KeyOverrides(), terminal: file?.terminal ?? .init(), log: log)
     }
 
     /// `--token`, else the source's environment variables in order (`$STARLING_TOKEN`, then
@@ -446,6 +450,7 @@ struct AppOptions: ParsableArguments {
                                                   images: settings.images, pictureSchemes: settings.pictureSchemes,
                                                   keys: settings.keys, roundUpStep: settings.roundUpStep)
         configuration.noGoalCreation = settings.source.description.noGoalCreation
+        configuration.pictureCellPixels = settings.pictureCellPixels
         let core = AppCore(api: cached.api, configuration: configuration, capabilities: capabilities,
                            achievements: settings.achievements, events: events)
         if let note = cached.note { core.showNotice(note) }
@@ -455,11 +460,15 @@ struct AppOptions: ParsableArguments {
     @MainActor
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let settings = try settings(environment: environment)
+        var settings = try settings(environment: environment)
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
-        let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor)
+        let probe = TerminalProbe.run(environment: environment, overrides: settings.terminal)
+        let capabilities = TerminalCapabilities.resolve(replies: probe.replies, environment: environment, overrides: settings.terminal,
+                                                        size: TerminalProbe.windowSize())
+        if settings.images && NcursesTerminal.drawsPictures(capabilities.graphics) { settings.pictureCellPixels = capabilities.pictureCellPixels }
+        let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor, capabilities: capabilities)
         let runner: AppRunner
         if settings.source.registered.bank != nil {
             switch try await startBank(settings.source, environment: environment, log: settings.log) {
@@ -477,7 +486,7 @@ struct AppOptions: ParsableArguments {
         } else {
             return
         }
-        terminal.start(colors: settings.colors)
+        terminal.start(colors: settings.colors, pendingInput: probe.input)
         await runner.run()
         terminal.stop()
         if let signal = runner.quitSignal {
