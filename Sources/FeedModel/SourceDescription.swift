@@ -97,8 +97,12 @@ public protocol BankAPI: SavingsAPI {
     /// A short note the status bar keeps beside the header while it holds (Up: its rate limit
     /// running low); nil: none.
     var statusNote: String? { get }
+    /// The next `account()` answers `account` without asking (the start read it when it checked
+    /// the token): one request per resource a start. Nothing by default.
+    func answerNextAsk(with account: Account)
 }
 
 extension BankAPI {
     public var statusNote: String? { nil }
+    public func answerNextAsk(with account: Account) {}
 }

@@ -1,5 +1,6 @@
 import FeedModel
 import Foundation
+import TermUI
 
 extension AppCore {
     public struct Configuration {
@@ -24,11 +25,15 @@ extension AppCore {
         /// Why the source cannot move money (`s` says it, the Round-ups tab shows it: Up moves its
         /// round-ups itself); nil: it can.
         public var noMoneyMoves: String?
+        /// The terminal's cell in pixels where it draws pictures itself (kitty, sixel); nil:
+        /// pictures are half blocks.
+        public var pictureCellPixels: PixelSize?
 
         public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, currency: Currency = .usd,
                     errorLifetime: TimeInterval = 6, images: Bool = true, pictureSchemes: Set<String> = ["http", "https"],
-                    keys: KeyOverrides = KeyOverrides(), roundUpStep: Int64? = nil) {
+                    keys: KeyOverrides = KeyOverrides(), roundUpStep: Int64? = nil, pictureCellPixels: PixelSize? = nil) {
             self.keys = keys
+            self.pictureCellPixels = pictureCellPixels
             self.roundUpStep = roundUpStep
             self.sourceName = sourceName
             self.colors = colors

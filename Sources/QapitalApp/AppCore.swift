@@ -54,8 +54,7 @@ public final class AppCore {
     }
 
     public var feed: ActivityFeed { stores.feed }
-    var goals: GoalStore { stores.goals }
-    var roundUps: RoundUpStore { stores.roundUps }
+    var goals: GoalStore { stores.goals }; var roundUps: RoundUpStore { stores.roundUps }
     var screen: any Screen { stacks[tabIndex].last! }
     /// What the screens read (for tests).
     var screenData: ScreenData { data }
@@ -63,8 +62,7 @@ public final class AppCore {
     /// Posts an event into the queue (the loop posts the terminal's).
     public func post(_ event: Event) { queue.post(event) }
 
-    /// Starts loading what the screens show (the activity feed too, so tab 2 has its first
-    /// page before anyone switches to it).
+    /// Starts loading what the screens show (the activity feed too, so tab 2 has its first page before anyone switches to it).
     public func start() {
         run(stacks.flatMap { $0[0].start(data) } + [.loadAccount] + screen.appear(data))
         if let note = AchievementsLoader.skippedNote(data.achievements) { status.error = (note, status.now()) }
@@ -88,7 +86,7 @@ public final class AppCore {
     @discardableResult public func update(_ event: Event) -> Bool {
         var changed = true
         switch event {
-        case .terminal(.key(let key)): handle(key)
+        case .terminal(.key(let key)): status.acted(key); handle(key)
         case .terminal(.quitSignal(let signal)): (quitSignal, shouldQuit) = (signal, true)
         case .terminal(.resize), .picture: break  // the next frame is drawn at the new size, with the picture
         case .store(let storeEvent): receive(storeEvent)
@@ -128,7 +126,7 @@ public final class AppCore {
         if let top = overlays.last, !apply(top.handle(key, data), from: top).isIgnored { return }
         if key == .resize { return }
         if case .click(let x, let y) = key {
-            if y == 0 { tabBar.index(atX: x).map(switchTab) } else { apply(screen.click(x: x, y: y, data), from: nil) }
+            if y == 0 { tabBar.index(atX: x, width: width).map(switchTab) } else { apply(screen.click(x: x, y: y, data), from: nil) }
             return
         }
         let screen = self.screen
@@ -181,8 +179,9 @@ public final class AppCore {
         for command in work { if let note = commands.run(command) { showNotice(note) } }
     }
 
-    /// The tab bar: "1 Goals", … as drawn, the current tab highlighted.
+    /// The tab bar: "1 Goals", … as drawn (numbers alone where they do not fit `width`, the last frame's), the current tab highlighted.
     private var tabBar: TabBar { TabBar(titles: AppFrame.tabTitles, selected: tabIndex) }
+    private var width = Int.max
 
     private func switchTab(to index: Int) {
         tabIndex = index
@@ -191,6 +190,7 @@ public final class AppCore {
 
     /// Overlays take their room, the frame is drawn (reading only), the screen keeps its layout, the stores are asked for what it showed.
     public func render(into buffer: inout CellBuffer) {
+        width = buffer.area.width
         if let body = AppFrame.body(of: buffer.area) { for overlay in overlays { overlay.layOut(area: body, data) } }
         let frame = AppFrame(tabBar: tabBar, stack: stacks[tabIndex], overlays: overlays, status: status, cachedAt: goals.cachedAt)
         guard let layout = frame.draw(into: &buffer, data) else { return }

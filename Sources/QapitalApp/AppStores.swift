@@ -30,7 +30,8 @@ final class AppStores {
         tokenCheck = signIn.map { TokenCheck($0, events: events) }
         if configuration.images && configuration.colors {
             // The demo's own pictures come from the API in process; everything else over HTTP(S).
-            images = ImageStore(schemes: configuration.pictureSchemes, arrived: pictureArrived) { url in
+            images = ImageStore(schemes: configuration.pictureSchemes, cellPixels: configuration.pictureCellPixels,
+                                arrived: pictureArrived) { url in
                 try await api.imageData(at: url)
             }
         } else {

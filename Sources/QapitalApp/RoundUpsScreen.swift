@@ -120,11 +120,9 @@ final class RoundUpsScreen: TabScreen {
         let muted = Style(fg: .role(.muted))
         let week = store.week
 
-        // Heading: the week and how to move.
-        var heading = "Week of " + weekLabel(week)
-        if store.isCurrentWeek { heading += " · this week" }
-        let weekKeys = store.canShowNextWeek ? "← [ previous · next ] →" : "← [ previous"
-        let keysX = buffer.writeRightAligned(weekKeys, maxX: area.maxX - 1, y: area.y, style: muted)
+        // Heading: the week and how to move; the week keeps its room first (the keys shrink, then go).
+        let (heading, weekKeys) = headingLine(store, width: area.width - 2)
+        let keysX = weekKeys.isEmpty ? area.maxX : buffer.writeRightAligned(weekKeys, maxX: area.maxX - 1, y: area.y, style: muted)
         buffer.write(heading, x: area.x + 1, y: area.y, maxWidth: max(0, keysX - area.x - 2),
                      style: Style(fg: .role(.title), attributes: .bold))
 
@@ -203,6 +201,23 @@ final class RoundUpsScreen: TabScreen {
             buffer.write(message.0, x: area.x + 1, y: body.y, maxWidth: area.width - 2, style: message.1)
         }
 
+    }
+
+    /// The heading and the week keys that fit `width` cells: the whole heading with the keys
+    /// written out, then with arrows alone, then shorter headings ("Mon 16 Nov – Sun 22 Nov 2026",
+    /// "16 Nov – 22 Nov") without keys.
+    static func headingLine(_ store: RoundUpStore, width: Int) -> (heading: String, keys: String) {
+        let week = store.week
+        let label = weekLabel(week)
+        let full = "Week of " + label + (store.isCurrentWeek ? " · this week" : "")
+        let keys = store.canShowNextWeek ? ["← [ previous · next ] →", "← →"] : ["← [ previous", "←"]
+        let candidates = [(full, keys[0]), (full, keys[1]), ("Week of " + label, keys[1]), (label, keys[1]), (full, ""),
+                          ("Week of " + label, ""), (label, ""),
+                          (shortDay(week.start, calendar: week.calendar) + " – " + shortDay(week.lastDay, calendar: week.calendar), "")]
+        for (heading, keys) in candidates where TextWidth.of(heading) + (keys.isEmpty ? 0 : TextWidth.of(keys) + 2) <= width {
+            return (heading, keys)
+        }
+        return (candidates.last!.0, "")
     }
 
     /// Rows of the twelve weeks' bars (with their date row), and the height they need.

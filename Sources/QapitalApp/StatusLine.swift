@@ -67,6 +67,12 @@ struct StatusLine {
 
     mutating func show(notice text: String) { notice = (text, now()) }
 
+    /// A key: a passing note was read and goes with the next action (or after `lifetime`, as
+    /// k9s's do); a resize is no action. Errors stay until they expire or go away.
+    mutating func acted(_ key: Key) {
+        if key != .resize { notice = nil }
+    }
+
     /// When `nextChange` came: messages expire, a note about the cache is shown. Whether the
     /// bar changed (a tick that changed nothing draws nothing).
     @discardableResult
@@ -89,6 +95,8 @@ struct StatusLine {
         reconnect.observe(offline: isOffline, now: now())
         collectFailures(goals: stores.goals, feed: stores.feed, roundUps: stores.roundUps, event: event)
         if event == .account, let summary = stores.account.account?.summary { sourceName = summary }
+        // What a refresh changed, unless another note came meanwhile ("Signed in." before the refresh it led to).
+        if event == .activityPage, let change = stores.feed.takeRefreshChange(), notice == nil { show(notice: change.summary) }
         if let note = skippedRecords?.drain().last { error = (note, now()) }
     }
 

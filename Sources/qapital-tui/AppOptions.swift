@@ -124,6 +124,10 @@ struct AppOptions: ParsableArguments {
         var keys = KeyOverrides()
         /// The config file's `[NAME]` table for the chosen source.
         var sourceSettings: [String: String] = [:]
+        /// The config file's `[terminal]` table: what the probe may not decide.
+        var terminal = TerminalCapabilities.Overrides()
+        /// The cell in pixels where the terminal draws pictures itself (after the probe).
+        var pictureCellPixels: PixelSize?
 
         /// The round-up step in minor units of the account's currency (known for Starling only after sign-in).
         var roundUpStep: Int64? { roundUpUnits.map { Int64($0) * currency.minorPerUnit } }
@@ -252,11 +256,12 @@ struct AppOptions: ParsableArguments {
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors = !(noColor || noColorEnvironment)
         return Settings(source: source, api: api, colors: colors, currency: accountCurrency, roundUpUnits: roundUpUnits,
-                        achievements: try AppOptions.loadAchievements(path: achievements),
+                        achievements: source == .demo && achievements == nil ? DemoImages.withOwnPictures(try AppOptions.loadAchievements(path: nil))
+                                                                              : try AppOptions.loadAchievements(path: achievements),
                         images: colors && !noImages && (file?.images ?? true),
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
                         theme: chosenTheme, keys: file?.keys ?? KeyOverrides(),
-                        sourceSettings: file?.sourceSettings[source.description.name] ?? [:], log: log)
+                        sourceSettings: file?.sourceSettings[source.description.name] ?? [:], terminal: file?.terminal ?? .init(), log: log)
     }
 
     /// `--token`, else the source's environment variables in order (`$STARLING_TOKEN`, then
@@ -330,6 +335,7 @@ struct AppOptions: ParsableArguments {
                                                      settings: settings))
         // The header: holder, numbers, balance. Without it the app still works.
         let account = try? await api.account()
+        if let account { api.answerNextAsk(with: account) }  // the app's first look: one request per resource a start
         return BankConnection(api: api, account: account)
     }
 
@@ -455,6 +461,7 @@ struct AppOptions: ParsableArguments {
                                                   keys: settings.keys, roundUpStep: settings.roundUpStep)
         configuration.noGoalCreation = settings.source.description.noGoalCreation
         configuration.noMoneyMoves = settings.source.description.noMoneyMoves
+        configuration.pictureCellPixels = settings.pictureCellPixels
         let core = AppCore(api: cached.api, configuration: configuration, capabilities: capabilities,
                            achievements: settings.achievements, events: events)
         if let note = cached.note { core.showNotice(note) }
@@ -464,11 +471,15 @@ struct AppOptions: ParsableArguments {
     @MainActor
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let settings = try settings(environment: environment)
+        var settings = try settings(environment: environment)
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
-        let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor)
+        let probe = TerminalProbe.run(environment: environment, overrides: settings.terminal)
+        let capabilities = TerminalCapabilities.resolve(replies: probe.replies, environment: environment, overrides: settings.terminal,
+                                                        size: TerminalProbe.windowSize())
+        if settings.images && NcursesTerminal.drawsPictures(capabilities.graphics) { settings.pictureCellPixels = capabilities.pictureCellPixels }
+        let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor, capabilities: capabilities)
         let runner: AppRunner
         if settings.source.registered.bank != nil {
             switch try await startBank(settings.source, environment: environment, log: settings.log,
@@ -487,11 +498,13 @@ struct AppOptions: ParsableArguments {
         } else {
             return
         }
-        terminal.start(colors: settings.colors)
+        terminal.start(colors: settings.colors, pendingInput: probe.input)
         await runner.run()
         terminal.stop()
         if let signal = runner.quitSignal {
             throw ExitCode(128 + signal)
         }
+        // Left the sign-in (Esc) without signing in: not a success (docs/cli.md, 77).
+        if runner.core == nil { throw HeadlessExit.notSignedIn }
     }
 }

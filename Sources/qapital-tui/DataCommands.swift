@@ -75,6 +75,9 @@ func headless(_ body: () async throws -> Void) async throws {
 /// A failed command's status and line, which `QapitalCommand.main` writes and exits with.
 struct HeadlessExit: Error {
     let failure: CommandFailure
+
+    /// The app's sign-in screen was left (Esc) without signing in.
+    static let notSignedIn = HeadlessExit(failure: CommandFailure(.signInNeeded, "not signed in"))
 }
 
 struct GoalsCommand: AsyncParsableCommand {

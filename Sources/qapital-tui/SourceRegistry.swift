@@ -109,7 +109,9 @@ struct ServeFlags: Sendable {
 
 extension RegisteredSource {
     static let demo = RegisteredSource(
-        description: DemoSavingsAPI.source, pictureSchemes: ["http", "https", DemoImages.scheme],
+        description: DemoSavingsAPI.source,
+        // The demo's own pictures only: it makes no network request (the bundled achievements get pictures of its own).
+        pictureSchemes: [DemoImages.scheme],
         open: .direct { request in (DemoSavingsAPI(backend: DemoBackend(options: .init(currency: request.currency))), nil) },
         serve: nil)
 

@@ -93,10 +93,10 @@ import TermUI
         let list = GoalListScreen()
         #expect(list.start(data) == [.loadGoals])
         #expect(list.refresh(data) == [.loadGoals])
-        let opened = list.handle(.char("n"), action: .newGoal, data)
+        let opened = list.handle(.char("a"), action: .newGoal, data)
         #expect(opened.commands == [.resetGoalCreation])
         guard case .run(_, then: .present(let overlay)) = opened, let form = overlay as? NewGoalForm else {
-            Issue.record("n should open the new-goal form")
+            Issue.record("a should open the new-goal form")
             return
         }
         #expect(GoalDetailScreen(goalId: 7).refresh(data) == [.loadGoalFeed(7)])
