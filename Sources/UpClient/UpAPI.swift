@@ -85,9 +85,12 @@ public struct UpAPI: BankAPI {
             throw APIError(kind: .notFound, request: label, message: "\(label): the token has no spending (TRANSACTIONAL) account")
         }
         do {
-            return try UpAPI(transport: transport, spending: chosen, accounts: accounts, targets: targets, targetAmounts: targetAmounts,
-                             rateLimit: rateLimit,
-                             now: now)
+            let api = try UpAPI(transport: transport, spending: chosen, accounts: accounts, targets: targets, targetAmounts: targetAmounts,
+                                rateLimit: rateLimit, now: now)
+            // The listing just read the spending account: the first look at it asks nothing more.
+            api.answerNextAsk(with: header(chosen, balance: try chosen.attributes.balance.money("attributes.balance"),
+                                           createdAt: api.createdAt))
+            return api
         } catch {
             throw APIError(kind: .malformed, request: label, message: error.description)
         }
@@ -150,6 +153,7 @@ public struct UpAPI: BankAPI {
 
     /// The spending account again (`GET /accounts/{id}`) for its balance; JOINT is marked.
     public func account() async throws -> Account? {
+        if let kept = directory.takeNext() { return kept }
         let path = Path("/accounts/").id(spending.id)
         let label = path.label("GET")
         let pages = pages()
@@ -162,9 +166,17 @@ public struct UpAPI: BankAPI {
         } catch {
             throw APIError(kind: .malformed, request: label, message: error.description)
         }
-        let name = TextSanitizer.clean(fresh.attributes.displayName ?? "")
-        return Account(id: spending.id, name: name, currency: accountCurrency, createdAt: createdAt,
-                       holder: fresh.isJoint ? name + " (joint)" : name, effectiveBalance: balance)
+        return UpAPI.header(fresh, balance: balance, createdAt: createdAt)
+    }
+
+    /// The next `account()` answers `account` without asking (the start read it already).
+    public func answerNextAsk(with account: Account) { directory.keepNext(account) }
+
+    /// The header's account: its name, ` (joint)` after a JOINT one, its balance.
+    static func header(_ resource: Up.AccountResource, balance: Money, createdAt: Date) -> Account {
+        let name = TextSanitizer.clean(resource.attributes.displayName ?? "")
+        return Account(id: resource.id, name: name, currency: balance.currency, createdAt: createdAt,
+                       holder: resource.isJoint ? name + " (joint)" : name, effectiveBalance: balance)
     }
 
     // MARK: - SavingsAPI
@@ -398,6 +410,10 @@ public struct UpAPI: BankAPI {
         }
 
         func meet(id: Int, name: String) { state.withLock { $0.people[id] = name } }
+
+        private let next = Locked<Account?>(nil)
+        func keepNext(_ account: Account) { next.withLock { $0 = account } }
+        func takeNext() -> Account? { next.withLock { kept in defer { kept = nil }; return kept } }
 
         func person(_ id: Int) -> String? { state.withLock { $0.people[id] } }
     }

@@ -82,7 +82,7 @@ import TestSupport
         // Goals are the savers; the config file's target for one of them.
         #expect(screen.contains("Balloons") && screen.contains("A$500.00"))
         #expect(screen.contains("no target"))
-        screen = await press(.char("n"))
+        screen = await press(.char("a"))   // a new goal (the key `n` had before)
         #expect(terminal.lines.last?.contains("Up's API cannot create savers") == true)
         // Activity: held, foreign and who paid on the joint account.
         screen = await press(.char("2"))

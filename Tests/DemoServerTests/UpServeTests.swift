@@ -146,6 +146,9 @@ let audCurrency = Currency.from(code: "AUD")!
         try await withUpServer(handler: handler) { _, url in
             let api = try await UpAPI.connect(baseURL: url, token: Self.token, now: { fixedNow })
             #expect(await handler.requestCount == 2)
+            // The start's look at the account is the listing's answer: no request.
+            #expect(try await api.account()?.effectiveBalance != nil)
+            #expect(await handler.requestCount == 2)
             #expect(api.rateLimit.remaining == 4)
             #expect(api.rateLimit.statusNote == "Up: 4 requests left this hour")
             _ = try await api.goals()
