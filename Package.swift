@@ -31,11 +31,13 @@ let package = Package(
         .target(name: "QapitalClient", dependencies: ["FeedModel", "HTTPTransport"]),
         // Starling Bank's public API (v2) over HTTP: docs/starling.md.
         .target(name: "StarlingClient", dependencies: ["FeedModel", "HTTPTransport"]),
+        // Monzo's public API over HTTP: pots as goals, deposits once by dedupe_id (docs/banks.md).
+        .target(name: "MonzoClient", dependencies: ["FeedModel", "HTTPTransport"]),
         // The built-in demo: dataset, in-process backend and API, generated pictures.
         .target(name: "DemoData", dependencies: ["FeedModel", "HTTPTransport"]),
         // `serve`: the demo backend over real HTTP: a strict, bounded HTTP/1.1 server on SwiftNIO's event loops
         // (NIOCore and NIOPosix only; its own request parser, see docs/performance.md for why and what it costs).
-        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", "StarlingClient",
+        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", "StarlingClient", "MonzoClient",
                                                    .product(name: "NIOCore", package: "swift-nio"),
                                                    .product(name: "NIOPosix", package: "swift-nio"),
                                                    .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
@@ -54,8 +56,8 @@ let package = Package(
         .executableTarget(
             name: "qapital-tui",
             dependencies: [
-                "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "StarlingClient", "DemoData",
-                "DemoServer", "Commands",
+                "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "StarlingClient", "MonzoClient",
+                "DemoData", "DemoServer", "Commands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
@@ -72,13 +74,15 @@ let package = Package(
         ),
         .testTarget(name: "StarlingClientTests", dependencies: ["StarlingClient", "FeedModel", "HTTPTransport"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "MonzoClientTests", dependencies: ["MonzoClient", "FeedModel", "HTTPTransport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
         .testTarget(name: "FeedCacheTests", dependencies: ["FeedCache", "FeedModel", "QapitalApp", "QapitalClient", "DemoData",
                                                            "DemoServer", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData", "TestSupport"]),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
                                                      "DemoData", "DemoServer", "QapitalClient", "HTTPTransport", "TestSupport",
-                                                     "StarlingClient", "FeedCache", "Commands"],
+                                                     "StarlingClient", "MonzoClient", "FeedCache", "Commands"],
                     // Golden frames: read and written in the source tree through #filePath, not bundled.
                     exclude: ["Golden"]),
     ],

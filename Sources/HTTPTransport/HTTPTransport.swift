@@ -24,6 +24,10 @@ public struct HTTPTransport: Sendable {
     public let allowInsecureHTTP: Bool
     /// Reads the server's own error text out of an error body (each API has its envelope).
     private let serverMessage: @Sendable (Data) -> String?
+    /// A source's own reading of an error answer (status, body, label), before the shared one:
+    /// Monzo's "approve this sign-in in the app" and its 90-day edge. Only an `.unauthorized`
+    /// answer refuses the token.
+    private let classify: (@Sendable (Int, Data, String) -> APIError?)?
     let fetcher: HTTPFetcher
     /// `--log-file`: every request, its status and time (never a token, body or query value).
     public let log: RequestLog?
@@ -33,7 +37,9 @@ public struct HTTPTransport: Sendable {
 
     public init(baseURL: URL, token: String?, timeout: TimeInterval = 10, deadline: TimeInterval = 30,
                 maxBytes: Int = HTTPTransport.defaultMaxBytes, allowInsecureHTTP: Bool = false,
-                serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField, log: RequestLog? = nil) {
+                serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField, log: RequestLog? = nil,
+                classify: (@Sendable (Int, Data, String) -> APIError?)? = nil) {
+        self.classify = classify
         self.baseURL = baseURL
         self.allowInsecureHTTP = allowInsecureHTTP
         self.log = log
@@ -111,6 +117,16 @@ public struct HTTPTransport: Sendable {
         public var description: String { message }
     }
 
+    /// `application/x-www-form-urlencoded`: names and values percent-encoded strictly (a space
+    /// as `%20`, `+` as `%2B`), in the order given.
+    public static func formBody(_ fields: [(String, String)]) -> Data {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        func encode(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        return Data(fields.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&").utf8)
+    }
+
+    public static let formType = "application/x-www-form-urlencoded"
+
     /// `host:port`, what the status bar and messages call the server.
     public var hostAndPort: String {
         guard let host = baseURL.host else { return baseURL.absoluteString }
@@ -136,7 +152,7 @@ public struct HTTPTransport: Sendable {
     /// Sends one request and returns the body of a 2xx answer; anything else throws an
     /// `APIError` whose message starts with `label` ("GET /activities: HTTP 500").
     public func send(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
-                     label: String? = nil) async throws(APIError) -> Data {
+                     contentType: String = "application/json", label: String? = nil) async throws(APIError) -> Data {
         let label = label ?? "\(method) \(path)"
         var request = URLRequest(url: url(for: path, query: query), timeoutInterval: timeout)
         request.httpMethod = method
@@ -153,7 +169,7 @@ public struct HTTPTransport: Sendable {
         }
         if let body {
             request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
         }
 
         let data: Data
@@ -170,6 +186,10 @@ public struct HTTPTransport: Sendable {
         let status = response.statusCode
         log?.request(method, path, query: query, status: status, milliseconds: milliseconds())
         if (200..<300).contains(status) { return data }
+        if let classified = classify?(status, data, label) {
+            if classified.kind == .unauthorized { credential.refuse(sent) }
+            throw classified
+        }
         if status == 401 || status == 403 { credential.refuse(sent) }
         throw HTTPTransport.statusError(status, label: label, serverMessage: serverMessage(data))
     }
