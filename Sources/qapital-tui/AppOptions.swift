@@ -353,7 +353,8 @@ struct AppOptions: ParsableArguments {
     /// through the sign-in screen (no token, or a refused one: with its refusal).
     enum BankStart {
         case connected(BankConnection)
-        case signIn(refusal: String?)
+        /// `pending`: a token the customer has yet to approve in the bank's app, for the form to try again.
+        case signIn(refusal: String?, pending: String? = nil)
     }
 
     /// The token from the flags, the environment or the remembered file, checked with the bank;
@@ -366,6 +367,7 @@ struct AppOptions: ParsableArguments {
         do {
             return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
         } catch where error.kind == .unauthorized {
+            if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: token) }
             // A remembered token that is refused now is dropped.
             if given == nil { try? remembered.forget(baseURL) }
             return .signIn(refusal: error.message)
@@ -383,7 +385,7 @@ struct AppOptions: ParsableArguments {
     /// The sign-in screen, the first screen of the app's loop: a token the bank accepts opens the
     /// app on its account (and is kept when asked).
     @MainActor
-    func bankSignIn(_ source: Source, refusal: String?, settings: Settings, environment: [String: String])
+    func bankSignIn(_ source: Source, refusal: String?, pending: String? = nil, settings: Settings, environment: [String: String])
         -> SignInScreen<BankConnection>? {
         guard let bank = source.registered.bank, let baseURL = source.baseURL else { return nil }
         let origin = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
@@ -391,7 +393,7 @@ struct AppOptions: ParsableArguments {
         let (allowInsecureHTTP, log) = (self.allowInsecureHTTP, settings.log)
         let description = source.description
         let form = SignInForm(origin: origin, refusal: refusal, title: description.title,
-                              tokenCheck: description.tokenCheck ?? "a request to the bank")
+                              tokenCheck: description.tokenCheck ?? "a request to the bank", token: pending)
         return SignInScreen(form: form, check: { token in
             do throws(APIError) {
                 return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
@@ -464,8 +466,9 @@ struct AppOptions: ParsableArguments {
             case .connected(let connection):
                 runner = AppRunner(core: openBank(connection, source: settings.source, settings: settings, environment: environment),
                                    terminal: terminal)
-            case .signIn(let refusal):
-                guard let screen = bankSignIn(settings.source, refusal: refusal, settings: settings, environment: environment) else { return }
+            case .signIn(let refusal, let pending):
+                guard let screen = bankSignIn(settings.source, refusal: refusal, pending: pending, settings: settings,
+                                              environment: environment) else { return }
                 runner = AppRunner(signIn: screen, terminal: terminal)
             }
         } else if let api = settings.api {

@@ -3,6 +3,7 @@ import DemoServer
 import FeedModel
 import Foundation
 import HTTPTransport
+import MonzoClient
 import QapitalClient
 import StarlingClient
 
@@ -12,7 +13,7 @@ import StarlingClient
 /// this list; nothing else names a source. Adding one: its target (with its `SourceDescription`),
 /// an entry below, and its line in `all` (docs/architecture.md, "Recipe: add a data source").
 enum SourceRegistry {
-    static let all: [RegisteredSource] = [.demo, .qapital, .starling]
+    static let all: [RegisteredSource] = [.demo, .qapital, .starling, .monzo]
 
     static func named(_ name: String) -> RegisteredSource? {
         all.first { $0.name == name.lowercased() }
@@ -80,6 +81,9 @@ struct BankConnector: Sendable {
     /// offline start for this bank); `keep` writes what it needs after each connection.
     var offline: (@Sendable (BankRequest, _ cacheDirectory: URL) -> (api: any BankAPI, header: String)?)?
     var keep: (@Sendable (any BankAPI, _ header: String, _ cacheDirectory: URL) -> Void)?
+    /// Whether a refusal means the customer has yet to approve the sign-in in the bank's app
+    /// (Monzo's strong customer authentication): the token is kept for another try, never polled.
+    var awaitsApproval: (@Sendable (APIError) -> Bool)?
 }
 
 /// `serve --api NAME`: the demo dataset in the source's shapes.
@@ -96,8 +100,9 @@ struct ServeFlags: Sendable {
     /// `--history-minutes`: how long after a sign-in the whole history is served (Monzo's
     /// 90-day edge; nil: the bank's own 5 minutes).
     var historyMinutes: Double?
-    /// `--approve-sign-ins`: new tokens are approved at once (no strong customer authentication pause).
-    var approveSignIns = false
+    /// `--sca-pending`: new tokens wait for the customer's approval in the app (strong customer
+    /// authentication) until `POST /test/approve` is sent with them.
+    var scaPending = false
 }
 
 extension RegisteredSource {
@@ -143,4 +148,22 @@ extension RegisteredSource {
                             "test token: \(StarlingDemoAPI.testToken)",
                             "try: qapital-tui --source starling --api-url \(url) --token \(StarlingDemoAPI.testToken)"]
                        }))
+
+    static let monzo = RegisteredSource(
+        description: MonzoAPI.source, pictureSchemes: [],
+        open: .bank(BankConnector(connect: { request throws(APIError) in
+            try await MonzoAPI.connect(baseURL: request.baseURL, token: request.token, allowInsecureHTTP: request.allowInsecureHTTP,
+                                       log: request.log)
+        }, awaitsApproval: { error in error.message.contains(MonzoAPI.approvalNeeded) })),
+        serve: Serving(currency: .gbp, handler: { backend, flags in
+            var options = MonzoDemoAPI.Options(scaPending: flags.scaPending)
+            if let minutes = flags.historyMinutes { options.historyWindow = minutes * 60 }
+            return MonzoDemoAPI(backend: backend, options: options)
+        }, greeting: { url in
+            ["serving the demo in Monzo's API on \(url) (Ctrl-C to stop)",
+             "test token: \(MonzoDemoAPI.testToken)",
+             "OAuth client for `qapital-tui login monzo` (config file [monzo]): client-id = \"\(MonzoDemoAPI.clientId)\", "
+                + "client-secret = \"\(MonzoDemoAPI.clientSecret)\"",
+             "try: qapital-tui --source monzo --api-url \(url) --token \(MonzoDemoAPI.testToken)"]
+        }))
 }
