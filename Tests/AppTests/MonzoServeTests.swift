@@ -37,7 +37,8 @@ actor RecordingHandler: ServeHandler {
     }
 }
 
-func withMonzoServer(_ handler: any ServeHandler, _ body: (URL) async throws -> Void) async throws {
+func withMonzoServer(_ handler: any ServeHandler, isolation: isolated (any Actor)? = #isolation,
+                     _ body: (URL) async throws -> Void) async throws {
     let server = try DemoHTTPServer(handler: handler)
     try await server.start()
     do {
