@@ -122,6 +122,8 @@ struct AppOptions: ParsableArguments {
         var theme: Theme = .terminal
         /// Keys the config file rebinds.
         var keys = KeyOverrides()
+        /// The config file's table for the chosen source (`[monzo]`: its OAuth client).
+        var sourceSettings: [String: String] = [:]
 
         /// The round-up step in minor units of the account's currency (known for Starling only after sign-in).
         var roundUpStep: Int64? { roundUpUnits.map { Int64($0) * currency.minorPerUnit } }
@@ -253,7 +255,8 @@ struct AppOptions: ParsableArguments {
                         achievements: try AppOptions.loadAchievements(path: achievements),
                         images: colors && !noImages && (file?.images ?? true),
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
-                        theme: chosenTheme, keys: file?.keys ?? KeyOverrides(), log: log)
+                        theme: chosenTheme, keys: file?.keys ?? KeyOverrides(),
+                        sourceSettings: file?.sourceSettings[source.description.name] ?? [:], log: log)
     }
 
     /// `--token`, else the source's environment variables in order (`$STARLING_TOKEN`, then
@@ -359,10 +362,22 @@ struct AppOptions: ParsableArguments {
 
     /// The token from the flags, the environment or the remembered file, checked with the bank;
     /// without one, or when the bank refuses it, the sign-in screen asks for one.
-    func startBank(_ source: Source, environment: [String: String], log: RequestLog? = nil) async throws -> BankStart {
+    /// After a token given on the command line or in the environment comes the pair `login NAME`
+    /// kept (refreshed first when it is about to expire, or once when the bank refuses it; the
+    /// client's id and secret from `oauthClient`, the config file's table), then a remembered token.
+    func startBank(_ source: Source, environment: [String: String], log: RequestLog? = nil,
+                   oauthClient: [String: String] = [:]) async throws -> BankStart {
         guard let bank = source.registered.bank, let baseURL = source.baseURL else { throw ValidationError("not a bank") }
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
         let given = resolvedToken(environment, for: source.description)
+        let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
+        if given == nil, let support = bank.oauth, let pair = pairs.pair(for: baseURL) {
+            var flow: (any OAuthFlow)?
+            if let id = oauthClient["client-id"], let secret = oauthClient["client-secret"] {
+                flow = support.make(baseURL, id, secret, allowInsecureHTTP, log)
+            }
+            return try await startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: baseURL, log: log)
+        }
         guard let token = given ?? remembered.token(for: baseURL) else { return .signIn(refusal: nil) }
         do {
             return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
@@ -379,6 +394,42 @@ struct AppOptions: ParsableArguments {
                 return .connected(BankConnection(api: kept.api, account: nil, offline: true, lastHeader: kept.header))
             }
             throw ValidationError(error.message)
+        }
+    }
+
+    /// Opens the bank with a kept OAuth pair: refreshed before it expires, or once on a refusal;
+    /// each new pair written over the old one at once (a refresh makes the old one useless). A
+    /// refresh the bank refuses ends that sign-in: the pair is dropped and the sign-in form shown.
+    func startFromPair(_ kept: OAuthTokenPairs.Pair, bank: BankConnector, flow: (any OAuthFlow)?, pairs: OAuthTokenPairs,
+                       baseURL: URL, log: RequestLog?, now: Date = Date()) async throws -> BankStart {
+        var pair = kept
+        var refreshed = false
+        func refresh() async -> BankStart? {
+            guard let flow, let token = pair.refreshToken else { return nil }
+            do throws(APIError) {
+                pair = try await flow.refresh(token)
+                refreshed = true
+                try? pairs.keep(pair, for: baseURL)
+                return nil
+            } catch {
+                if error.isConnectivity { return nil }
+                try? pairs.forget(baseURL)
+                return .signIn(refusal: "The sign-in has ended (\(error.message)): run qapital-tui login again, or paste a token.")
+            }
+        }
+        if pair.needsRefresh(now: now), let ended = await refresh() { return ended }
+        while true {
+            do throws(APIError) {
+                return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: pair.accessToken,
+                                                               allowInsecureHTTP: allowInsecureHTTP, log: log))
+            } catch where error.kind == .unauthorized {
+                if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: pair.accessToken) }
+                guard !refreshed, flow != nil, pair.refreshToken != nil else { return .signIn(refusal: error.message) }
+                if let ended = await refresh() { return ended }
+                if !refreshed { return .signIn(refusal: error.message) }
+            } catch {
+                throw ValidationError(error.message)
+            }
         }
     }
 
@@ -462,7 +513,8 @@ struct AppOptions: ParsableArguments {
         let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor)
         let runner: AppRunner
         if settings.source.registered.bank != nil {
-            switch try await startBank(settings.source, environment: environment, log: settings.log) {
+            switch try await startBank(settings.source, environment: environment, log: settings.log,
+                                       oauthClient: settings.sourceSettings) {
             case .connected(let connection):
                 runner = AppRunner(core: openBank(connection, source: settings.source, settings: settings, environment: environment),
                                    terminal: terminal)

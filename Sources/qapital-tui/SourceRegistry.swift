@@ -19,6 +19,9 @@ enum SourceRegistry {
         all.first { $0.name == name.lowercased() }
     }
 
+    /// The sources `login NAME` signs in to (OAuth with the customer's own client).
+    static var withOAuth: [RegisteredSource] { all.filter { $0.bank?.oauth != nil } }
+
     /// The sources `serve --api` speaks.
     static var served: [RegisteredSource] { all.filter { $0.serve != nil } }
 
@@ -84,6 +87,8 @@ struct BankConnector: Sendable {
     /// Whether a refusal means the customer has yet to approve the sign-in in the bank's app
     /// (Monzo's strong customer authentication): the token is kept for another try, never polled.
     var awaitsApproval: (@Sendable (APIError) -> Bool)?
+    /// `login NAME` and refreshing its token pair (nil: tokens only).
+    var oauth: OAuthSupport?
 }
 
 /// `serve --api NAME`: the demo dataset in the source's shapes.
@@ -154,7 +159,11 @@ extension RegisteredSource {
         open: .bank(BankConnector(connect: { request throws(APIError) in
             try await MonzoAPI.connect(baseURL: request.baseURL, token: request.token, allowInsecureHTTP: request.allowInsecureHTTP,
                                        log: request.log)
-        }, awaitsApproval: { error in error.message.contains(MonzoAPI.approvalNeeded) })),
+        }, awaitsApproval: { error in error.message.contains(MonzoAPI.approvalNeeded) },
+        oauth: OAuthSupport { apiURL, clientId, secret, allowInsecureHTTP, log in
+            MonzoOAuthFlow(oauth: MonzoOAuth(clientId: clientId, clientSecret: secret, apiURL: apiURL,
+                                             allowInsecureHTTP: allowInsecureHTTP, log: log))
+        })),
         serve: Serving(currency: .gbp, handler: { backend, flags in
             var options = MonzoDemoAPI.Options(scaPending: flags.scaPending)
             if let minutes = flags.historyMinutes { options.historyWindow = minutes * 60 }
@@ -166,4 +175,27 @@ extension RegisteredSource {
                 + "client-secret = \"\(MonzoDemoAPI.clientSecret)\"",
              "try: qapital-tui --source monzo --api-url \(url) --token \(MonzoDemoAPI.testToken)"]
         }))
+}
+
+/// Monzo's OAuth as `login monzo` and a refresh use it: a pair's lifetime becomes its expiry.
+struct MonzoOAuthFlow: OAuthFlow {
+    let oauth: MonzoOAuth
+    var now: @Sendable () -> Date = { Date() }
+
+    func authorizationURL(redirectURI: String, state: String) -> URL {
+        oauth.authorizationURL(redirectURI: redirectURI, state: state)
+    }
+
+    func exchange(code: String, redirectURI: String) async throws(APIError) -> OAuthTokenPairs.Pair {
+        pair(try await oauth.exchange(code: code, redirectURI: redirectURI))
+    }
+
+    func refresh(_ refreshToken: String) async throws(APIError) -> OAuthTokenPairs.Pair {
+        pair(try await oauth.refresh(refreshToken))
+    }
+
+    private func pair(_ answer: Monzo.TokenPair) -> OAuthTokenPairs.Pair {
+        OAuthTokenPairs.Pair(accessToken: answer.accessToken, refreshToken: answer.refreshToken,
+                             expiresAt: answer.expiresIn.map { now().addingTimeInterval(TimeInterval(max(0, $0))) })
+    }
 }
