@@ -376,7 +376,11 @@ struct AppOptions: ParsableArguments {
             if let id = oauthClient["client-id"], let secret = oauthClient["client-secret"] {
                 flow = support.make(baseURL, id, secret, allowInsecureHTTP, log)
             }
-            return try await startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: baseURL, log: log)
+            do {
+                return try await startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: baseURL, log: log)
+            } catch let error as APIError {
+                throw ValidationError(error.message)
+            }
         }
         guard let token = given ?? remembered.token(for: baseURL) else { return .signIn(refusal: nil) }
         do {
@@ -400,6 +404,7 @@ struct AppOptions: ParsableArguments {
     /// Opens the bank with a kept OAuth pair: refreshed before it expires, or once on a refusal;
     /// each new pair written over the old one at once (a refresh makes the old one useless). A
     /// refresh the bank refuses ends that sign-in: the pair is dropped and the sign-in form shown.
+    /// Any other failure is thrown as the `APIError` it is.
     func startFromPair(_ kept: OAuthTokenPairs.Pair, bank: BankConnector, flow: (any OAuthFlow)?, pairs: OAuthTokenPairs,
                        baseURL: URL, log: RequestLog?, now: Date = Date()) async throws -> BankStart {
         var pair = kept
@@ -419,17 +424,24 @@ struct AppOptions: ParsableArguments {
         }
         if pair.needsRefresh(now: now), let ended = await refresh() { return ended }
         while true {
-            do throws(APIError) {
-                return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: pair.accessToken,
-                                                               allowInsecureHTTP: allowInsecureHTTP, log: log))
-            } catch where error.kind == .unauthorized {
-                if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: pair.accessToken) }
-                guard !refreshed, flow != nil, pair.refreshToken != nil else { return .signIn(refusal: error.message) }
-                if let ended = await refresh() { return ended }
-                if !refreshed { return .signIn(refusal: error.message) }
-            } catch {
-                throw ValidationError(error.message)
+            let error: APIError
+            switch await connecting(bank, baseURL: baseURL, token: pair.accessToken, log: log) {
+            case .success(let connection): return .connected(connection)
+            case .failure(let failure): error = failure
             }
+            guard error.kind == .unauthorized else { throw error }
+            if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: pair.accessToken) }
+            guard !refreshed, flow != nil, pair.refreshToken != nil else { return .signIn(refusal: error.message) }
+            if let ended = await refresh() { return ended }
+            if !refreshed { return .signIn(refusal: error.message) }
+        }
+    }
+
+    private func connecting(_ bank: BankConnector, baseURL: URL, token: String, log: RequestLog?) async -> Result<BankConnection, APIError> {
+        do throws(APIError) {
+            return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
+        } catch {
+            return .failure(error)
         }
     }
 
