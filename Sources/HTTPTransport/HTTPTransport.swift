@@ -24,10 +24,6 @@ public struct HTTPTransport: Sendable {
     public let allowInsecureHTTP: Bool
     /// Reads the server's own error text out of an error body (each API has its envelope).
     private let serverMessage: @Sendable (Data) -> String?
-    /// A source's own reading of an error answer (status, body, label), before the shared one:
-    /// Monzo's "approve this sign-in in the app" and its 90-day edge. Only an `.unauthorized`
-    /// answer refuses the token.
-    private let classify: (@Sendable (Int, Data, String) -> APIError?)?
     let fetcher: HTTPFetcher
     /// `--log-file`: every request, its status and time (never a token, body or query value).
     public let log: RequestLog?
@@ -38,12 +34,13 @@ public struct HTTPTransport: Sendable {
     public init(baseURL: URL, token: String?, timeout: TimeInterval = 10, deadline: TimeInterval = 30,
                 maxBytes: Int = HTTPTransport.defaultMaxBytes, allowInsecureHTTP: Bool = false,
                 serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField, log: RequestLog? = nil,
-                classify: (@Sendable (Int, Data, String) -> APIError?)? = nil) {
-        self.classify = classify
+                classify: (@Sendable (Int, Data, String) -> APIError?)? = nil,
+                refresh: (@Sendable (String?) async -> String?)? = nil) {
         self.baseURL = baseURL
         self.allowInsecureHTTP = allowInsecureHTTP
         self.log = log
-        self.credential = Credential(token: token.flatMap { $0.isEmpty ? nil : $0 })
+        // The source's hooks live with the token they are about, shared by every copy.
+        self.credential = Credential(token: token.flatMap { $0.isEmpty ? nil : $0 }, classify: classify, refresh: refresh)
         self.timeout = timeout
         self.deadline = max(0.001, deadline)
         self.maxBytes = maxBytes
@@ -65,8 +62,19 @@ public struct HTTPTransport: Sendable {
     /// The token and whether it was refused, behind a lock (requests run on many tasks).
     private final class Credential: Sendable {
         private let state: Locked<(token: String?, refused: Bool)>
+        /// For a token that can be refreshed (an OAuth pair): given the token a 401 refused,
+        /// answers a fresh one (nil: none). The request is then sent once more with it.
+        let refresh: (@Sendable (String?) async -> String?)?
+        /// A source's own reading of an error answer (status, body, label), before the shared one:
+        /// Monzo's "approve this sign-in in the app" and its 90-day edge. Only an `.unauthorized`
+        /// answer refuses the token.
+        let classify: (@Sendable (Int, Data, String) -> APIError?)?
 
-        init(token: String?) { state = Locked((token, false)) }
+        init(token: String?, classify: (@Sendable (Int, Data, String) -> APIError?)?, refresh: (@Sendable (String?) async -> String?)?) {
+            state = Locked((token, false))
+            self.classify = classify
+            self.refresh = refresh
+        }
 
         var token: String? { state.withLock { $0.token } }
         var refused: Bool { state.withLock { $0.refused } }
@@ -154,6 +162,25 @@ public struct HTTPTransport: Sendable {
     public func send(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
                      contentType: String = "application/json", label: String? = nil) async throws(APIError) -> Data {
         let label = label ?? "\(method) \(path)"
+        var answer = try await exchange(method, path, query: query, body: body, contentType: contentType, label: label)
+        if answer.status == 401, let refresh = credential.refresh, let fresh = await refresh(answer.sent), fresh != answer.sent {
+            // The token expired (or was refreshed elsewhere in this run): once more with the fresh one.
+            credential.replace(fresh)
+            answer = try await exchange(method, path, query: query, body: body, contentType: contentType, label: label)
+        }
+        let (status, data, sent) = (answer.status, answer.data, answer.sent)
+        if (200..<300).contains(status) { return data }
+        if let classified = credential.classify?(status, data, label) {
+            if classified.kind == .unauthorized { credential.refuse(sent) }
+            throw classified
+        }
+        if status == 401 || status == 403 { credential.refuse(sent) }
+        throw HTTPTransport.statusError(status, label: label, serverMessage: serverMessage(data))
+    }
+
+    /// One request and its answer, whatever the status; the token it was sent with.
+    private func exchange(_ method: String, _ path: String, query: [URLQueryItem], body: Data?, contentType: String,
+                          label: String) async throws(APIError) -> (status: Int, data: Data, sent: String?) {
         var request = URLRequest(url: url(for: path, query: query), timeoutInterval: timeout)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -185,13 +212,7 @@ public struct HTTPTransport: Sendable {
         }
         let status = response.statusCode
         log?.request(method, path, query: query, status: status, milliseconds: milliseconds())
-        if (200..<300).contains(status) { return data }
-        if let classified = classify?(status, data, label) {
-            if classified.kind == .unauthorized { credential.refuse(sent) }
-            throw classified
-        }
-        if status == 401 || status == 403 { credential.refuse(sent) }
-        throw HTTPTransport.statusError(status, label: label, serverMessage: serverMessage(data))
+        return (status, data, sent)
     }
 
     /// The error for a non-2xx status: 401/403 refuse the token, 404 is not found, 400/409/422

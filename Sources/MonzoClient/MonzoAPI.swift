@@ -60,10 +60,11 @@ public struct MonzoAPI: BankAPI {
     public var tokenRefused: Bool { transport.tokenRefused }
 
     /// A transport with Monzo's error shapes, its approval state and its 90-day edge.
+    /// `refresh`: for a token from an OAuth pair, a fresh one when Monzo refuses it (401).
     public static func transport(baseURL: URL, token: String?, timeout: TimeInterval = 10, allowInsecureHTTP: Bool = false,
-                                 log: RequestLog? = nil) -> HTTPTransport {
+                                 log: RequestLog? = nil, refresh: (@Sendable (String?) async -> String?)? = nil) -> HTTPTransport {
         HTTPTransport(baseURL: baseURL, token: token, timeout: timeout, allowInsecureHTTP: allowInsecureHTTP,
-                      serverMessage: Monzo.serverMessage, log: log, classify: MonzoAPI.classify)
+                      serverMessage: Monzo.serverMessage, log: log, classify: MonzoAPI.classify, refresh: refresh)
     }
 
     /// Monzo's own readings of an error answer: a token not approved in the app yet is refused
@@ -92,14 +93,16 @@ public struct MonzoAPI: BankAPI {
     /// one) and reads its currency from its balance. A refused token, or one not approved in
     /// the Monzo app yet, throws an `APIError` of kind `.unauthorized`.
     public static func connect(baseURL: URL, token: String?, timeout: TimeInterval = 10, allowInsecureHTTP: Bool = false,
-                               log: RequestLog? = nil, now: @escaping @Sendable () -> Date = { Date() })
+                               log: RequestLog? = nil, refresh: (@Sendable (String?) async -> String?)? = nil,
+                               now: @escaping @Sendable () -> Date = { Date() })
         async throws(APIError) -> MonzoAPI {
         let label = "GET /ping/whoami"
         if let token, !token.isEmpty, !token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) {
             throw APIError(kind: .unauthorized, request: label,
                            message: "\(label): not sent: the token has spaces or characters a token cannot have")
         }
-        let transport = transport(baseURL: baseURL, token: token, timeout: timeout, allowInsecureHTTP: allowInsecureHTTP, log: log)
+        let transport = transport(baseURL: baseURL, token: token, timeout: timeout, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                  refresh: refresh)
         let plain = PayloadDecoder()
         let whoami = try await fetch(transport, "/ping/whoami", label: label, as: Monzo.WhoAmI.self, decoder: plain)
         guard whoami.authenticated == true else {

@@ -324,9 +324,10 @@ struct AppOptions: ParsableArguments {
 
     /// Checks the token with the bank and picks the account; a refusal or a server that cannot
     /// be reached is an `APIError` in one line (the token itself never in it).
-    static func connect(_ bank: BankConnector, baseURL: URL, token: String, allowInsecureHTTP: Bool = false, log: RequestLog? = nil)
-        async throws(APIError) -> BankConnection {
-        let api = try await bank.connect(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
+    static func connect(_ bank: BankConnector, baseURL: URL, token: String, allowInsecureHTTP: Bool = false, log: RequestLog? = nil,
+                        refresh: (@Sendable (String?) async -> String?)? = nil) async throws(APIError) -> BankConnection {
+        let api = try await bank.connect(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                                     refresh: refresh))
         // The header: holder, numbers, balance. Without it the app still works.
         let account = try? await api.account()
         return BankConnection(api: api, account: account)
@@ -407,39 +408,35 @@ struct AppOptions: ParsableArguments {
     /// Any other failure is thrown as the `APIError` it is.
     func startFromPair(_ kept: OAuthTokenPairs.Pair, bank: BankConnector, flow: (any OAuthFlow)?, pairs: OAuthTokenPairs,
                        baseURL: URL, log: RequestLog?, now: Date = Date()) async throws -> BankStart {
-        var pair = kept
-        var refreshed = false
-        func refresh() async -> BankStart? {
-            guard let flow, let token = pair.refreshToken else { return nil }
-            do throws(APIError) {
-                pair = try await flow.refresh(token)
-                refreshed = true
-                try? pairs.keep(pair, for: baseURL)
-                return nil
-            } catch {
-                if error.isConnectivity { return nil }
-                try? pairs.forget(baseURL)
-                return .signIn(refusal: "The sign-in has ended (\(error.message)): run qapital-tui login again, or paste a token.")
-            }
+        let refresher = flow.map { PairRefresher(pair: kept, flow: $0, pairs: pairs, baseURL: baseURL) }
+        func ended(_ error: APIError) -> BankStart {
+            .signIn(refusal: "The sign-in has ended (\(error.message)): run qapital-tui login again, or paste a token.")
         }
-        if pair.needsRefresh(now: now), let ended = await refresh() { return ended }
-        while true {
-            let error: APIError
-            switch await connecting(bank, baseURL: baseURL, token: pair.accessToken, log: log) {
-            case .success(let connection): return .connected(connection)
-            case .failure(let failure): error = failure
-            }
+        if kept.needsRefresh(now: now), let refresher, case .failure(let error) = await refresher.refreshNow(), !error.isConnectivity {
+            return ended(error)
+        }
+        let token = await refresher?.pair.accessToken ?? kept.accessToken
+        var refresh: (@Sendable (String?) async -> String?)?
+        if let refresher {
+            refresh = { @Sendable (refused: String?) async -> String? in await refresher.fresh(after: refused) }
+        }
+        switch await connecting(bank, baseURL: baseURL, token: token, log: log, refresh: refresh) {
+        case .success(let connection):
+            return .connected(connection)
+        case .failure(let error):
             guard error.kind == .unauthorized else { throw error }
-            if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: pair.accessToken) }
-            guard !refreshed, flow != nil, pair.refreshToken != nil else { return .signIn(refusal: error.message) }
-            if let ended = await refresh() { return ended }
-            if !refreshed { return .signIn(refusal: error.message) }
+            let current = await refresher?.pair.accessToken ?? token
+            if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: current) }
+            if let refusal = await refresher?.refusal { return ended(refusal) }
+            return .signIn(refusal: error.message)
         }
     }
 
-    private func connecting(_ bank: BankConnector, baseURL: URL, token: String, log: RequestLog?) async -> Result<BankConnection, APIError> {
+    private func connecting(_ bank: BankConnector, baseURL: URL, token: String, log: RequestLog?,
+                            refresh: (@Sendable (String?) async -> String?)?) async -> Result<BankConnection, APIError> {
         do throws(APIError) {
-            return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
+            return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP,
+                                                         log: log, refresh: refresh))
         } catch {
             return .failure(error)
         }

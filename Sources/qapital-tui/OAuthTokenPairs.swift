@@ -56,3 +56,60 @@ struct OAuthTokenPairs {
         try RememberedTokens.writePrivately(data, to: fileURL)
     }
 }
+
+/// The kept OAuth pair of one run, refreshed one at a time: requests the bank refuses together
+/// (401) share one refresh, and a token refused after another request already refreshed gets
+/// the new one. Each new pair is written at once (a refresh makes the old pair useless); a
+/// refresh the bank refuses drops the pair and ends the sign-in.
+actor PairRefresher {
+    private(set) var pair: OAuthTokenPairs.Pair
+    /// Why the last refresh was refused (not a network failure), if it was.
+    private(set) var refusal: APIError?
+    private let flow: any OAuthFlow
+    private let pairs: OAuthTokenPairs
+    private let baseURL: URL
+    private var running: Task<Result<OAuthTokenPairs.Pair, APIError>, Never>?
+
+    init(pair: OAuthTokenPairs.Pair, flow: any OAuthFlow, pairs: OAuthTokenPairs, baseURL: URL) {
+        self.pair = pair
+        self.flow = flow
+        self.pairs = pairs
+        self.baseURL = baseURL
+    }
+
+    /// A fresh access token for `refused`; nil when none can be had.
+    func fresh(after refused: String?) async -> String? {
+        if let refused, refused != pair.accessToken { return pair.accessToken }
+        if case .success(let new) = await refreshNow() { return new.accessToken }
+        return nil
+    }
+
+    func refreshNow() async -> Result<OAuthTokenPairs.Pair, APIError> {
+        if let running { return await running.value }
+        guard refusal == nil, let token = pair.refreshToken else {
+            return .failure(refusal ?? APIError(kind: .unauthorized, request: "POST /oauth2/token", message: "POST /oauth2/token: no refresh token"))
+        }
+        let flow = self.flow
+        let task = Task { () -> Result<OAuthTokenPairs.Pair, APIError> in
+            do throws(APIError) {
+                return .success(try await flow.refresh(token))
+            } catch {
+                return .failure(error)
+            }
+        }
+        running = task
+        let result = await task.value
+        running = nil
+        switch result {
+        case .success(let new):
+            pair = new
+            try? pairs.keep(new, for: baseURL)
+        case .failure(let error):
+            if !error.isConnectivity {
+                refusal = error
+                try? pairs.forget(baseURL)
+            }
+        }
+        return result
+    }
+}

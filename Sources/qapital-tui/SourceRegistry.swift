@@ -74,6 +74,8 @@ struct BankRequest: Sendable {
     var token: String
     var allowInsecureHTTP: Bool
     var log: RequestLog?
+    /// For a token from an OAuth pair: a fresh token when the bank refuses this one (401).
+    var refresh: (@Sendable (String?) async -> String?)?
 }
 
 /// How a bank is opened.
@@ -158,7 +160,7 @@ extension RegisteredSource {
         description: MonzoAPI.source, pictureSchemes: [],
         open: .bank(BankConnector(connect: { request throws(APIError) in
             try await MonzoAPI.connect(baseURL: request.baseURL, token: request.token, allowInsecureHTTP: request.allowInsecureHTTP,
-                                       log: request.log)
+                                       log: request.log, refresh: request.refresh)
         }, awaitsApproval: { error in error.message.contains(MonzoAPI.approvalNeeded) },
         oauth: OAuthSupport { apiURL, clientId, secret, allowInsecureHTTP, log in
             MonzoOAuthFlow(oauth: MonzoOAuth(clientId: clientId, clientSecret: secret, apiURL: apiURL,

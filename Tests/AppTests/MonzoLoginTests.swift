@@ -131,6 +131,38 @@ import FoundationNetworking
         }
     }
 
+    /// In the middle of a session an expired token is refused (401): the transport refreshes the
+    /// pair once, keeps the new one, and the request goes through; requests refused together
+    /// share that one refresh.
+    @Test func aTokenThatExpiresMidSessionIsRefreshedOnce() async throws {
+        let home = Home()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let clock = TestClock(Date())
+        let handler = RecordingHandler(MonzoDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp)),
+                                                    clock: { clock.now }))
+        try await withMonzoServer(handler) { url in
+            let pair = try await LoginFlow(flow: try flow(url, home), timeout: 10).run(open: Self.browse, say: { _ in })
+            try home.pairs.keep(pair, for: url)
+            let options = try AppOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--no-cache"])
+            let settings = try options.settings(environment: home.environment)
+            let client = ["client-id": MonzoDemoAPI.clientId, "client-secret": MonzoDemoAPI.clientSecret]
+            guard case .connected(let connection) = try await options.startBank(settings.source, environment: home.environment,
+                                                                                 oauthClient: client) else {
+                Issue.record("not connected")
+                return
+            }
+            clock.advance(MonzoDemoAPI.tokenLifetime + 1)
+            async let goals = connection.api.goals()
+            async let balance = connection.api.account()
+            let (pots, account) = try await (goals, balance)
+            #expect(!pots.isEmpty && account != nil)
+            #expect(await handler.targets.filter { $0 == "POST /oauth2/token" }.count == 2, "the login's exchange and one refresh")
+            let kept = try #require(home.pairs.pair(for: url))
+            #expect(kept.accessToken != pair.accessToken)
+            #expect(!connection.api.tokenRefused)
+        }
+    }
+
     /// What the app writes on its own (the offline cache, its files, the request log) never holds
     /// a token or the client's secret.
     @Test func secretsStayOutOfTheCacheAndTheLog() async throws {
