@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(markup sanitizer payloads starling mapping images)
+all=(markup sanitizer payloads starling mapping monzo images)
 mode=time
 seconds=60
 case "${1:-}" in
@@ -54,6 +54,15 @@ if wanted starling || wanted mapping; then
         swiftc "${flags[@]}" -module-name StarlingFuzz -I "$out" -I Sources/CCurl -L "$out" -lStarlingClient -lHTTPTransport -lFeedModel -lcurl \
             -o "$out/$harness" "Fuzz/harnesses/$harness.swift"
     done
+fi
+if wanted monzo; then
+    [ -f "$out/libFeedModel.a" ] && [ -f "$out/libHTTPTransport.a" ] || {
+        library FeedModel Sources/FeedModel/*.swift
+        library HTTPTransport -lFeedModel -I Sources/CCurl Sources/HTTPTransport/*.swift
+    }
+    library MonzoClient -lFeedModel -lHTTPTransport -I Sources/CCurl Sources/MonzoClient/*.swift
+    swiftc "${flags[@]}" -module-name MonzoFuzz -I "$out" -I Sources/CCurl -L "$out" -lMonzoClient -lHTTPTransport -lFeedModel -lcurl \
+        -o "$out/monzo" Fuzz/harnesses/monzo.swift
 fi
 if wanted images; then
     # libpng and libjpeg through the C shims: instrumented builds from Fuzz/codecs.sh when they
