@@ -33,11 +33,13 @@ let package = Package(
         .target(name: "StarlingClient", dependencies: ["FeedModel", "HTTPTransport"]),
         // Up's public API (v1, JSON:API), read-only: docs/banks.md.
         .target(name: "UpClient", dependencies: ["FeedModel", "HTTPTransport"]),
+        // Monzo's public API over HTTP: pots as goals, deposits once by dedupe_id (docs/banks.md).
+        .target(name: "MonzoClient", dependencies: ["FeedModel", "HTTPTransport"]),
         // The built-in demo: dataset, in-process backend and API, generated pictures.
         .target(name: "DemoData", dependencies: ["FeedModel", "HTTPTransport"]),
         // `serve`: the demo backend over real HTTP: a strict, bounded HTTP/1.1 server on SwiftNIO's event loops
         // (NIOCore and NIOPosix only; its own request parser, see docs/performance.md for why and what it costs).
-        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", "StarlingClient", "UpClient",
+        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", "StarlingClient", "UpClient", "MonzoClient",
                                                    .product(name: "NIOCore", package: "swift-nio"),
                                                    .product(name: "NIOPosix", package: "swift-nio"),
                                                    .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
@@ -56,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "qapital-tui",
             dependencies: [
-                "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "StarlingClient", "UpClient", "DemoData",
+                "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "StarlingClient", "UpClient", "MonzoClient", "DemoData",
                 "DemoServer", "Commands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -64,7 +66,7 @@ let package = Package(
         ),
         // What the tests and the bench share: the one fake API, the wait helper, the pseudo-terminal driver,
         // ...and the in-process demo server and raw socket client the server and client tests share.
-        .target(name: "TestSupport", dependencies: ["FeedModel", "CNcurses", "DemoData", "DemoServer", "QapitalClient"]),
+        .target(name: "TestSupport", dependencies: ["FeedModel", "CNcurses", "DemoData", "DemoServer", "QapitalClient", "Commands"]),
         .executableTarget(name: "qapital-bench",
                           dependencies: ["CNcurses", "FeedModel", "TermUI", "QapitalApp", "DemoData", "DemoServer", "QapitalClient",
                                          "TestSupport"]),
@@ -83,6 +85,8 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "UpClientTests", dependencies: ["UpClient", "FeedModel", "HTTPTransport"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "MonzoClientTests", dependencies: ["MonzoClient", "FeedModel", "HTTPTransport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
         .testTarget(name: "FeedCacheTests", dependencies: ["FeedCache", "FeedModel", "QapitalApp", "QapitalClient", "DemoData",
                                                            "DemoServer", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -92,7 +96,7 @@ let package = Package(
                                                           "QapitalClient", "StarlingClient", "TermUI", "TestSupport", "UpClient"]),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
                                                      "DemoData", "DemoServer", "QapitalClient", "HTTPTransport", "TestSupport",
-                                                     "StarlingClient", "UpClient", "FeedCache", "Commands"],
+                                                     "StarlingClient", "UpClient", "MonzoClient", "FeedCache", "Commands"],
                     // Golden frames: read and written in the source tree through #filePath, not bundled.
                     exclude: ["Golden"]),
     ],

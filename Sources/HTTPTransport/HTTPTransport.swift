@@ -33,11 +33,14 @@ public struct HTTPTransport: Sendable {
 
     public init(baseURL: URL, token: String?, timeout: TimeInterval = 10, deadline: TimeInterval = 30,
                 maxBytes: Int = HTTPTransport.defaultMaxBytes, allowInsecureHTTP: Bool = false,
-                serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField, log: RequestLog? = nil) {
+                serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField, log: RequestLog? = nil,
+                classify: (@Sendable (Int, Data, String) -> APIError?)? = nil,
+                refresh: (@Sendable (String?) async -> String?)? = nil) {
         self.baseURL = baseURL
         self.allowInsecureHTTP = allowInsecureHTTP
         self.log = log
-        self.credential = Credential(token: token.flatMap { $0.isEmpty ? nil : $0 })
+        // The source's hooks live with the token they are about, shared by every copy.
+        self.credential = Credential(token: token.flatMap { $0.isEmpty ? nil : $0 }, classify: classify, refresh: refresh)
         self.timeout = timeout
         self.deadline = max(0.001, deadline)
         self.maxBytes = maxBytes
@@ -59,8 +62,19 @@ public struct HTTPTransport: Sendable {
     /// The token and whether it was refused, behind a lock (requests run on many tasks).
     private final class Credential: Sendable {
         private let state: Locked<(token: String?, refused: Bool)>
+        /// For a token that can be refreshed (an OAuth pair): given the token a 401 refused,
+        /// answers a fresh one (nil: none). The request is then sent once more with it.
+        let refresh: (@Sendable (String?) async -> String?)?
+        /// A source's own reading of an error answer (status, body, label), before the shared one:
+        /// Monzo's "approve this sign-in in the app" and its 90-day edge. Only an `.unauthorized`
+        /// answer refuses the token.
+        let classify: (@Sendable (Int, Data, String) -> APIError?)?
 
-        init(token: String?) { state = Locked((token, false)) }
+        init(token: String?, classify: (@Sendable (Int, Data, String) -> APIError?)?, refresh: (@Sendable (String?) async -> String?)?) {
+            state = Locked((token, false))
+            self.classify = classify
+            self.refresh = refresh
+        }
 
         var token: String? { state.withLock { $0.token } }
         var refused: Bool { state.withLock { $0.refused } }
@@ -134,17 +148,34 @@ public struct HTTPTransport: Sendable {
         return URL(string: text)!
     }
 
+    /// `application/x-www-form-urlencoded`: names and values percent-encoded strictly (a space
+    /// as `%20`, `+` as `%2B`), in the order given.
+    public static func formBody(_ fields: [(String, String)]) -> Data {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        func encode(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        return Data(fields.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&").utf8)
+    }
+
+    public static let formType = "application/x-www-form-urlencoded"
+
     /// One answer of any HTTP status: its body, status and header fields (for an API whose
     /// headers say something, such as Up's `X-RateLimit-Remaining`).
     public struct Answer: Sendable {
         public let status: Int
         public let body: Data
         public let headers: [String: String]
+        /// The token the request went with (a refusal counts for it alone); never shown.
+        let sent: String?
 
         public init(status: Int, body: Data, headers: [String: String] = [:]) {
+            self.init(status: status, body: body, headers: headers, sent: nil)
+        }
+
+        init(status: Int, body: Data, headers: [String: String], sent: String?) {
             self.status = status
             self.body = body
             self.headers = headers
+            self.sent = sent
         }
 
         /// The value of header `name`, matched without regard to case.
@@ -158,9 +189,9 @@ public struct HTTPTransport: Sendable {
     /// Sends one request and returns the body of a 2xx answer; anything else throws an
     /// `APIError` whose message starts with `label` ("GET /activities: HTTP 500").
     public func send(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
-                     label: String? = nil) async throws(APIError) -> Data {
+                     contentType: String = "application/json", label: String? = nil) async throws(APIError) -> Data {
         let label = label ?? "\(method) \(path)"
-        let answer = try await answer(method, path, query: query, body: body, label: label)
+        let answer = try await answer(method, path, query: query, body: body, contentType: contentType, label: label)
         guard answer.isSuccess else { throw error(for: answer, label: label) }
         return answer.body
     }
@@ -168,9 +199,10 @@ public struct HTTPTransport: Sendable {
     /// Sends one request and returns its answer whatever the status; only a request that got
     /// no answer throws. `error(for:label:)` turns a non-2xx answer into the usual error.
     public func answer(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
-                       label: String? = nil) async throws(APIError) -> Answer {
+                       contentType: String = "application/json", label: String? = nil) async throws(APIError) -> Answer {
         let label = label ?? "\(method) \(path)"
-        return try await exchange(method, url(for: path, query: query), logged: (path, query), body: body, label: label)
+        return try await refreshing(method, url(for: path, query: query), logged: (path, query), body: body,
+                                    contentType: contentType, label: label)
     }
 
     /// A URL the server handed out (a JSON:API `links.next`), requested as given: only on this
@@ -181,7 +213,7 @@ public struct HTTPTransport: Sendable {
                            message: "\(label): the server's link leads away from \(hostAndPort); not followed")
         }
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        return try await exchange(method, url, logged: (path, query), body: nil, label: label)
+        return try await refreshing(method, url, logged: (path, query), body: nil, contentType: "application/json", label: label)
     }
 
     /// The path of `url` under the base URL, when `url` has the base URL's origin and path; else nil.
@@ -202,13 +234,34 @@ public struct HTTPTransport: Sendable {
         return rest.isEmpty ? "/" : rest
     }
 
-    /// The error for a non-2xx answer (a 401 or 403 also marks the token in use as refused).
+    /// The error for a non-2xx answer: the source's own reading first (`classify`), else the
+    /// shared one; a 401 or 403 (or what the source reads as `.unauthorized`) also marks the
+    /// token it was sent with as refused.
     public func error(for answer: Answer, label: String) -> APIError {
-        HTTPTransport.statusError(answer.status, label: label, serverMessage: serverMessage(answer.body))
+        if let classified = credential.classify?(answer.status, answer.body, label) {
+            if classified.kind == .unauthorized { credential.refuse(answer.sent) }
+            return classified
+        }
+        if answer.status == 401 || answer.status == 403 { credential.refuse(answer.sent) }
+        return HTTPTransport.statusError(answer.status, label: label, serverMessage: serverMessage(answer.body))
     }
 
+    /// One request; a 401 with a token that can be refreshed (`refresh`) gets one fresh token
+    /// and the request once more.
+    private func refreshing(_ method: String, _ url: URL, logged: (path: String, query: [URLQueryItem]), body: Data?,
+                            contentType: String, label: String) async throws(APIError) -> Answer {
+        var answer = try await exchange(method, url, logged: logged, body: body, contentType: contentType, label: label)
+        if answer.status == 401, let refresh = credential.refresh, let fresh = await refresh(answer.sent), fresh != answer.sent {
+            // The token expired (or was refreshed elsewhere in this run): once more with the fresh one.
+            credential.replace(fresh)
+            answer = try await exchange(method, url, logged: logged, body: body, contentType: contentType, label: label)
+        }
+        return answer
+    }
+
+    /// One request and its answer, whatever the status, with the token it was sent with.
     private func exchange(_ method: String, _ url: URL, logged: (path: String, query: [URLQueryItem]), body: Data?,
-                          label: String) async throws(APIError) -> Answer {
+                          contentType: String, label: String) async throws(APIError) -> Answer {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -224,7 +277,7 @@ public struct HTTPTransport: Sendable {
         }
         if let body {
             request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
         }
 
         let data: Data
@@ -240,12 +293,11 @@ public struct HTTPTransport: Sendable {
         }
         let status = response.statusCode
         log?.request(method, logged.path, query: logged.query, status: status, milliseconds: milliseconds())
-        if status == 401 || status == 403 { credential.refuse(sent) }
         var headers: [String: String] = [:]
         for (name, value) in response.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers[name] = value }
         }
-        return Answer(status: status, body: data, headers: headers)
+        return Answer(status: status, body: data, headers: headers, sent: sent)
     }
 
     /// The error for a non-2xx status: 401/403 refuse the token, 404 is not found, 400/409/422

@@ -38,8 +38,11 @@ public struct SignInForm {
     let title: String
     let tokenCheck: String
 
+    /// `token`: one waiting for the customer's approval in the bank's app, already in the field
+    /// (drawn as bullets), so Enter checks it again once approved; nothing checks it by itself.
     public init(origin: String, refusal: String? = nil, escape: String = "quit", title: String = "Starling Bank",
-                tokenCheck: String = "GET /api/v2/accounts") {
+                tokenCheck: String = "GET /api/v2/accounts", token: String? = nil) {
+        self.token = TextInput(token ?? "")
         self.origin = TextSanitizer.clean(origin)
         self.title = title
         self.tokenCheck = tokenCheck

@@ -330,9 +330,10 @@ struct AppOptions: ParsableArguments {
     /// Checks the token with the bank and picks the account; a refusal or a server that cannot
     /// be reached is an `APIError` in one line (the token itself never in it).
     static func connect(_ bank: BankConnector, baseURL: URL, token: String, allowInsecureHTTP: Bool = false, log: RequestLog? = nil,
-                        settings: [String: String] = [:]) async throws(APIError) -> BankConnection {
+                        settings: [String: String] = [:], refresh: (@Sendable (String?) async -> String?)? = nil)
+        async throws(APIError) -> BankConnection {
         let api = try await bank.connect(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
-                                                     settings: settings))
+                                                     settings: settings, refresh: refresh))
         // The header: holder, numbers, balance. Without it the app still works.
         let account = try? await api.account()
         if let account { api.answerNextAsk(with: account) }  // the app's first look: one request per resource a start
@@ -363,21 +364,38 @@ struct AppOptions: ParsableArguments {
     /// through the sign-in screen (no token, or a refused one: with its refusal).
     enum BankStart {
         case connected(BankConnection)
-        case signIn(refusal: String?)
+        /// `pending`: a token the customer has yet to approve in the bank's app, for the form to try again.
+        case signIn(refusal: String?, pending: String? = nil)
     }
 
     /// The token from the flags, the environment or the remembered file, checked with the bank;
     /// without one, or when the bank refuses it, the sign-in screen asks for one.
+    /// After a token given on the command line or in the environment comes the pair `login NAME`
+    /// kept (refreshed first when it is about to expire, or once when the bank refuses it; the
+    /// client's id and secret from `sourceSettings`, the config file's table), then a remembered token.
     func startBank(_ source: Source, environment: [String: String], log: RequestLog? = nil,
                    sourceSettings: [String: String] = [:]) async throws -> BankStart {
         guard let bank = source.registered.bank, let baseURL = source.baseURL else { throw ValidationError("not a bank") }
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
         let given = resolvedToken(environment, for: source.description)
+        let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
+        if given == nil, let support = bank.oauth, let pair = pairs.pair(for: baseURL) {
+            var flow: (any OAuthFlow)?
+            if let id = sourceSettings["client-id"], let secret = sourceSettings["client-secret"] {
+                flow = support.make(baseURL, id, secret, allowInsecureHTTP, log)
+            }
+            do {
+                return try await startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: baseURL, log: log)
+            } catch let error as APIError {
+                throw ValidationError(error.message)
+            }
+        }
         guard let token = given ?? remembered.token(for: baseURL) else { return .signIn(refusal: nil) }
         do {
             return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
                                                            settings: sourceSettings))
         } catch where error.kind == .unauthorized {
+            if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: token) }
             // A remembered token that is refused now is dropped.
             if given == nil { try? remembered.forget(baseURL) }
             return .signIn(refusal: error.message)
@@ -392,10 +410,50 @@ struct AppOptions: ParsableArguments {
         }
     }
 
+    /// Opens the bank with a kept OAuth pair: refreshed before it expires, or once on a refusal;
+    /// each new pair written over the old one at once (a refresh makes the old one useless). A
+    /// refresh the bank refuses ends that sign-in: the pair is dropped and the sign-in form shown.
+    /// Any other failure is thrown as the `APIError` it is.
+    func startFromPair(_ kept: OAuthTokenPairs.Pair, bank: BankConnector, flow: (any OAuthFlow)?, pairs: OAuthTokenPairs,
+                       baseURL: URL, log: RequestLog?, now: Date = Date()) async throws -> BankStart {
+        let refresher = flow.map { PairRefresher(pair: kept, flow: $0, pairs: pairs, baseURL: baseURL) }
+        func ended(_ error: APIError) -> BankStart {
+            .signIn(refusal: "The sign-in has ended (\(error.message)): run qapital-tui login again, or paste a token.")
+        }
+        if kept.needsRefresh(now: now), let refresher, case .failure(let error) = await refresher.refreshNow(), !error.isConnectivity {
+            return ended(error)
+        }
+        let token = await refresher?.pair.accessToken ?? kept.accessToken
+        var refresh: (@Sendable (String?) async -> String?)?
+        if let refresher {
+            refresh = { @Sendable (refused: String?) async -> String? in await refresher.fresh(after: refused) }
+        }
+        switch await connecting(bank, baseURL: baseURL, token: token, log: log, refresh: refresh) {
+        case .success(let connection):
+            return .connected(connection)
+        case .failure(let error):
+            guard error.kind == .unauthorized else { throw error }
+            let current = await refresher?.pair.accessToken ?? token
+            if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: current) }
+            if let refusal = await refresher?.refusal { return ended(refusal) }
+            return .signIn(refusal: error.message)
+        }
+    }
+
+    private func connecting(_ bank: BankConnector, baseURL: URL, token: String, log: RequestLog?,
+                            refresh: (@Sendable (String?) async -> String?)?) async -> Result<BankConnection, APIError> {
+        do throws(APIError) {
+            return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP,
+                                                         log: log, refresh: refresh))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// The sign-in screen, the first screen of the app's loop: a token the bank accepts opens the
     /// app on its account (and is kept when asked).
     @MainActor
-    func bankSignIn(_ source: Source, refusal: String?, settings: Settings, environment: [String: String])
+    func bankSignIn(_ source: Source, refusal: String?, pending: String? = nil, settings: Settings, environment: [String: String])
         -> SignInScreen<BankConnection>? {
         guard let bank = source.registered.bank, let baseURL = source.baseURL else { return nil }
         let origin = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
@@ -403,7 +461,7 @@ struct AppOptions: ParsableArguments {
         let (allowInsecureHTTP, log, sourceSettings) = (self.allowInsecureHTTP, settings.log, settings.sourceSettings)
         let description = source.description
         let form = SignInForm(origin: origin, refusal: refusal, title: description.title,
-                              tokenCheck: description.tokenCheck ?? "a request to the bank")
+                              tokenCheck: description.tokenCheck ?? "a request to the bank", token: pending)
         return SignInScreen(form: form, check: { token in
             do throws(APIError) {
                 return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
@@ -487,8 +545,9 @@ struct AppOptions: ParsableArguments {
             case .connected(let connection):
                 runner = AppRunner(core: openBank(connection, source: settings.source, settings: settings, environment: environment),
                                    terminal: terminal)
-            case .signIn(let refusal):
-                guard let screen = bankSignIn(settings.source, refusal: refusal, settings: settings, environment: environment) else { return }
+            case .signIn(let refusal, let pending):
+                guard let screen = bankSignIn(settings.source, refusal: refusal, pending: pending, settings: settings,
+                                              environment: environment) else { return }
                 runner = AppRunner(signIn: screen, terminal: terminal)
             }
         } else if let api = settings.api {

@@ -29,21 +29,10 @@ struct HeadlessOptions: ParsableArguments {
         var account: String?
         let source = settings.source
         if let bank = source.registered.bank, let base = source.baseURL {
-            let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
-            guard let token = app.resolvedToken(environment, for: source.description) ?? remembered.token(for: base) else {
-                let variable = source.description.tokenVariables.first.map { " or " + $0 } ?? ""
-                throw CommandFailure(.signInNeeded, "sign-in needed: give --token\(variable) (or sign in once in the app)")
-            }
-            do {
-                let connection = try await AppOptions.connect(bank, baseURL: base, token: token,
-                                                              allowInsecureHTTP: app.allowInsecureHTTP, log: settings.log,
-                                                              settings: settings.sourceSettings)
-                settings.api = connection.api
-                settings.currency = connection.api.accountCurrency
-                account = connection.api.accountId
-            } catch {
-                throw CommandFailure.from(error)
-            }
+            let api = try await connectBank(bank, base: base, source: source.description, settings: settings, environment: environment)
+            settings.api = api
+            settings.currency = api.accountCurrency
+            account = api.accountId
         }
         guard let api = settings.api else { throw CommandFailure(.failed, "no source") }
         let tty = isatty(STDOUT_FILENO) == 1
@@ -53,6 +42,45 @@ struct HeadlessOptions: ParsableArguments {
                                      note: { line in StandardStream.error.line("qapital-tui: " + Cell.plain(line)) })
         context.noMoneyMoves = source.description.noMoneyMoves
         return context
+    }
+}
+
+extension HeadlessOptions {
+    /// A bank's account, without a terminal: a token from the flags or the environment, else the
+    /// pair `login NAME` kept (refreshed as the app would), else one the app remembered.
+    func connectBank(_ bank: BankConnector, base: URL, source: SourceDescription, settings: AppOptions.Settings,
+                     environment: [String: String]) async throws -> any BankAPI {
+        let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
+        let given = app.resolvedToken(environment, for: source)
+        let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
+        if given == nil, let support = bank.oauth, let pair = pairs.pair(for: base) {
+            let client = settings.sourceSettings
+            let flow = client["client-id"].flatMap { id in
+                client["client-secret"].map { support.make(base, id, $0, app.allowInsecureHTTP, settings.log) }
+            }
+            let start: AppOptions.BankStart
+            do {
+                start = try await app.startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: base, log: settings.log)
+            } catch {
+                throw CommandFailure.from(error)
+            }
+            switch start {
+            case .connected(let connection): return connection.api
+            case .signIn(let refusal, _):
+                throw CommandFailure(.signInNeeded, "sign-in needed: " + (refusal ?? "run qapital-tui login \(source.name)"))
+            }
+        }
+        guard let token = given ?? remembered.token(for: base) else {
+            let variable = source.tokenVariables.first.map { " or " + $0 } ?? ""
+            let login = bank.oauth == nil ? "" : ", or run qapital-tui login \(source.name)"
+            throw CommandFailure(.signInNeeded, "sign-in needed: give --token\(variable) (or sign in once in the app\(login))")
+        }
+        do {
+            return try await AppOptions.connect(bank, baseURL: base, token: token, allowInsecureHTTP: app.allowInsecureHTTP,
+                                                log: settings.log, settings: settings.sourceSettings).api
+        } catch {
+            throw CommandFailure.from(error)
+        }
     }
 }
 

@@ -23,6 +23,7 @@ struct QapitalCommand: AsyncParsableCommand {
           qapital-tui serve --port 8080                the demo API over HTTP
           qapital-tui --api-url http://127.0.0.1:8080  the app on that server
           qapital-tui --source starling --sandbox      Starling's sandbox
+          qapital-tui login monzo                      sign in with your own Monzo OAuth client
           qapital-tui --log-file /tmp/qapital.log      requests, for a bug report
           qapital-tui goals --output json              the goals, for scripts (docs/cli.md)
           qapital-tui roundups --save --goal Dog --week last --yes
@@ -30,7 +31,7 @@ struct QapitalCommand: AsyncParsableCommand {
         """,
         version: FeedModelInfo.version,
         subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, ExportCommand.self,
-                      AppCommand.self, DoctorCommand.self]
+                      LoginCommand.self, AppCommand.self, DoctorCommand.self]
     )
 
     @OptionGroup var app: AppOptions
@@ -52,11 +53,11 @@ struct QapitalCommand: AsyncParsableCommand {
 
     /// `qapital-tui serve …` and `qapital-tui run …`, parsed under a root without options.
     struct Subcommands: ParsableCommand {
-        static let names: Set<String> = ["serve", "run", "goals", "activity", "roundups", "export", "doctor"]
+        static let names: Set<String> = ["serve", "run", "goals", "activity", "roundups", "export", "login", "doctor"]
         static let configuration = CommandConfiguration(
             commandName: "qapital-tui", version: FeedModelInfo.version,
             subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, ExportCommand.self,
-                      AppCommand.self, DoctorCommand.self])
+                      LoginCommand.self, AppCommand.self, DoctorCommand.self])
     }
 
     /// Like ArgumentParser's own, but a failure is one line on stderr (no usage block), so

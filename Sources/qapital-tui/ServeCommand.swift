@@ -83,6 +83,9 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("\(name) must be more than 0 and at most 86400 seconds")
             }
         }
+        if let historyMinutes, !(historyMinutes.isFinite && historyMinutes >= 0 && historyMinutes <= 1_000_000) {
+            throw ValidationError("--history-minutes must be from 0 to 1000000")
+        }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be between 1 and 1000000") }
     }
 
@@ -125,8 +128,18 @@ struct ServeCommand: AsyncParsableCommand {
         SourceRegistry.served.map { "\($0.serve?.currency.code ?? "USD") for \($0.name)" }.joined(separator: ", ")
     }
 
+    @Option(name: .customLong("history-minutes"),
+            help: "For a bank that limits history (monzo): minutes after a sign-in before only the last 90 days can be read (default: the bank's 5).")
+    var historyMinutes: Double?
+
+    @Flag(name: .customLong("sca-pending"),
+          help: "For monzo: new tokens wait for approval in the app (send POST /test/approve with the token to approve it).")
+    var scaPending = false
+
     /// The flags a source's handler may read.
-    var flags: ServeFlags { ServeFlags(pageSize: pageSize, rateLimit: rateLimit) }
+    var flags: ServeFlags {
+        ServeFlags(historyMinutes: historyMinutes, scaPending: scaPending, pageSize: pageSize, rateLimit: rateLimit)
+    }
 
     /// How long requests under way may take to finish once a stop signal has come.
     static let grace: Duration = .seconds(5)

@@ -3,6 +3,7 @@ import DemoServer
 import FeedModel
 import Foundation
 import HTTPTransport
+import MonzoClient
 import QapitalClient
 import StarlingClient
 import UpClient
@@ -13,11 +14,14 @@ import UpClient
 /// this list; nothing else names a source. Adding one: its target (with its `SourceDescription`),
 /// an entry below, and its line in `all` (docs/architecture.md, "Recipe: add a data source").
 enum SourceRegistry {
-    static let all: [RegisteredSource] = [.demo, .qapital, .starling, .up]
+    static let all: [RegisteredSource] = [.demo, .qapital, .starling, .monzo, .up]
 
     static func named(_ name: String) -> RegisteredSource? {
         all.first { $0.name == name.lowercased() }
     }
+
+    /// The sources `login NAME` signs in to (OAuth with the customer's own client).
+    static var withOAuth: [RegisteredSource] { all.filter { $0.bank?.oauth != nil } }
 
     /// The sources `serve --api` speaks.
     static var served: [RegisteredSource] { all.filter { $0.serve != nil } }
@@ -73,6 +77,8 @@ struct BankRequest: Sendable {
     var allowInsecureHTTP: Bool
     var log: RequestLog?
     var settings: [String: String] = [:]
+    /// For a token from an OAuth pair: a fresh token when the bank refuses this one (401).
+    var refresh: (@Sendable (String?) async -> String?)?
 }
 
 /// How a bank is opened.
@@ -83,6 +89,11 @@ struct BankConnector: Sendable {
     /// offline start for this bank); `keep` writes what it needs after each connection.
     var offline: (@Sendable (BankRequest, _ cacheDirectory: URL) -> (api: any BankAPI, header: String)?)?
     var keep: (@Sendable (any BankAPI, _ header: String, _ cacheDirectory: URL) -> Void)?
+    /// Whether a refusal means the customer has yet to approve the sign-in in the bank's app
+    /// (Monzo's strong customer authentication): the token is kept for another try, never polled.
+    var awaitsApproval: (@Sendable (APIError) -> Bool)?
+    /// `login NAME` and refreshing its token pair (nil: tokens only).
+    var oauth: OAuthSupport?
 }
 
 /// `serve --api NAME`: the demo dataset in the source's shapes.
@@ -99,8 +110,9 @@ struct ServeFlags: Sendable {
     /// `--history-minutes`: how long after a sign-in the whole history is served (Monzo's
     /// 90-day edge; nil: the bank's own 5 minutes).
     var historyMinutes: Double?
-    /// `--approve-sign-ins`: new tokens are approved at once (no strong customer authentication pause).
-    var approveSignIns = false
+    /// `--sca-pending`: new tokens wait for the customer's approval in the app (strong customer
+    /// authentication) until `POST /test/approve` is sent with them.
+    var scaPending = false
     /// `--page-size`: records a page at most, for an API that pages (Up's `links.next`).
     var pageSize = UpDemoAPI.defaultPageSize
     /// `--rate-limit`: requests an hour before each answer is 429 (Up).
@@ -152,6 +164,51 @@ extension RegisteredSource {
                             "test token: \(StarlingDemoAPI.testToken)",
                             "try: qapital-tui --source starling --api-url \(url) --token \(StarlingDemoAPI.testToken)"]
                        }))
+
+    static let monzo = RegisteredSource(
+        description: MonzoAPI.source, pictureSchemes: [],
+        open: .bank(BankConnector(connect: { request throws(APIError) in
+            try await MonzoAPI.connect(baseURL: request.baseURL, token: request.token, allowInsecureHTTP: request.allowInsecureHTTP,
+                                       log: request.log, refresh: request.refresh)
+        }, awaitsApproval: { error in error.message.contains(MonzoAPI.approvalNeeded) },
+        oauth: OAuthSupport { apiURL, clientId, secret, allowInsecureHTTP, log in
+            MonzoOAuthFlow(oauth: MonzoOAuth(clientId: clientId, clientSecret: secret, apiURL: apiURL,
+                                             allowInsecureHTTP: allowInsecureHTTP, log: log))
+        })),
+        serve: Serving(currency: .gbp, handler: { backend, flags in
+            var options = MonzoDemoAPI.Options(scaPending: flags.scaPending)
+            if let minutes = flags.historyMinutes { options.historyWindow = minutes * 60 }
+            return MonzoDemoAPI(backend: backend, options: options)
+        }, greeting: { url in
+            ["serving the demo in Monzo's API on \(url) (Ctrl-C to stop)",
+             "test token: \(MonzoDemoAPI.testToken)",
+             "OAuth client for `qapital-tui login monzo` (config file [monzo]): client-id = \"\(MonzoDemoAPI.clientId)\", "
+                + "client-secret = \"\(MonzoDemoAPI.clientSecret)\"",
+             "try: qapital-tui --source monzo --api-url \(url) --token \(MonzoDemoAPI.testToken)"]
+        }))
+}
+
+/// Monzo's OAuth as `login monzo` and a refresh use it: a pair's lifetime becomes its expiry.
+struct MonzoOAuthFlow: OAuthFlow {
+    let oauth: MonzoOAuth
+    var now: @Sendable () -> Date = { Date() }
+
+    func authorizationURL(redirectURI: String, state: String) -> URL {
+        oauth.authorizationURL(redirectURI: redirectURI, state: state)
+    }
+
+    func exchange(code: String, redirectURI: String) async throws(APIError) -> OAuthTokenPairs.Pair {
+        pair(try await oauth.exchange(code: code, redirectURI: redirectURI))
+    }
+
+    func refresh(_ refreshToken: String) async throws(APIError) -> OAuthTokenPairs.Pair {
+        pair(try await oauth.refresh(refreshToken))
+    }
+
+    private func pair(_ answer: Monzo.TokenPair) -> OAuthTokenPairs.Pair {
+        OAuthTokenPairs.Pair(accessToken: answer.accessToken, refreshToken: answer.refreshToken,
+                             expiresAt: answer.expiresIn.map { now().addingTimeInterval(TimeInterval(max(0, $0))) })
+    }
 }
 
 extension RegisteredSource {
