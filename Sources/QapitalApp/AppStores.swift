@@ -15,9 +15,12 @@ final class AppStores {
     let account: AccountStore
     /// Pictures, when shown at all (with colours and without `--no-images`).
     let images: ImageStore?
+    /// The offline cache behind the API, if there is one (checkpointed on quit).
+    let cache: (any OfflineCache)?
 
     init(api: any SavingsAPI, configuration: AppCore.Configuration, cache: (any OfflineCache)?, saver: RoundUpSaver,
          events: EventSink<StoreEvent>, pictureArrived: @escaping @MainActor (URL) -> Void, now: @escaping @Sendable () -> Date) {
+        self.cache = cache
         users = UserDirectory(api: api, now: now, events: events)
         goals = GoalStore(api: api, users: users, cache: cache, events: events)
         feed = ActivityFeed(api: api, cache: cache, now: now, events: events)
