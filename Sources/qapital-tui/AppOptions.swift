@@ -33,7 +33,7 @@ struct AppOptions: ParsableArguments {
             help: ArgumentHelp("Payments round up to the next multiple of this many whole units of the account's currency (default: 1, or 100 for JPY and other currencies without minor units).", valueName: "units"))
     var roundUpStep: Int?
 
-    @Option(help: ArgumentHelp("An achievements file in seed 004's format (default: the bundled one).", valueName: "path"))
+    @Option(help: ArgumentHelp("An achievements JSON file ({\"overview\": {\"title\"}, \"achievements\": [...]}; default: the bundled one).", valueName: "path"))
     var achievements: String?
 
     @Flag(name: .customLong("no-color"), help: "Draw without colours.")

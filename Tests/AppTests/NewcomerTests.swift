@@ -448,3 +448,22 @@ import TestSupport
         #expect(await cache.goals()?.value.isEmpty == false, "what was kept is in the file")
     }
 }
+
+/// Issue 30, item 17: the README sets expectations, and neither it nor `--help` uses in-house words.
+@Suite struct ReadmeExpectationTests {
+    static let inHouse = ["seed 00", "seed's", "seeds/", "PRODUCT.md", "issue 30"]
+
+    @Test func theHelpAndTheReadmeSpeakToUsers() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let helps = [QapitalCommand.helpMessage(columns: 120)]
+            + [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, ExportCommand.self]
+                .map { QapitalCommand.helpMessage(for: $0, columns: 120) }
+        for text in [readme] + helps {
+            for word in Self.inHouse { #expect(!text.localizedCaseInsensitiveContains(word), "\(word) in \(text.prefix(60))…") }
+        }
+        // What a first run costs, and which terminals it is made for.
+        #expect(readme.contains("The first build takes a while, once"))
+        #expect(readme.contains("## Terminals") && readme.contains("UTF-8") && readme.contains("256 colours") && readme.contains("tmux"))
+    }
+}
