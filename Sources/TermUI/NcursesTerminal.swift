@@ -46,6 +46,8 @@ public final class NcursesTerminal: Terminal {
         // sources in startEventSources receive them instead.
         signal(SIGWINCH, SIG_IGN)
         for sig in Self.quitSignals { signal(sig, SIG_IGN) }
+        // Keys from the terminal even when stdin is a pipe (ControllingTerminal).
+        if device == nil { ControllingTerminal.takeStandardInput() }
         qt_install_crash_restore()
         if let device, let file = fdopen(dup(device), "r+") {
             deviceFile = file

@@ -420,6 +420,9 @@ struct AppOptions: ParsableArguments {
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
+        guard ControllingTerminal.takeStandardInput() else {
+            throw ValidationError("standard input is not a terminal and there is no terminal (/dev/tty) to read keys from")
+        }
         let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor)
         let runner: AppRunner
         if case .starling(let base) = settings.source {
