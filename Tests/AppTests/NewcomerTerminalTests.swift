@@ -45,5 +45,29 @@ extension BlockingTests {
             #expect(said.contains("qapital-tui: standard input is not a terminal"), "\(said)")
             #expect(Self.exitStatus(process) == 64)
         }
+
+        @Test(arguments: ["tmux-256color", "screen-256color", "xterm-256color"])
+        func theMouseSpeaksSGRWithButtonEvents(term: String) throws {
+            let terminal = try TerminalSession(arguments: ["--no-images"], width: 240, height: 30, environment: ["TERM": term])
+            #expect(terminal.read(until: { $0.contains("Balloons") && $0.contains("? help") }))
+            #expect(terminal.text.contains("\u{1b}[?1002h") && terminal.text.contains("\u{1b}[?1006h"), "\(term) asks for SGR button events")
+            #expect(!terminal.text.contains("\u{1b}[?1003h"), "\(term): not every movement")
+            // A click on the tab "2 Activity" (column 14 of row 1, counted from 1), press and release.
+            terminal.send("\u{1b}[<0;14;1M\u{1b}[<0;14;1m")
+            #expect(terminal.read(until: { $0.contains("savings per week") }), "\(term): the click reached the tab bar")
+            // The wheel, then a drag (press, move, release): nothing typed, no tab switched by their digits.
+            terminal.send("\u{1b}[<65;50;10M\u{1b}[<64;50;10M")
+            terminal.send("\u{1b}[<0;51;10M\u{1b}[<32;52;10M\u{1b}[<0;52;10m")
+            // Two clicks at column 230 (past X10's 223) on the second activity: selected, then opened.
+            terminal.send("\u{1b}[<0;230;5M\u{1b}[<0;230;5m")
+            terminal.send("\u{1b}[<0;230;5M\u{1b}[<0;230;5m")
+            // (The status bar's hints say a screen was opened over the tab.)
+            #expect(terminal.read(until: { $0.contains("Esc back") }), "\(term): a click past column 223 opened the goal")
+            terminal.send("q")
+            terminal.send("q")
+            #expect(terminal.waitForExit() == 0)
+            let tail = terminal.text.components(separatedBy: "Esc back").last ?? ""
+            #expect(tail.contains("\u{1b}[?1006l") || tail.contains("\u{1b}[?1002l"), "\(term): the reports are switched off on quit")
+        }
     }
 }
