@@ -33,7 +33,7 @@ struct AppOptions: ParsableArguments {
             help: ArgumentHelp("Payments round up to the next multiple of this many whole units of the account's currency (default: 1, or 100 for JPY and other currencies without minor units).", valueName: "units"))
     var roundUpStep: Int?
 
-    @Option(help: ArgumentHelp("An achievements file in seed 004's format (default: the bundled one).", valueName: "path"))
+    @Option(help: ArgumentHelp("An achievements JSON file ({\"overview\": {\"title\"}, \"achievements\": [...]}; default: the bundled one).", valueName: "path"))
     var achievements: String?
 
     @Flag(name: .customLong("no-color"), help: "Draw without colours.")
@@ -532,6 +532,10 @@ struct AppOptions: ParsableArguments {
         var settings = try settings(environment: environment)
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
+        }
+        // Keys (and the probe's replies) from the terminal even when stdin is not one, as less and fzf do.
+        guard ControllingTerminal.takeStandardInput() else {
+            throw ValidationError("standard input is not a terminal and there is no terminal (/dev/tty) to read keys from")
         }
         let probe = TerminalProbe.run(environment: environment, overrides: settings.terminal)
         let capabilities = TerminalCapabilities.resolve(replies: probe.replies, environment: environment, overrides: settings.terminal,
