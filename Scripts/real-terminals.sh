@@ -56,12 +56,19 @@ keys() { xdotool windowfocus --sync "$window" 2>/dev/null || true; xdotool type 
 # the window's size over that.
 run() {
     local name=$1; shift
-    "$@" >"$out/$name.log" 2>&1 &
-    terminal=$!
-    if ! until_ok 15 find_window; then
-        echo "real-terminals: $name did not open a window" >&2
-        return 3
-    fi
+    # A second try when no window comes (an X client can fail to connect on a loaded machine).
+    local attempt
+    for attempt in 1 2; do
+        "$@" >"$out/$name.log" 2>&1 &
+        terminal=$!
+        until_ok 15 find_window && break
+        kill "$terminal" 2>/dev/null || true
+        terminal=""
+        if [ "$attempt" -eq 2 ]; then
+            echo "real-terminals: $name did not open a window ($(tail -n 1 "$out/$name.log"))" >&2
+            return 3
+        fi
+    done
     local size cw ch
     size=$(xdotool getwindowgeometry "$window" | sed -n 's/.*Geometry: \([0-9]*\)x\([0-9]*\).*/\1 \2/p')
     cw=$(( ${size% *} / 100 )); ch=$(( ${size#* } / 30 ))

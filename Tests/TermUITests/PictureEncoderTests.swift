@@ -59,6 +59,12 @@ import Testing
                 == "\u{1B}]1337;File=inline=1;size=70;width=4;height=1;preserveAspectRatio=0:" + Data(header + rows).base64EncodedString() + "\u{07}")
     }
 
+    @Test func everyPictureHasItsOwnID() {
+        let ids = (0..<100).compactMap { _ in TerminalPicture(width: 1, height: 1, rgb: [0, 0, 0])?.id }
+        #expect(Set(ids).count == 100)
+        #expect(!ids.contains(0))
+    }
+
     // MARK: Placement
 
     static func buffer(with picture: TerminalPicture, at rect: Rect, width: Int = 20, height: Int = 10) -> CellBuffer {
