@@ -307,7 +307,7 @@ public final class NcursesTerminal: Terminal {
         if let previous = shown, let changed = buffer.changedCells(since: previous) {
             for i in changed { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
             anyChange = !changed.isEmpty
-            if capabilities.graphics == .sixel || capabilities.graphics == .iterm2 {
+            if capabilities.graphics != .halfBlocks {
                 for i in changed { changedLines.insert(i / max(1, buffer.width)) }
             }
         } else {

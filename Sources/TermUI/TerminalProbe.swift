@@ -29,11 +29,14 @@ public enum TerminalProbe {
     }
 
     /// Asks the terminal on `input`/`output` (both must be terminals), unless `TERM` is dumb or
-    /// the overrides turn the probe off.
+    /// linux, or the overrides turn the probe off.
     public static func run(environment: [String: String], overrides: TerminalCapabilities.Overrides,
                            input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, deadline: Duration = deadline) -> Result {
         let term = environment["TERM"] ?? ""
-        guard overrides.probe, !term.isEmpty, term != "dumb", isatty(input) == 1, isatty(output) == 1 else { return .notAsked }
+        // The Linux console prints what it does not know (the kitty query's text) and draws no pictures.
+        guard overrides.probe, !term.isEmpty, term != "dumb", term != "linux", isatty(input) == 1, isatty(output) == 1 else {
+            return .notAsked
+        }
         var saved = termios()
         guard qt_probe_enter(input, &saved) == 0 else { return .notAsked }
         defer { qt_probe_leave(input, &saved) }
