@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(markup sanitizer payloads starling mapping images)
+all=(markup sanitizer payloads starling mapping up monzo images)
 mode=time
 seconds=60
 case "${1:-}" in
@@ -54,6 +54,26 @@ if wanted starling || wanted mapping; then
         swiftc "${flags[@]}" -module-name StarlingFuzz -I "$out" -I Sources/CCurl -L "$out" -lStarlingClient -lHTTPTransport -lFeedModel -lcurl \
             -o "$out/$harness" "Fuzz/harnesses/$harness.swift"
     done
+fi
+if wanted up; then
+    # FeedModel and HTTPTransport as the Starling harnesses built them just now, else built here.
+    if ! { wanted starling || wanted mapping; }; then
+        library FeedModel Sources/FeedModel/*.swift
+        library HTTPTransport -lFeedModel -I Sources/CCurl Sources/HTTPTransport/*.swift
+    fi
+    library UpClient -lFeedModel -lHTTPTransport -I Sources/CCurl Sources/UpClient/*.swift
+    swiftc "${flags[@]}" -module-name UpFuzz -I "$out" -I Sources/CCurl -L "$out" -lUpClient -lHTTPTransport -lFeedModel -lcurl \
+        -o "$out/up" "Fuzz/harnesses/up.swift"
+fi
+if wanted monzo; then
+    # FeedModel and HTTPTransport as an earlier harness of this run built them, else built here.
+    if ! { wanted starling || wanted mapping || wanted up; }; then
+        library FeedModel Sources/FeedModel/*.swift
+        library HTTPTransport -lFeedModel -I Sources/CCurl Sources/HTTPTransport/*.swift
+    fi
+    library MonzoClient -lFeedModel -lHTTPTransport -I Sources/CCurl Sources/MonzoClient/*.swift
+    swiftc "${flags[@]}" -module-name MonzoFuzz -I "$out" -I Sources/CCurl -L "$out" -lMonzoClient -lHTTPTransport -lFeedModel -lcurl \
+        -o "$out/monzo" Fuzz/harnesses/monzo.swift
 fi
 if wanted images; then
     # libpng and libjpeg through the C shims: instrumented builds from Fuzz/codecs.sh when they

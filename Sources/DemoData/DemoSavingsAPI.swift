@@ -4,6 +4,11 @@ import HTTPTransport
 
 /// The app's default source: the demo backend in process, with optional simulated latency.
 public struct DemoSavingsAPI: SavingsAPI {
+    /// The source as the registry lists it: in process, nothing to sign in to.
+    public static let source = SourceDescription(
+        name: "demo", title: "Demo", signIn: .none, abilities: [.createGoals, .moveMoney, .sharedGoals],
+        documentation: "README.md")
+
     public let backend: DemoBackend
     public let latency: Duration
 
@@ -65,7 +70,11 @@ public struct DemoSavingsAPI: SavingsAPI {
 
     /// The demo's own `demo:/images/…` pictures, made in process; other URLs over HTTP(S).
     public func imageData(at url: URL) async throws -> Data {
-        guard url.scheme?.lowercased() == DemoImages.scheme else { return try await ImageFetch.data(at: url) }
+        // The demo makes no network request: only its own pictures are there.
+        guard url.scheme?.lowercased() == DemoImages.scheme else {
+            let label = "GET \(TextSanitizer.clean(url.absoluteString))"
+            throw APIError(kind: .notFound, request: label, message: "\(label): the demo fetches nothing from the network")
+        }
         try await pause()
         if let photo = await backend.photo(atPath: url.path) { return photo }
         guard let data = DemoImages.png(atPath: url.path) else {

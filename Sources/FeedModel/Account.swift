@@ -17,9 +17,12 @@ public struct Account: Hashable, Sendable {
     public var accountNumber: String?
     /// What can be spent, pending payments included.
     public var effectiveBalance: Money?
+    /// The balance with the account's savings containers (Monzo's pots), where the bank says it.
+    public var totalBalance: Money?
 
     public init(id: String, name: String, currency: Currency, createdAt: Date, holder: String? = nil,
-                sortCode: String? = nil, accountNumber: String? = nil, effectiveBalance: Money? = nil) {
+                sortCode: String? = nil, accountNumber: String? = nil, effectiveBalance: Money? = nil, totalBalance: Money? = nil) {
+        self.totalBalance = totalBalance
         self.id = TextSanitizer.clean(id)
         self.name = TextSanitizer.clean(name)
         self.currency = currency
@@ -36,7 +39,13 @@ public struct Account: Hashable, Sendable {
         if let holder, !holder.isEmpty { parts.append(holder) }
         let numbers = [sortCode, accountNumber].compactMap { $0 }.filter { !$0.isEmpty }
         if !numbers.isEmpty { parts.append(numbers.joined(separator: " ")) }
-        if let effectiveBalance { parts.append(effectiveBalance.formatted) }
+        if let effectiveBalance {
+            if let totalBalance, totalBalance != effectiveBalance {
+                parts.append("\(effectiveBalance.formatted) (\(totalBalance.formatted) with pots)")
+            } else {
+                parts.append(effectiveBalance.formatted)
+            }
+        }
         if parts.isEmpty { parts.append(name) }
         return parts.joined(separator: " · ")
     }

@@ -3,10 +3,10 @@ import Foundation
 /// The Round-ups tab's data: one week's payments (loaded through the API, stale answers
 /// dropped) and the transfer of its total into a goal.
 ///
-/// A transfer keeps one `transferId` for its whole attempt chain: a retry after a failure sends
-/// the same id, so a transfer that reached the server before its answer was lost is never
-/// applied twice. A chain given up on is remembered by week, goal and amount, and saving that
-/// same transfer again reuses its id too.
+/// What is saved, what is left and each transfer's `transferId` follow `RoundUpSaver`: the id
+/// comes from (source, account, week), or for the rest of a week saved while under way from its
+/// payments, and is kept in the `RoundUpRecord` before it is sent. A retry, a restart or another
+/// machine sends the same id, so a week's round-ups move once; a saved week shows as saved.
 @MainActor
 public final class RoundUpStore {
     /// One transfer of a week's round-ups, through all its attempts.
@@ -16,6 +16,8 @@ public final class RoundUpStore {
             case failed(String)
             /// The goal as the server answered, with its new balance.
             case succeeded(Goal)
+            /// The id was already used: another run or machine saved these round-ups; nothing moved now.
+            case savedElsewhere
         }
 
         public let id: UUID
@@ -26,6 +28,19 @@ public final class RoundUpStore {
         public internal(set) var phase: Phase
         /// Requests sent so far with this id.
         public internal(set) var attempts: Int
+        /// The transfer as the record keeps it (its key, payments and amount).
+        public let part: SavedRoundUp
+
+        init(part: SavedRoundUp, week: Week, phase: Phase) {
+            id = part.key
+            self.week = week
+            goalId = part.goalId
+            goalName = part.goalName
+            amount = part.amount
+            self.phase = phase
+            attempts = 0
+            self.part = part
+        }
 
         public var isSending: Bool { phase == .sending }
         public var failureMessage: String? {
@@ -40,7 +55,8 @@ public final class RoundUpStore {
         case nothingToSave
         case inFlight
         case failedTransferPending
-        case alreadySaved(Transfer)
+        /// Every payment of the week is in a transfer with an answer: the last one.
+        case alreadySaved(SavedRoundUp)
 
         public var message: String {
             switch self {
@@ -48,7 +64,10 @@ public final class RoundUpStore {
             case .nothingToSave: "Nothing to save: the round-ups come to zero."
             case .inFlight: "A transfer is still in flight."
             case .failedTransferPending: "A failed transfer is waiting: retry it with s or r, or drop it with Esc."
-            case .alreadySaved(let transfer): "Already saved: \(transfer.amount.formatted) into \(transfer.goalName)."
+            case .alreadySaved(let part):
+                part.state == .savedElsewhere
+                    ? "Already saved (by another run or machine)."
+                    : "Already saved: \(part.amount.formatted) into \(part.goalName)\(part.savedAt.map { " on " + RoundUpStore.dayText($0) } ?? "")."
             }
         }
     }
@@ -63,8 +82,9 @@ public final class RoundUpStore {
     public private(set) var summary: RoundUp.Summary?
     /// The latest transfer (in flight, failed, or done), until dismissed.
     public private(set) var transfer: Transfer?
-    /// Weeks saved in this session, so one week is not saved twice by accident.
-    public private(set) var savedWeeks: [Week: Transfer] = [:]
+    /// What the record says of the shown week, once its payments are loaded.
+    public private(set) var progress: RoundUpSaver.Progress?
+    public let saver: RoundUpSaver
     /// The last `historyWeeks` weeks' saveable round-ups through the current week, oldest first
     /// (empty until loaded): one request for the whole span, so the same rule as a week's.
     public private(set) var history: [WeekTotal] = []
@@ -78,18 +98,13 @@ public final class RoundUpStore {
     private let now: @Sendable () -> Date
     private var generation = 0
     private var pending = 0
-    private var givenUp: [GivenUpKey: UUID] = [:]
-
-    private struct GivenUpKey: Hashable {
-        let week: Week
-        let goalId: GoalID
-        let amount: Money
-    }
 
     public init(api: any SavingsAPI, goals: GoalStore, accountCurrency: Currency, roundUpStep: Int64? = nil, calendar: Calendar,
-                now: @escaping @Sendable () -> Date = { Date() }, events: EventSink<StoreEvent> = .ignored) {
+                now: @escaping @Sendable () -> Date = { Date() }, events: EventSink<StoreEvent> = .ignored,
+                saver: RoundUpSaver = RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord())) {
         self.api = api
         self.roundUpStep = roundUpStep
+        self.saver = saver
         self.events = events
         self.goals = goals
         self.accountCurrency = accountCurrency
@@ -139,6 +154,12 @@ public final class RoundUpStore {
             let inWeek = transactions.filter { week.contains($0.timestamp) }
             summary = RoundUp.Summary(transactions: inWeek, accountCurrency: accountCurrency, step: roundUpStep)
             status = .loaded
+            readProgress()
+            // A transfer of this week that got no answer in an earlier run: offered to send again.
+            if transfer == nil, let pending = progress?.pending {
+                transfer = Transfer(part: pending, week: week,
+                                    phase: .failed("an earlier save got no answer; it may have moved the money"))
+            }
             patchHistory()
         case .failure(let error):
             status = .failed(GoalStore.message(error, request: "GET /transactions"))
@@ -208,7 +229,22 @@ public final class RoundUpStore {
     private func show(_ target: Week) {
         week = target
         summary = nil
+        progress = nil
         load()
+    }
+
+    /// Reads the record again for the shown week's loaded payments.
+    private func readProgress() {
+        guard let summary else { return }
+        progress = saver.progress(week: week, summary: summary)
+    }
+
+    /// "Tue 24 Nov 2026" in the store's calendar.
+    nonisolated static func dayText(_ date: Date, calendar: Calendar = Week.calendar(in: .current)) -> String {
+        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let parts = calendar.dateComponents([.weekday, .day, .month, .year], from: date)
+        return "\(weekdays[((parts.weekday ?? 1) - 1) % 7]) \(parts.day ?? 0) \(months[((parts.month ?? 1) - 1) % 12]) \(parts.year ?? 0)"
     }
 
     // MARK: - Saving
@@ -219,40 +255,46 @@ public final class RoundUpStore {
             if transfer.isSending { return .inFlight }
             if transfer.failureMessage != nil { return .failedTransferPending }
         }
-        if let saved = savedWeeks[week] { return .alreadySaved(saved) }
-        guard status == .loaded, let summary else { return .notLoaded }
-        if summary.saveable.minorUnits <= 0 { return .nothingToSave }
+        guard status == .loaded, summary != nil, let progress else { return .notLoaded }
+        if progress.pending != nil { return .failedTransferPending }
+        if progress.remainingTotal.minorUnits <= 0 {
+            if let last = progress.saved.last { return .alreadySaved(last) }
+            return .nothingToSave
+        }
         return nil
     }
 
-    /// Starts moving the shown week's saveable total into `goal`, with a fresh `transferId`
-    /// (or the id of the same transfer given up on before).
+    /// What saving now would move: the round-ups of the week's payments not saved yet.
+    public var unsavedTotal: Money? { progress?.remainingTotal }
+
+    /// Starts moving the shown week's round-ups not saved yet into `goal`, with the week's
+    /// `transferId` (or, for the rest of a week saved in part, one from its payments).
     public func save(into goal: Goal) throws(SaveProblem) {
         if let problem = saveProblem { throw problem }
-        guard let amount = summary?.saveable else { throw .notLoaded }
-        let key = GivenUpKey(week: week, goalId: goal.id, amount: amount)
-        let id = givenUp.removeValue(forKey: key) ?? UUID()
-        transfer = Transfer(id: id, week: week, goalId: goal.id, goalName: goal.name, amount: amount, phase: .sending, attempts: 0)
+        guard let progress, let part = saver.nextPart(progress, goal: goal, now: now()) else { throw .nothingToSave }
+        transfer = Transfer(part: part, week: week, phase: .sending)
         send()
     }
 
-    /// Sends the failed transfer again with the same `transferId`. Returns false when there is
-    /// nothing to retry.
+    /// Sends the failed transfer (or one of the shown week that got no answer in an earlier run)
+    /// again with the same `transferId`. Returns false when there is nothing to retry.
     @discardableResult
     public func retryTransfer() -> Bool {
+        // The shown week's transfer without an answer, unless another transfer is in flight or failed.
+        if transfer?.isSending != true, transfer?.failureMessage == nil, let pending = progress?.pending {
+            transfer = Transfer(part: pending, week: week, phase: .failed(""))
+        }
         guard let transfer, transfer.failureMessage != nil else { return false }
         self.transfer?.phase = .sending
         send()
         return true
     }
 
-    /// Drops the transfer message: a success is acknowledged; a failure is given up on (and its
-    /// id kept in case the same transfer is saved again). Nothing happens while in flight.
+    /// Drops the transfer message. A failure whose answer was lost stays in the record: its
+    /// payments are not offered again, and `s` sends it again with the same id.
+    /// Nothing happens while in flight.
     public func dismissTransfer() {
         guard let transfer, !transfer.isSending else { return }
-        if transfer.failureMessage != nil {
-            givenUp[GivenUpKey(week: transfer.week, goalId: transfer.goalId, amount: transfer.amount)] = transfer.id
-        }
         self.transfer = nil
         events.send(.transfer)
     }
@@ -263,29 +305,24 @@ public final class RoundUpStore {
         self.transfer = transfer
         pending += 1
         let api = self.api
-        let (goalId, id, amount) = (transfer.goalId, transfer.id, transfer.amount)
+        let (part, id, amount, saver, now) = (transfer.part, transfer.id, transfer.amount, saver, now)
         Task { [weak self] in
-            let result: Result<Goal, Error>
-            do {
-                // Where the source knows the balance (a bank account), a total it cannot cover
-                // is refused here, in words, instead of at the bank.
-                if let balance = await RoundUpStore.balanceTooLow(api, for: amount) {
-                    throw BalanceTooLow(balance: balance, amount: amount)
-                }
-                result = .success(try await api.transfer(goalId: goalId, transferId: id, amount: amount))
-            } catch let error as BalanceTooLow {
-                result = .failure(error)
-            } catch {
-                result = .failure(error)
+            // Where the source knows the balance (a bank account), a total it cannot cover
+            // is refused here, in words, instead of at the bank (and nothing is recorded).
+            let outcome: RoundUpSaver.Outcome
+            if let balance = await RoundUpStore.balanceTooLow(api, for: amount) {
+                outcome = .unknown(BalanceTooLow(balance: balance, amount: amount))
+            } else {
+                outcome = await saver.send(part, api: api, now: now)
             }
-            self?.finishTransfer(id: id, result)
+            self?.finishTransfer(id: id, outcome)
         }
         events.send(.transfer)
     }
 
     /// The account's effective balance, where the source has an account and says it, when it is
     /// below `amount`; nil otherwise (no account, no balance, or it could not be read: the bank decides).
-    nonisolated static func balanceTooLow(_ api: any SavingsAPI, for amount: Money) async -> Money? {
+    public nonisolated static func balanceTooLow(_ api: any SavingsAPI, for amount: Money) async -> Money? {
         guard let account = try? await api.account(), let balance = account.effectiveBalance,
               balance.currency == amount.currency, balance.minorUnits < amount.minorUnits else { return nil }
         return balance
@@ -300,24 +337,28 @@ public final class RoundUpStore {
         }
     }
 
-    private func finishTransfer(id: UUID, _ result: Result<Goal, Error>) {
+    private func finishTransfer(id: UUID, _ outcome: RoundUpSaver.Outcome) {
         pending -= 1
+        readProgress()
         guard var transfer, transfer.id == id else {
             events.send(.transfer)
             return
         }
-        switch result {
-        case .success(let goal):
+        let request = "POST /savingsgoals/\(transfer.goalId)/transfers"
+        switch outcome {
+        case .saved(_, let goal):
             transfer.phase = .succeeded(goal)
-            savedWeeks[transfer.week] = transfer
-            self.transfer = transfer
             goals.apply(goal)
-        case .failure(let error):
-            let message = (error as? BalanceTooLow)?.description
-                ?? GoalStore.message(error, request: "POST /savingsgoals/\(transfer.goalId)/transfers")
-            transfer.phase = .failed(message)
-            self.transfer = transfer
+        case .savedElsewhere:
+            transfer.phase = .savedElsewhere
+        case .refused(let error):
+            transfer.phase = .failed(GoalStore.message(error, request: request))
+        case .unknown(let error):
+            transfer.phase = .failed((error as? BalanceTooLow)?.description
+                                     ?? (error as? RoundUpSaver.RecordProblem)?.message
+                                     ?? GoalStore.message(error, request: request))
         }
+        self.transfer = transfer
         events.send(.transfer)
     }
 }

@@ -33,11 +33,14 @@ public struct HTTPTransport: Sendable {
 
     public init(baseURL: URL, token: String?, timeout: TimeInterval = 10, deadline: TimeInterval = 30,
                 maxBytes: Int = HTTPTransport.defaultMaxBytes, allowInsecureHTTP: Bool = false,
-                serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField, log: RequestLog? = nil) {
+                serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField, log: RequestLog? = nil,
+                classify: (@Sendable (Int, Data, String) -> APIError?)? = nil,
+                refresh: (@Sendable (String?) async -> String?)? = nil) {
         self.baseURL = baseURL
         self.allowInsecureHTTP = allowInsecureHTTP
         self.log = log
-        self.credential = Credential(token: token.flatMap { $0.isEmpty ? nil : $0 })
+        // The source's hooks live with the token they are about, shared by every copy.
+        self.credential = Credential(token: token.flatMap { $0.isEmpty ? nil : $0 }, classify: classify, refresh: refresh)
         self.timeout = timeout
         self.deadline = max(0.001, deadline)
         self.maxBytes = maxBytes
@@ -59,8 +62,19 @@ public struct HTTPTransport: Sendable {
     /// The token and whether it was refused, behind a lock (requests run on many tasks).
     private final class Credential: Sendable {
         private let state: Locked<(token: String?, refused: Bool)>
+        /// For a token that can be refreshed (an OAuth pair): given the token a 401 refused,
+        /// answers a fresh one (nil: none). The request is then sent once more with it.
+        let refresh: (@Sendable (String?) async -> String?)?
+        /// A source's own reading of an error answer (status, body, label), before the shared one:
+        /// Monzo's "approve this sign-in in the app" and its 90-day edge. Only an `.unauthorized`
+        /// answer refuses the token.
+        let classify: (@Sendable (Int, Data, String) -> APIError?)?
 
-        init(token: String?) { state = Locked((token, false)) }
+        init(token: String?, classify: (@Sendable (Int, Data, String) -> APIError?)?, refresh: (@Sendable (String?) async -> String?)?) {
+            state = Locked((token, false))
+            self.classify = classify
+            self.refresh = refresh
+        }
 
         var token: String? { state.withLock { $0.token } }
         var refused: Bool { state.withLock { $0.refused } }
@@ -127,18 +141,128 @@ public struct HTTPTransport: Sendable {
             let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
             text += "?" + query.map { item in
                 let value = item.value?.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-                return "\(item.name)=\(value)"
+                let name = item.name.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+                return "\(name)=\(value)"
             }.joined(separator: "&")
         }
         return URL(string: text)!
     }
 
+    /// `application/x-www-form-urlencoded`: names and values percent-encoded strictly (a space
+    /// as `%20`, `+` as `%2B`), in the order given.
+    public static func formBody(_ fields: [(String, String)]) -> Data {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        func encode(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        return Data(fields.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&").utf8)
+    }
+
+    public static let formType = "application/x-www-form-urlencoded"
+
+    /// One answer of any HTTP status: its body, status and header fields (for an API whose
+    /// headers say something, such as Up's `X-RateLimit-Remaining`).
+    public struct Answer: Sendable {
+        public let status: Int
+        public let body: Data
+        public let headers: [String: String]
+        /// The token the request went with (a refusal counts for it alone); never shown.
+        let sent: String?
+
+        public init(status: Int, body: Data, headers: [String: String] = [:]) {
+            self.init(status: status, body: body, headers: headers, sent: nil)
+        }
+
+        init(status: Int, body: Data, headers: [String: String], sent: String?) {
+            self.status = status
+            self.body = body
+            self.headers = headers
+            self.sent = sent
+        }
+
+        /// The value of header `name`, matched without regard to case.
+        public func header(_ name: String) -> String? {
+            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
+
+        public var isSuccess: Bool { (200..<300).contains(status) }
+    }
+
     /// Sends one request and returns the body of a 2xx answer; anything else throws an
     /// `APIError` whose message starts with `label` ("GET /activities: HTTP 500").
     public func send(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
-                     label: String? = nil) async throws(APIError) -> Data {
+                     contentType: String = "application/json", label: String? = nil) async throws(APIError) -> Data {
         let label = label ?? "\(method) \(path)"
-        var request = URLRequest(url: url(for: path, query: query), timeoutInterval: timeout)
+        let answer = try await answer(method, path, query: query, body: body, contentType: contentType, label: label)
+        guard answer.isSuccess else { throw error(for: answer, label: label) }
+        return answer.body
+    }
+
+    /// Sends one request and returns its answer whatever the status; only a request that got
+    /// no answer throws. `error(for:label:)` turns a non-2xx answer into the usual error.
+    public func answer(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
+                       contentType: String = "application/json", label: String? = nil) async throws(APIError) -> Answer {
+        let label = label ?? "\(method) \(path)"
+        return try await refreshing(method, url(for: path, query: query), logged: (path, query), body: body,
+                                    contentType: contentType, label: label)
+    }
+
+    /// A URL the server handed out (a JSON:API `links.next`), requested as given: only on this
+    /// transport's origin and under its base path, so the token never goes anywhere else.
+    public func answer(_ method: String, absolute url: URL, label: String) async throws(APIError) -> Answer {
+        guard let path = relativePath(of: url) else {
+            throw APIError(kind: .rejected, request: label,
+                           message: "\(label): the server's link leads away from \(hostAndPort); not followed")
+        }
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        return try await refreshing(method, url, logged: (path, query), body: nil, contentType: "application/json", label: label)
+    }
+
+    /// The path of `url` under the base URL, when `url` has the base URL's origin and path; else nil.
+    public func relativePath(of url: URL) -> String? {
+        func origin(_ url: URL) -> String {
+            let scheme = url.scheme?.lowercased() ?? ""
+            let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+            return "\(scheme)://\((url.host ?? "").lowercased()):\(port)"
+        }
+        guard origin(url) == origin(baseURL), url.user == nil, url.password == nil, url.fragment == nil else { return nil }
+        var basePath = baseURL.path
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        let path = url.path
+        guard path == basePath || path.hasPrefix(basePath + "/") else { return nil }
+        let rest = String(path.dropFirst(basePath.count))
+        // No way back out of the base path.
+        guard !rest.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) else { return nil }
+        return rest.isEmpty ? "/" : rest
+    }
+
+    /// The error for a non-2xx answer: the source's own reading first (`classify`), else the
+    /// shared one; a 401 or 403 (or what the source reads as `.unauthorized`) also marks the
+    /// token it was sent with as refused.
+    public func error(for answer: Answer, label: String) -> APIError {
+        if let classified = credential.classify?(answer.status, answer.body, label) {
+            if classified.kind == .unauthorized { credential.refuse(answer.sent) }
+            return classified
+        }
+        if answer.status == 401 || answer.status == 403 { credential.refuse(answer.sent) }
+        return HTTPTransport.statusError(answer.status, label: label, serverMessage: serverMessage(answer.body))
+    }
+
+    /// One request; a 401 with a token that can be refreshed (`refresh`) gets one fresh token
+    /// and the request once more.
+    private func refreshing(_ method: String, _ url: URL, logged: (path: String, query: [URLQueryItem]), body: Data?,
+                            contentType: String, label: String) async throws(APIError) -> Answer {
+        var answer = try await exchange(method, url, logged: logged, body: body, contentType: contentType, label: label)
+        if answer.status == 401, let refresh = credential.refresh, let fresh = await refresh(answer.sent), fresh != answer.sent {
+            // The token expired (or was refreshed elsewhere in this run): once more with the fresh one.
+            credential.replace(fresh)
+            answer = try await exchange(method, url, logged: logged, body: body, contentType: contentType, label: label)
+        }
+        return answer
+    }
+
+    /// One request and its answer, whatever the status, with the token it was sent with.
+    private func exchange(_ method: String, _ url: URL, logged: (path: String, query: [URLQueryItem]), body: Data?,
+                          contentType: String, label: String) async throws(APIError) -> Answer {
+        var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let sent = token
@@ -153,7 +277,7 @@ public struct HTTPTransport: Sendable {
         }
         if let body {
             request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
         }
 
         let data: Data
@@ -164,14 +288,16 @@ public struct HTTPTransport: Sendable {
             (data, response) = try await fetcher.fetch(request, limits: .init(maxBytes: maxBytes, deadline: deadline, redirects: .sameOrigin))
         } catch {
             let problem = failure(error, label: label)
-            log?.request(method, path, query: query, status: nil, milliseconds: milliseconds(), failure: problem.message)
+            log?.request(method, logged.path, query: logged.query, status: nil, milliseconds: milliseconds(), failure: problem.message)
             throw problem
         }
         let status = response.statusCode
-        log?.request(method, path, query: query, status: status, milliseconds: milliseconds())
-        if (200..<300).contains(status) { return data }
-        if status == 401 || status == 403 { credential.refuse(sent) }
-        throw HTTPTransport.statusError(status, label: label, serverMessage: serverMessage(data))
+        log?.request(method, logged.path, query: logged.query, status: status, milliseconds: milliseconds())
+        var headers: [String: String] = [:]
+        for (name, value) in response.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        return Answer(status: status, body: data, headers: headers, sent: sent)
     }
 
     /// The error for a non-2xx status: 401/403 refuse the token, 404 is not found, 400/409/422

@@ -20,6 +20,11 @@ extension AppCore {
         public var pictureSchemes: Set<String> = ["http", "https"]
         /// Keys the config file binds instead of the defaults.
         public var keys = KeyOverrides()
+        /// Why the source cannot create goals (`n` says it instead of opening the form); nil: it can.
+        public var noGoalCreation: String?
+        /// Why the source cannot move money (`s` says it, the Round-ups tab shows it: Up moves its
+        /// round-ups itself); nil: it can.
+        public var noMoneyMoves: String?
         /// The terminal's cell in pixels where it draws pictures itself (kitty, sixel); nil:
         /// pictures are half blocks.
         public var pictureCellPixels: PixelSize?
@@ -54,6 +59,12 @@ extension AppCore {
         public var signIn: SignInCapability?
         /// Where every error the status bar shows is written too (`--log-file`).
         public var errorLog: (@Sendable (String) -> Void)?
+        /// A short note the status bar keeps beside the header while it holds (Up's rate limit
+        /// running low); read when drawing, so it must be cheap.
+        public var sourceNote: (@Sendable () -> String?)?
+        /// Who saves round-ups and where the saved weeks are kept (the key of a week's transfer
+        /// comes from it); by default the demo's, kept for this run only.
+        public var roundUpSaver = RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord())
 
         public init(cache: (any OfflineCache)? = nil, connectivity: Connectivity? = nil, refreshCache: (@Sendable () -> Void)? = nil,
                     skippedRecords: SkippedRecords? = nil, signIn: SignInCapability? = nil) {
@@ -69,6 +80,9 @@ extension AppCore {
     public struct SignInCapability: Sendable {
         /// Where the token goes ("api.starlingbank.com"), shown on the form.
         public var origin: String
+        /// The form's title ("Starling Bank") and the request that checks a token.
+        public var title = "Starling Bank"
+        public var tokenCheck = "GET /api/v2/accounts"
         /// Whether the server refused the token in use.
         public var isRefused: @Sendable () -> Bool
         /// Checks a token; when accepted the source uses it from then on (kept between runs if

@@ -27,7 +27,10 @@ final class GoalPicker: Overlay {
         case .cancel:
             return .close()
         case nil:
-            if let action = AppAction.keyMap.action(for: key) { _ = list.navigate(action, count: goals.count) }
+            // (No filter here: `n` and `N` are no moves.)
+            if let action = AppAction.keyMap.action(for: key), action != .nextMatch, action != .previousMatch {
+                _ = list.navigate(action, count: goals.count)
+            }
             return .consumed
         }
     }
@@ -37,7 +40,7 @@ final class GoalPicker: Overlay {
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
-        let amount = data.roundUps.summary?.saveable.formatted ?? ""
+        let amount = data.roundUps.unsavedTotal?.formatted ?? ""
         let choices = data.goals.goals
         var lines: [[Span]] = []
         if choices.isEmpty {

@@ -36,7 +36,7 @@ final class SaveConfirmation: Overlay {
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
         guard let goal = data.goals.goal(id: goalId) else { return }
         let store = data.roundUps
-        let amount = store.summary?.saveable ?? .zero(store.accountCurrency)
+        let amount = store.unsavedTotal ?? .zero(store.accountCurrency)
         let lines: [[Span]] = [
             [Span("Move "), Span(amount.formatted, DisplayFormat.moneyStyle.adding(.bold)), Span(" of round-ups")],
             [Span("from the week of " + RoundUpsScreen.weekLabel(store.week))],

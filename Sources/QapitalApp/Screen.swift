@@ -12,6 +12,8 @@ struct ScreenData {
     let users: UserDirectory
     let roundUps: RoundUpStore
     let goalCreator: GoalCreator
+    /// The sign-in form's token check (sources whose token can be refused mid-session).
+    let tokenCheck: TokenCheck?
     let achievements: AchievementsFile
     let format: DisplayFormat
     /// Pictures, when shown at all (with colours and without `--no-images`).
@@ -23,6 +25,10 @@ struct ScreenData {
     var spinnerFrame: String?
     /// The keys as bound, for hints ("press r to retry").
     let keys: KeyLabels
+    /// Why the source cannot create goals (nil: it can).
+    let noGoalCreation: String?
+    /// Why the source cannot move money (nil: it can).
+    let noMoneyMoves: String?
 
     init(_ stores: AppStores, achievements: AchievementsFile, configuration: AppCore.Configuration, format: DisplayFormat) {
         goals = stores.goals
@@ -30,6 +36,7 @@ struct ScreenData {
         users = stores.users
         roundUps = stores.roundUps
         goalCreator = stores.goalCreator
+        tokenCheck = stores.tokenCheck
         images = stores.images
         self.achievements = achievements
         self.format = format
@@ -37,6 +44,8 @@ struct ScreenData {
         currency = configuration.currency
         timeZone = configuration.timeZone
         keys = KeyLabels(configuration.keys)
+        noGoalCreation = configuration.noGoalCreation
+        noMoneyMoves = configuration.noMoneyMoves
     }
 }
 

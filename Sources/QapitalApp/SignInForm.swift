@@ -34,8 +34,18 @@ public struct SignInForm {
     /// What Esc does, for the hint line ("quit" before the app, "close" over it).
     let escape: String
 
-    public init(origin: String, refusal: String? = nil, escape: String = "quit") {
+    /// The box's title ("Starling Bank") and the request that checks the token.
+    let title: String
+    let tokenCheck: String
+
+    /// `token`: one waiting for the customer's approval in the bank's app, already in the field
+    /// (drawn as bullets), so Enter checks it again once approved; nothing checks it by itself.
+    public init(origin: String, refusal: String? = nil, escape: String = "quit", title: String = "Starling Bank",
+                tokenCheck: String = "GET /api/v2/accounts", token: String? = nil) {
+        self.token = TextInput(token ?? "")
         self.origin = TextSanitizer.clean(origin)
+        self.title = title
+        self.tokenCheck = tokenCheck
         self.escape = escape
         phase = refusal.map { .refused(TextSanitizer.clean($0)) } ?? .editing
     }
@@ -75,7 +85,7 @@ public struct SignInForm {
         let muted = Style(fg: .role(.muted))
         var status: [Span] = []
         switch phase {
-        case .editing: status = [Span("Enter checks the token with GET /api/v2/accounts.", muted)]
+        case .editing: status = [Span("Enter checks the token with \(tokenCheck).", muted)]
         case .checking: status = [Span("Checking…", Style(fg: .role(.warning)))]
         case .refused(let message): status = [Span("✗ " + message, Style(fg: .role(.error), attributes: .bold))]
         }
@@ -93,7 +103,7 @@ public struct SignInForm {
             [Span("Enter: sign in   Tab: remember   Esc: \(escape)", muted)],
         ]
         buffer.fill(box)
-        Box.draw(into: &buffer, rect: box, style: Style(fg: .role(.border)), title: "Starling Bank")
+        Box.draw(into: &buffer, rect: box, style: Style(fg: .role(.border)), title: title)
         for (row, line) in lines.prefix(body.height).enumerated() {
             buffer.write(line, x: body.x, y: body.y + row, maxWidth: body.width)
         }

@@ -4,6 +4,11 @@ import HTTPTransport
 
 /// The Qapital API of docs/api.md over HTTP(S).
 public struct QapitalHTTPAPI: SavingsAPI {
+    /// The source as the registry lists it: a server the user names, an optional token.
+    public static let source = SourceDescription(
+        name: "qapital", title: "Qapital API", signIn: .optionalToken, tokenVariables: ["QAPITAL_TOKEN"],
+        abilities: [.createGoals, .moveMoney, .sharedGoals], documentation: "docs/api.md")
+
     public let transport: HTTPTransport
     public let decoder: PayloadDecoder
 
@@ -63,7 +68,7 @@ public struct QapitalHTTPAPI: SavingsAPI {
     }
 
     public func imageData(at url: URL) async throws -> Data {
-        try await ImageFetch.data(at: url)
+        try await ImageFetch.data(at: url, log: transport.log)
     }
 
     // MARK: - Plumbing

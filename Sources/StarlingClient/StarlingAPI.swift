@@ -8,9 +8,14 @@ import HTTPTransport
 /// Every request carries the bearer token (through `HTTPTransport`, to this base URL only);
 /// timestamps go out as `2026-11-08T00:00:00.000Z`, percent-encoded; both error envelopes
 /// become one-line messages. The account's currency is Starling's, never `--currency`.
-public struct StarlingAPI: SavingsAPI {
+public struct StarlingAPI: BankAPI {
     public static let productionURL = URL(string: "https://api.starlingbank.com")!
     public static let sandboxURL = URL(string: "https://api-sandbox.starlingbank.com")!
+    /// The source as the registry lists it.
+    public static let source = SourceDescription(
+        name: "starling", title: "Starling Bank", baseURL: productionURL, sandboxURL: sandboxURL, signIn: .token,
+        tokenVariables: ["STARLING_TOKEN", "QAPITAL_TOKEN"], abilities: [.createGoals, .moveMoney, .bankAccount],
+        tokenCheck: "GET /api/v2/accounts", documentation: "docs/starling.md")
     /// Goal photos: `starling-photo:<savingsGoalUid>`, answered by `imageData(at:)`.
     public static let photoScheme = "starling-photo"
     /// Before any Starling account: the history's end when an account says no `createdAt`.
@@ -30,6 +35,9 @@ public struct StarlingAPI: SavingsAPI {
     public let createdAt: Date
     private let decoder: PayloadDecoder
     private let now: @Sendable () -> Date
+    /// Shared by copies: the holder's name once asked (a start asks for it once, not for the
+    /// header and again for user 1), and an account answer handed to the next `account()`.
+    private let known = Locked<(holder: String??, next: Account?)>((nil, nil))
 
     /// An API for an account already known (see `connect`).
     public init(transport: HTTPTransport, account: Starling.AccountItem, now: @escaping @Sendable () -> Date = { Date() })
@@ -83,6 +91,7 @@ public struct StarlingAPI: SavingsAPI {
     }
 
     public var baseURL: URL { transport.baseURL }
+    public var accountId: String { primary.accountUid }
 
     /// Whether Starling refused the token in use (the app then asks for another).
     public var tokenRefused: Bool { transport.tokenRefused }
@@ -102,7 +111,14 @@ public struct StarlingAPI: SavingsAPI {
 
     // MARK: - The account
 
+    /// The next `account()` answers `account` without asking: the start checked the token and
+    /// read the account for its header; the app's first look at the account is that same answer.
+    public func answerNextAsk(with account: Account) {
+        known.withLock { $0.next = account }
+    }
+
     public func account() async throws -> Account? {
+        if let kept = known.withLock({ state in defer { state.next = nil }; return state.next }) { return kept }
         async let balance = get(accountPath("/balance", under: "/api/v2/accounts"), as: Starling.Balance.self)
         async let identifiers = get(accountPath("/identifiers", under: "/api/v2/accounts"), as: Starling.Identifiers.self)
         async let holder = holderName()
@@ -115,7 +131,10 @@ public struct StarlingAPI: SavingsAPI {
     }
 
     private func holderName() async throws -> String? {
-        try await get(Path("/api/v2/account-holder/name"), as: Starling.HolderName.self).accountHolderName
+        if let name = known.withLock({ $0.holder }) { return name }
+        let name = try await get(Path("/api/v2/account-holder/name"), as: Starling.HolderName.self).accountHolderName
+        known.withLock { $0.holder = .some(name) }
+        return name
     }
 
     // MARK: - SavingsAPI

@@ -105,6 +105,23 @@ func runBenchmarks() async {
         row("decoding", "failed: \(error)", "", nil)
     } }
 
+    // `qapital-tui export` of a long history through HTTP: memory flat, rate against decoding's.
+    for count in [10_000, 1_000_000] where wanted("export") { do {
+        if let e = try await ExportBenchmark.run(activities: count, appPath: TerminalBenchmarks.appPath) {
+            row("export --output csv, \(e.activities.formatted()) activities in \(e.windows) windows through HTTP: peak resident memory",
+                String(format: "%.1f MB", Double(e.peakResidentBytes) / 1_048_576), count == 1_000_000 ? "≤ 64 MB" : "",
+                count == 1_000_000 ? e.peakResidentBytes <= 64 << 20 : nil)
+            row("export --output csv, activities per second of wall time (server on the same cores)",
+                String(format: "%.0f activities/s", e.perSecond), "", nil)
+            row("export --output csv, activities per CPU second of the command (request, decode, write)",
+                String(format: "%.0f activities/s", e.perCPUSecond), "within 2× of decoding", nil)
+        } else {
+            row("export", "skipped: \(TerminalBenchmarks.appPath) is missing or failed", "", nil)
+        }
+    } catch {
+        row("export", "failed: \(error)", "", nil)
+    } }
+
     print("")
     print("| figure | value | target | |")
     print("| --- | --- | --- | --- |")

@@ -14,26 +14,26 @@ import Glibc
 
 /// The app's options and everything they decide, checked before the terminal is touched.
 struct AppOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Where the data comes from: starling or qapital (default: $QAPITAL_SOURCE; qapital with an --api-url, else the demo).", valueName: "source"))
+    @Option(help: ArgumentHelp("Where the data comes from: \(SourceRegistry.list()) (default: $QAPITAL_SOURCE; qapital with an --api-url, else the demo).", valueName: "source"))
     var source: String?
 
     @Option(name: .customLong("api-url"), help: ArgumentHelp("The server to use (default: $QAPITAL_API_URL; for starling, its API).", valueName: "url"))
     var apiURL: String?
 
-    @Flag(help: "With --source starling: Starling's sandbox (api-sandbox.starlingbank.com).")
+    @Flag(help: ArgumentHelp(AppOptions.sandboxHelp))
     var sandbox = false
 
-    @Option(help: ArgumentHelp("Sent as 'Authorization: Bearer …' (default: $STARLING_TOKEN for starling, else $QAPITAL_TOKEN).", valueName: "token"))
+    @Option(help: ArgumentHelp("Sent as 'Authorization: Bearer …' (default: \(AppOptions.tokenVariablesHelp)).", valueName: "token"))
     var token: String?
 
-    @Option(help: ArgumentHelp("The account's currency, an ISO code (default: USD; starling uses the account's own).", valueName: "code"))
+    @Option(help: ArgumentHelp("The account's currency, an ISO code (default: USD; \(AppOptions.bankNames) use the account's own).", valueName: "code"))
     var currency: String?
 
     @Option(name: .customLong("round-up-step"),
             help: ArgumentHelp("Payments round up to the next multiple of this many whole units of the account's currency (default: 1, or 100 for JPY and other currencies without minor units).", valueName: "units"))
     var roundUpStep: Int?
 
-    @Option(help: ArgumentHelp("An achievements file in seed 004's format (default: the bundled one).", valueName: "path"))
+    @Option(help: ArgumentHelp("An achievements JSON file ({\"overview\": {\"title\"}, \"achievements\": [...]}; default: the bundled one).", valueName: "path"))
     var achievements: String?
 
     @Flag(name: .customLong("no-color"), help: "Draw without colours.")
@@ -61,12 +61,45 @@ struct AppOptions: ParsableArguments {
           help: "Send the token over plain http to a host other than this machine (anyone on the way can read it).")
     var allowInsecureHTTP = false
 
-    /// Where the data comes from.
-    enum Source: Equatable {
-        case demo
-        case qapital(URL)
-        /// Starling's API at this base URL: connected (the token checked) when the app starts.
-        case starling(URL)
+    /// Where the data comes from: a registered source and, for a server, its base URL.
+    struct Source: Equatable {
+        let registered: RegisteredSource
+        /// nil for the demo (in process).
+        let baseURL: URL?
+
+        init(_ registered: RegisteredSource, _ baseURL: URL?) {
+            self.registered = registered
+            self.baseURL = baseURL
+        }
+
+        static let demo = Source(.demo, nil)
+
+        var description: SourceDescription { registered.description }
+
+        static func == (left: Source, right: Source) -> Bool {
+            left.registered.name == right.registered.name && left.baseURL == right.baseURL
+        }
+    }
+
+    /// `--sandbox`'s help: the sources that have one.
+    static var sandboxHelp: String {
+        let withSandbox = SourceRegistry.all.filter { $0.description.sandboxURL != nil }
+        let hosts = withSandbox.compactMap { $0.description.sandboxURL?.host }.joined(separator: ", ")
+        return "With --source \(SourceRegistry.list(withSandbox)): its sandbox (\(hosts))."
+    }
+
+    /// "$STARLING_TOKEN for starling, …, else $QAPITAL_TOKEN".
+    static var tokenVariablesHelp: String {
+        let own = SourceRegistry.all.compactMap { source -> String? in
+            guard source.description.signIn.checksToken, let first = source.description.tokenVariables.first else { return nil }
+            return "$\(first) for \(source.name)"
+        }
+        return (own + ["else $QAPITAL_TOKEN"]).joined(separator: ", ")
+    }
+
+    /// "starling" (the banks, whose accounts say their own currency).
+    static var bankNames: String {
+        SourceRegistry.list(SourceRegistry.all.filter { $0.description.can(.bankAccount) })
     }
 
     /// Everything the app needs, checked before the terminal is touched.
@@ -89,6 +122,8 @@ struct AppOptions: ParsableArguments {
         var theme: Theme = .terminal
         /// Keys the config file rebinds.
         var keys = KeyOverrides()
+        /// The config file's `[NAME]` table for the chosen source.
+        var sourceSettings: [String: String] = [:]
         /// The config file's `[terminal]` table: what the probe may not decide.
         var terminal = TerminalCapabilities.Overrides()
         /// The cell in pixels where the terminal draws pictures itself (after the probe).
@@ -126,21 +161,37 @@ struct AppOptions: ParsableArguments {
                 throw ValidationError("--api-url: \(error.message)")
             }
         }
-        switch named {
-        case "starling":
-            // Starling always needs a token.
-            if let url { return .starling(try tokenSafe(try base(url))) }
-            return .starling(sandbox ? StarlingAPI.sandboxURL : StarlingAPI.productionURL)
-        case "qapital", nil:
-            if sandbox { throw ValidationError("--sandbox goes with --source starling") }
-            if let url {
-                let checked = try base(url)
-                return .qapital(resolvedToken(environment) == nil ? checked : try tokenSafe(checked))
+        // No source named: the Qapital API with a URL, else the demo.
+        let chosen: RegisteredSource
+        if let named {
+            guard let registered = SourceRegistry.named(named) else {
+                throw ValidationError("--source wants \(SourceRegistry.list()), not \"\(TextSanitizer.clean(String(named.prefix(40))))\"")
             }
-            if named == "qapital" { throw ValidationError("--source qapital needs --api-url (or QAPITAL_API_URL)") }
+            chosen = registered
+        } else {
+            chosen = url == nil ? .demo : .qapital
+        }
+        let description = chosen.description
+        if sandbox && description.sandboxURL == nil {
+            let withSandbox = SourceRegistry.all.filter { $0.description.sandboxURL != nil }
+            throw ValidationError("--sandbox goes with --source \(SourceRegistry.list(withSandbox))")
+        }
+        switch description.signIn {
+        case .none:
             return .demo
-        case let other?:
-            throw ValidationError("--source wants starling or qapital, not \"\(TextSanitizer.clean(String(other.prefix(40))))\"")
+        case .optionalToken:
+            guard let url else {
+                throw ValidationError("--source \(description.name) needs --api-url (or QAPITAL_API_URL)")
+            }
+            let checked = try base(url)
+            return Source(chosen, resolvedToken(environment, for: description) == nil ? checked : try tokenSafe(checked))
+        case .token, .tokenOrOAuth:
+            // A bank always needs a token.
+            if let url { return Source(chosen, try tokenSafe(try base(url))) }
+            guard let fixed = (sandbox ? description.sandboxURL : nil) ?? description.baseURL else {
+                throw ValidationError("--source \(description.name) needs --api-url")
+            }
+            return Source(chosen, fixed)
         }
     }
 
@@ -185,37 +236,38 @@ struct AppOptions: ParsableArguments {
                 throw ValidationError(error.message)
             }
         }
-        let api: (any SavingsAPI)?
-        var pictureSchemes: Set<String> = ["http", "https"]
+        var api: (any SavingsAPI)?
         var skippedRecords: SkippedRecords?
-        switch source {
-        case .demo:
-            api = DemoSavingsAPI(backend: DemoBackend(options: .init(currency: accountCurrency)))
-            pictureSchemes.insert(DemoImages.scheme)
-        case .qapital(let base):
-            let http = QapitalHTTPAPI(baseURL: base, token: resolvedToken(environment), accountCurrency: accountCurrency,
-                                      allowInsecureHTTP: allowInsecureHTTP, log: log)
-            api = http
-            skippedRecords = http.skippedRecords
-        case .starling:
-            if currency != nil { throw ValidationError("--currency does not apply to starling: the account says its own") }
-            // The file's currency is for the Qapital API and the demo; Starling's account says its own.
-            // Goal photos come through the API, as `starling-photo:` pictures; no other pictures are fetched.
+        switch source.registered.open {
+        case .direct(let make):
+            let made = make(DirectRequest(baseURL: source.baseURL, token: resolvedToken(environment, for: source.description),
+                                          currency: accountCurrency, allowInsecureHTTP: allowInsecureHTTP, log: log))
+            api = made.api
+            skippedRecords = made.skipped
+        case .bank:
+            if currency != nil {
+                throw ValidationError("--currency does not apply to \(source.description.name): the account says its own")
+            }
+            // The file's currency is for the Qapital API and the demo; a bank's account says its own.
+            // The API is made once the token is checked.
             api = nil
-            pictureSchemes = [StarlingAPI.photoScheme]
         }
+        let pictureSchemes = source.registered.pictureSchemes
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors = !(noColor || noColorEnvironment)
         return Settings(source: source, api: api, colors: colors, currency: accountCurrency, roundUpUnits: roundUpUnits,
-                        achievements: try AppOptions.loadAchievements(path: achievements),
+                        achievements: source == .demo && achievements == nil ? DemoImages.withOwnPictures(try AppOptions.loadAchievements(path: nil))
+                                                                              : try AppOptions.loadAchievements(path: achievements),
                         images: colors && !noImages && (file?.images ?? true),
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
-                        theme: chosenTheme, keys: file?.keys ?? KeyOverrides(), terminal: file?.terminal ?? .init(), log: log)
+                        theme: chosenTheme, keys: file?.keys ?? KeyOverrides(),
+                        sourceSettings: file?.sourceSettings[source.description.name] ?? [:], terminal: file?.terminal ?? .init(), log: log)
     }
 
-    /// `--token`, else `$STARLING_TOKEN` (for starling), else `$QAPITAL_TOKEN`; empty counts as none.
-    func resolvedToken(_ environment: [String: String], starling: Bool = false) -> String? {
-        let candidates = [token, starling ? environment["STARLING_TOKEN"] : nil, environment["QAPITAL_TOKEN"]]
+    /// `--token`, else the source's environment variables in order (`$STARLING_TOKEN`, then
+    /// `$QAPITAL_TOKEN` for starling); empty counts as none.
+    func resolvedToken(_ environment: [String: String], for source: SourceDescription = QapitalHTTPAPI.source) -> String? {
+        let candidates = [token] + source.tokenVariables.map { environment[$0] }
         return candidates.compactMap { $0 }.first { !$0.isEmpty }
     }
 
@@ -234,16 +286,39 @@ struct AppOptions: ParsableArguments {
         return (caching, capabilities, opened.note)
     }
 
-    /// A Starling account, checked and ready: the API and, for the header, the account.
-    struct StarlingConnection: Sendable {
-        let api: StarlingAPI
+    /// A bank account, checked and ready: the API and, for the header, the account.
+    struct BankConnection: Sendable {
+        let api: any BankAPI
         let account: Account?
-        /// Started from the account kept by the last run: Starling could not be reached.
+        /// Started from the account kept by the last run: the bank could not be reached.
         var offline = false
         var lastHeader: String?
 
         /// What the status bar shows: holder, numbers, balance; else the server.
         var header: String { account?.summary ?? lastHeader ?? api.sourceName }
+    }
+
+    /// Who saves a week's round-ups (the transfer's key comes from it and the week) and where
+    /// the saved weeks are kept: a file beside the offline cache, or for the demo and with
+    /// `--no-cache` this run only (the key still makes a second save of a whole week move nothing).
+    /// The identity is the source's name and base URL, and the account: a bank's account id, the
+    /// Qapital API's token digest.
+    func roundUpSaver(_ source: Source, account: String?, environment: [String: String]) -> RoundUpSaver {
+        guard let base = source.baseURL else { return RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord()) }
+        let owner = source.description.signIn.checksToken
+            ? account ?? "" : resolvedToken(environment, for: source.description).map(SaveIdentity.digest) ?? ""
+        let identity = SaveIdentity(source: source.description.name + " " + AppOptions.sourceText(base), account: owner)
+        guard let directory = cacheDirectoryURL(environment: environment) else {
+            return RoundUpSaver(identity: identity, record: MemoryRoundUpRecord())
+        }
+        return RoundUpSaver(identity: identity, record: RoundUpRecordFile(directory: directory, identity: identity))
+    }
+
+    /// A base URL as a key names it: lowercased, without a trailing slash.
+    static func sourceText(_ url: URL) -> String {
+        var text = url.absoluteString.lowercased()
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
     }
 
     /// Where the offline cache lives (nil with `--no-cache`).
@@ -252,90 +327,150 @@ struct AppOptions: ParsableArguments {
         return cacheDirectory.map { URL(fileURLWithPath: $0) } ?? SQLiteCache.defaultDirectory(environment: environment)
     }
 
-    /// Checks the token with Starling and picks the account; a refusal or a server that cannot
+    /// Checks the token with the bank and picks the account; a refusal or a server that cannot
     /// be reached is an `APIError` in one line (the token itself never in it).
-    static func connectStarling(baseURL: URL, token: String, allowInsecureHTTP: Bool = false, log: RequestLog? = nil)
-        async throws(APIError) -> StarlingConnection {
-        let api = try await StarlingAPI.connect(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log)
+    static func connect(_ bank: BankConnector, baseURL: URL, token: String, allowInsecureHTTP: Bool = false, log: RequestLog? = nil,
+                        settings: [String: String] = [:], refresh: (@Sendable (String?) async -> String?)? = nil)
+        async throws(APIError) -> BankConnection {
+        let api = try await bank.connect(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                                     settings: settings, refresh: refresh))
         // The header: holder, numbers, balance. Without it the app still works.
         let account = try? await api.account()
-        return StarlingConnection(api: api, account: account)
+        if let account { api.answerNextAsk(with: account) }  // the app's first look: one request per resource a start
+        return BankConnection(api: api, account: account)
     }
 
-    /// Signing in again while the app runs: Starling refused the token in use; a new one for the
+    /// Signing in again while the app runs: the bank refused the token in use; a new one for the
     /// same account replaces it (and is remembered when asked).
-    static func signInCapability(_ api: StarlingAPI, environment: [String: String]) -> AppCore.SignInCapability {
+    static func signInCapability(_ api: any BankAPI, source: SourceDescription = StarlingAPI.source,
+                                 environment: [String: String]) -> AppCore.SignInCapability {
         let baseURL = api.baseURL
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
-        return AppCore.SignInCapability(origin: api.sourceName, isRefused: { api.tokenRefused }) { token, remember in
-            do {
+        var capability = AppCore.SignInCapability(origin: api.sourceName, isRefused: { api.tokenRefused }) { token, remember in
+            do throws(APIError) {
                 try await api.replaceToken(token)
-            } catch let error as APIError {
-                return SignInRefusal(error.message)
             } catch {
-                return SignInRefusal("the token could not be checked")
+                return SignInRefusal(error.message)
             }
             if remember { try? remembered.remember(token, for: baseURL) }
             return nil
         }
+        capability.title = source.title
+        capability.tokenCheck = source.tokenCheck ?? capability.tokenCheck
+        return capability
     }
 
-    /// The account the last run opened on `baseURL`, for starting while Starling cannot be
-    /// reached (the token cannot be checked then; requests will check it once it can).
-    func offlineConnection(baseURL: URL, token: String, environment: [String: String], log: RequestLog? = nil) -> StarlingConnection? {
-        guard let directory = cacheDirectoryURL(environment: environment),
-              let record = LastStarlingAccount(cacheDirectory: directory, baseURL: baseURL).load(),
-              let api = try? StarlingAPI(transport: StarlingAPI.transport(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log), account: record.account)
-        else { return nil }
-        return StarlingConnection(api: api, account: nil, offline: true, lastHeader: record.header)
-    }
-
-    /// How the app opens on Starling: on the account a token given or remembered reaches, or
+    /// How the app opens on a bank: on the account a token given or remembered reaches, or
     /// through the sign-in screen (no token, or a refused one: with its refusal).
-    enum StarlingStart {
-        case connected(StarlingConnection)
-        case signIn(refusal: String?)
+    enum BankStart {
+        case connected(BankConnection)
+        /// `pending`: a token the customer has yet to approve in the bank's app, for the form to try again.
+        case signIn(refusal: String?, pending: String? = nil)
     }
 
-    /// The token from the flags, the environment or the remembered file, checked with Starling;
-    /// without one, or when Starling refuses it, the sign-in screen asks for one.
-    func startStarling(baseURL: URL, environment: [String: String], log: RequestLog? = nil) async throws -> StarlingStart {
+    /// The token from the flags, the environment or the remembered file, checked with the bank;
+    /// without one, or when the bank refuses it, the sign-in screen asks for one.
+    /// After a token given on the command line or in the environment comes the pair `login NAME`
+    /// kept (refreshed first when it is about to expire, or once when the bank refuses it; the
+    /// client's id and secret from `sourceSettings`, the config file's table), then a remembered token.
+    func startBank(_ source: Source, environment: [String: String], log: RequestLog? = nil,
+                   sourceSettings: [String: String] = [:]) async throws -> BankStart {
+        guard let bank = source.registered.bank, let baseURL = source.baseURL else { throw ValidationError("not a bank") }
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
-        let given = resolvedToken(environment, starling: true)
+        let given = resolvedToken(environment, for: source.description)
+        let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
+        if given == nil, let support = bank.oauth, let pair = pairs.pair(for: baseURL) {
+            var flow: (any OAuthFlow)?
+            if let id = sourceSettings["client-id"], let secret = sourceSettings["client-secret"] {
+                flow = support.make(baseURL, id, secret, allowInsecureHTTP, log)
+            }
+            do {
+                return try await startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: baseURL, log: log)
+            } catch let error as APIError {
+                throw ValidationError(error.message)
+            }
+        }
         guard let token = given ?? remembered.token(for: baseURL) else { return .signIn(refusal: nil) }
         do {
-            return .connected(try await AppOptions.connectStarling(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
+            return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                                           settings: sourceSettings))
         } catch where error.kind == .unauthorized {
+            if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: token) }
             // A remembered token that is refused now is dropped.
             if given == nil { try? remembered.forget(baseURL) }
             return .signIn(refusal: error.message)
         } catch {
             // Unreachable: the account of the last run, and its cache, if there are both.
-            if error.isConnectivity, let offline = offlineConnection(baseURL: baseURL, token: token, environment: environment, log: log) {
-                return .connected(offline)
+            if error.isConnectivity, let directory = cacheDirectoryURL(environment: environment),
+               let kept = bank.offline?(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log),
+                                        directory) {
+                return .connected(BankConnection(api: kept.api, account: nil, offline: true, lastHeader: kept.header))
             }
             throw ValidationError(error.message)
         }
     }
 
-    /// The sign-in screen, the first screen of the app's loop: a token Starling accepts opens the
+    /// Opens the bank with a kept OAuth pair: refreshed before it expires, or once on a refusal;
+    /// each new pair written over the old one at once (a refresh makes the old one useless). A
+    /// refresh the bank refuses ends that sign-in: the pair is dropped and the sign-in form shown.
+    /// Any other failure is thrown as the `APIError` it is.
+    func startFromPair(_ kept: OAuthTokenPairs.Pair, bank: BankConnector, flow: (any OAuthFlow)?, pairs: OAuthTokenPairs,
+                       baseURL: URL, log: RequestLog?, now: Date = Date()) async throws -> BankStart {
+        let refresher = flow.map { PairRefresher(pair: kept, flow: $0, pairs: pairs, baseURL: baseURL) }
+        func ended(_ error: APIError) -> BankStart {
+            .signIn(refusal: "The sign-in has ended (\(error.message)): run qapital-tui login again, or paste a token.")
+        }
+        if kept.needsRefresh(now: now), let refresher, case .failure(let error) = await refresher.refreshNow(), !error.isConnectivity {
+            return ended(error)
+        }
+        let token = await refresher?.pair.accessToken ?? kept.accessToken
+        var refresh: (@Sendable (String?) async -> String?)?
+        if let refresher {
+            refresh = { @Sendable (refused: String?) async -> String? in await refresher.fresh(after: refused) }
+        }
+        switch await connecting(bank, baseURL: baseURL, token: token, log: log, refresh: refresh) {
+        case .success(let connection):
+            return .connected(connection)
+        case .failure(let error):
+            guard error.kind == .unauthorized else { throw error }
+            let current = await refresher?.pair.accessToken ?? token
+            if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: current) }
+            if let refusal = await refresher?.refusal { return ended(refusal) }
+            return .signIn(refusal: error.message)
+        }
+    }
+
+    private func connecting(_ bank: BankConnector, baseURL: URL, token: String, log: RequestLog?,
+                            refresh: (@Sendable (String?) async -> String?)?) async -> Result<BankConnection, APIError> {
+        do throws(APIError) {
+            return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP,
+                                                         log: log, refresh: refresh))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The sign-in screen, the first screen of the app's loop: a token the bank accepts opens the
     /// app on its account (and is kept when asked).
     @MainActor
-    func starlingSignIn(baseURL: URL, refusal: String?, settings: Settings, environment: [String: String])
-        -> SignInScreen<StarlingConnection> {
+    func bankSignIn(_ source: Source, refusal: String?, pending: String? = nil, settings: Settings, environment: [String: String])
+        -> SignInScreen<BankConnection>? {
+        guard let bank = source.registered.bank, let baseURL = source.baseURL else { return nil }
         let origin = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
-        let (allowInsecureHTTP, log) = (self.allowInsecureHTTP, settings.log)
-        return SignInScreen(form: SignInForm(origin: origin, refusal: refusal), check: { token in
-            do {
-                return .success(try await AppOptions.connectStarling(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
-            } catch let error as APIError {
-                return .failure(SignInRefusal(error.message))
+        let (allowInsecureHTTP, log, sourceSettings) = (self.allowInsecureHTTP, settings.log, settings.sourceSettings)
+        let description = source.description
+        let form = SignInForm(origin: origin, refusal: refusal, title: description.title,
+                              tokenCheck: description.tokenCheck ?? "a request to the bank", token: pending)
+        return SignInScreen(form: form, check: { token in
+            do throws(APIError) {
+                return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                                             settings: sourceSettings))
             } catch {
-                return .failure(SignInRefusal("the token could not be checked"))
+                return .failure(SignInRefusal(error.message))
             }
         }, open: { accepted in
-            let core = openStarling(accepted.value, baseURL: baseURL, settings: settings, environment: environment, events: accepted.events)
+            let core = openBank(accepted.value, source: source, settings: settings, environment: environment, events: accepted.events)
             if accepted.remember {
                 do throws(RememberedTokens.Failure) {
                     try remembered.remember(accepted.token, for: baseURL)
@@ -347,41 +482,46 @@ struct AppOptions: ParsableArguments {
         })
     }
 
-    /// The app on a checked Starling account: its header, its cache, signing in again.
+    /// The app on a checked bank account: its header, its cache, signing in again.
     @MainActor
-    func openStarling(_ connected: StarlingConnection, baseURL: URL, settings: Settings, environment: [String: String],
-                      events: EventQueue = EventQueue()) -> AppCore {
+    func openBank(_ connected: BankConnection, source: Source, settings: Settings, environment: [String: String],
+                  events: EventQueue = EventQueue()) -> AppCore {
         var settings = settings
         settings.skippedRecords = connected.api.skippedRecords
         settings.currency = connected.api.accountCurrency
         if !connected.offline, let directory = cacheDirectoryURL(environment: environment) {
-            LastStarlingAccount(cacheDirectory: directory, baseURL: baseURL).save(.init(account: connected.api.primary, header: connected.header))
+            source.registered.bank?.keep?(connected.api, connected.header, directory)
         }
-        return openApp(settings, api: connected.api, sourceName: connected.header, partition: connected.api.primary.accountUid,
-                       signIn: AppOptions.signInCapability(connected.api, environment: environment), environment: environment, events: events)
+        let api = connected.api
+        return openApp(settings, api: api, sourceName: connected.header, partition: api.accountId,
+                       signIn: AppOptions.signInCapability(api, source: source.description, environment: environment),
+                       sourceNote: { api.statusNote }, environment: environment, events: events)
     }
 
     /// The app on `api`: a server's API behind the offline cache (one per base URL and
     /// `partition`), what the source can do besides, the core.
     @MainActor
     func openApp(_ settings: Settings, api: any SavingsAPI, sourceName: String, partition: String?,
-                 signIn: AppCore.SignInCapability? = nil, environment: [String: String], events: EventQueue = EventQueue()) -> AppCore {
-        var cached: (api: any SavingsAPI, capabilities: AppCore.Capabilities, note: String?)
-        switch settings.source {
-        case .demo:
-            cached = (api, AppCore.Capabilities(), nil)
-        case .qapital(let base), .starling(let base):
+                 signIn: AppCore.SignInCapability? = nil, sourceNote: (@Sendable () -> String?)? = nil,
+                 environment: [String: String], events: EventQueue = EventQueue()) -> AppCore {
+        var cached: (api: any SavingsAPI, capabilities: AppCore.Capabilities, note: String?) = (api, AppCore.Capabilities(), nil)
+        if let base = settings.source.baseURL {
             cached = withOfflineCache(api, baseURL: base, partition: partition, currency: settings.currency, environment: environment)
         }
         var capabilities = cached.capabilities
         capabilities.signIn = signIn
+        capabilities.sourceNote = sourceNote
         capabilities.skippedRecords = settings.skippedRecords
+        capabilities.roundUpSaver = roundUpSaver(settings.source, account: partition, environment: environment)
         if let log = settings.log { capabilities.errorLog = { log.note("error: " + $0) } }
-        let core = AppCore(api: cached.api, configuration: .init(sourceName: sourceName, colors: settings.colors,
-                                                                  currency: settings.currency, images: settings.images,
-                                                                  pictureSchemes: settings.pictureSchemes, keys: settings.keys,
-                                                                  roundUpStep: settings.roundUpStep, pictureCellPixels: settings.pictureCellPixels),
-                           capabilities: capabilities, achievements: settings.achievements, events: events)
+        var configuration = AppCore.Configuration(sourceName: sourceName, colors: settings.colors, currency: settings.currency,
+                                                  images: settings.images, pictureSchemes: settings.pictureSchemes,
+                                                  keys: settings.keys, roundUpStep: settings.roundUpStep)
+        configuration.noGoalCreation = settings.source.description.noGoalCreation
+        configuration.noMoneyMoves = settings.source.description.noMoneyMoves
+        configuration.pictureCellPixels = settings.pictureCellPixels
+        let core = AppCore(api: cached.api, configuration: configuration, capabilities: capabilities,
+                           achievements: settings.achievements, events: events)
         if let note = cached.note { core.showNotice(note) }
         return core
     }
@@ -393,22 +533,30 @@ struct AppOptions: ParsableArguments {
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
+        // Keys (and the probe's replies) from the terminal even when stdin is not one, as less and fzf do.
+        guard ControllingTerminal.takeStandardInput() else {
+            throw ValidationError("standard input is not a terminal and there is no terminal (/dev/tty) to read keys from")
+        }
         let probe = TerminalProbe.run(environment: environment, overrides: settings.terminal)
         let capabilities = TerminalCapabilities.resolve(replies: probe.replies, environment: environment, overrides: settings.terminal,
                                                         size: TerminalProbe.windowSize())
         if settings.images && NcursesTerminal.drawsPictures(capabilities.graphics) { settings.pictureCellPixels = capabilities.pictureCellPixels }
         let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor, capabilities: capabilities)
         let runner: AppRunner
-        if case .starling(let base) = settings.source {
-            switch try await startStarling(baseURL: base, environment: environment, log: settings.log) {
+        if settings.source.registered.bank != nil {
+            switch try await startBank(settings.source, environment: environment, log: settings.log,
+                                       sourceSettings: settings.sourceSettings) {
             case .connected(let connection):
-                runner = AppRunner(core: openStarling(connection, baseURL: base, settings: settings, environment: environment), terminal: terminal)
-            case .signIn(let refusal):
-                runner = AppRunner(signIn: starlingSignIn(baseURL: base, refusal: refusal, settings: settings, environment: environment),
+                runner = AppRunner(core: openBank(connection, source: settings.source, settings: settings, environment: environment),
                                    terminal: terminal)
+            case .signIn(let refusal, let pending):
+                guard let screen = bankSignIn(settings.source, refusal: refusal, pending: pending, settings: settings,
+                                              environment: environment) else { return }
+                runner = AppRunner(signIn: screen, terminal: terminal)
             }
         } else if let api = settings.api {
-            runner = AppRunner(core: openApp(settings, api: api, sourceName: api.sourceName, partition: resolvedToken(environment),
+            runner = AppRunner(core: openApp(settings, api: api, sourceName: api.sourceName,
+                                             partition: resolvedToken(environment, for: settings.source.description),
                                              environment: environment), terminal: terminal)
         } else {
             return
@@ -419,5 +567,7 @@ struct AppOptions: ParsableArguments {
         if let signal = runner.quitSignal {
             throw ExitCode(128 + signal)
         }
+        // Left the sign-in (Esc) without signing in: not a success (docs/cli.md, 77).
+        if runner.core == nil { throw HeadlessExit.notSignedIn }
     }
 }

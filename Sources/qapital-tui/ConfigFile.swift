@@ -10,7 +10,7 @@ import TermUI
 /// environment win over it; `NO_COLOR` wins over its theme. A file with any error starts
 /// nothing: one line names the file, the line and what is wrong.
 struct ConfigFile: Equatable {
-    /// `qapital` or `starling` (`demo` reads as nothing set).
+    /// A registered source's name (`demo` reads as nothing set).
     var source: String?
     var apiURL: String?
     var currency: String?
@@ -20,6 +20,13 @@ struct ConfigFile: Equatable {
     /// The theme with the file's colour overrides; nil when the file names neither.
     var theme: Theme?
     var keys = KeyOverrides()
+    /// A source's own table (`[monzo]` with `client-id = "…"`): its keys as its description lists them.
+    var sourceSettings: [String: [String: String]] = [:]
+
+    /// The sources with a table of their own (`[monzo]`).
+    static var sourceTables: [String] {
+        SourceRegistry.all.filter { !$0.description.configKeys.isEmpty }.map(\.name)
+    }
     /// `[terminal]`: pictures, synchronized output, truecolor and the probe forced or forbidden.
     var terminal = TerminalCapabilities.Overrides()
 
@@ -132,8 +139,8 @@ struct ConfigFile: Equatable {
                 switch key {
                 case "source":
                     let text = try string(value, path).lowercased()
-                    guard ["demo", "qapital", "starling"].contains(text) else {
-                        throw failure(path, "wants demo, qapital or starling, not \"\(TextSanitizer.clean(String(text.prefix(40))))\"")
+                    guard SourceRegistry.named(text) != nil else {
+                        throw failure(path, "wants \(SourceRegistry.list()), not \"\(TextSanitizer.clean(String(text.prefix(40))))\"")
                     }
                     config.source = text == "demo" ? nil : text
                 case "api-url":
@@ -184,8 +191,12 @@ struct ConfigFile: Equatable {
                 case "terminal":
                     guard let settings = value.table else { throw failure(path, "wants a table: [terminal] with graphics, synchronized-output, truecolor, probe") }
                     config.terminal = try readTerminal(settings)
+                case let name where !(SourceRegistry.named(name)?.description.configKeys.isEmpty ?? true):
+                    config.sourceSettings[name] = try readSourceTable(value, name: name)
                 default:
-                    throw failure(path, "not a setting (source, api-url, currency, round-up-step, images, theme, [colors], [keys], [terminal])")
+                    let tables = ConfigFile.sourceTables.map { "[\($0)]" }
+                    throw failure(path, "not a setting (" + (["source", "api-url", "currency", "round-up-step", "images", "theme", "[colors]", "[keys]", "[terminal]"]
+                                                             + tables).joined(separator: ", ") + ")")
                 }
             }
             if themeName != nil || !colors.isEmpty {
@@ -193,6 +204,19 @@ struct ConfigFile: Equatable {
                 config.theme = base.overriding(colors)
             }
             return config
+        }
+
+        /// `[NAME]`: the keys the source's description lists, each a string.
+        func readSourceTable(_ value: TOMLValueConvertible, name: String) throws(Failure) -> [String: String] {
+            let allowed = SourceRegistry.named(name)?.description.configKeys ?? []
+            guard let table = value.table else { throw failure([name], "wants a table: [\(name)] with key = \"value\" lines") }
+            var settings: [String: String] = [:]
+            for key in table.keys {
+                guard let entry = table[key] else { continue }
+                guard allowed.contains(key) else { throw failure([name, key], "not a setting of \(name) (\(allowed.joined(separator: ", ")))") }
+                settings[key] = try string(entry, [name, key])
+            }
+            return settings
         }
 
         /// `[terminal]`: `graphics = "auto"` (or kitty, sixel, iterm2, half-blocks), and

@@ -23,10 +23,15 @@ struct QapitalCommand: AsyncParsableCommand {
           qapital-tui serve --port 8080                the demo API over HTTP
           qapital-tui --api-url http://127.0.0.1:8080  the app on that server
           qapital-tui --source starling --sandbox      Starling's sandbox
+          qapital-tui login monzo                      sign in with your own Monzo OAuth client
           qapital-tui --log-file /tmp/qapital.log      requests, for a bug report
+          qapital-tui goals --output json              the goals, for scripts (docs/cli.md)
+          qapital-tui roundups --save --goal Dog --week last --yes
+                                                       last week's round-ups into Dog, once
         """,
         version: FeedModelInfo.version,
-        subcommands: [ServeCommand.self, AppCommand.self, DoctorCommand.self]
+        subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, ExportCommand.self,
+                      LoginCommand.self, AppCommand.self, DoctorCommand.self]
     )
 
     @OptionGroup var app: AppOptions
@@ -48,10 +53,11 @@ struct QapitalCommand: AsyncParsableCommand {
 
     /// `qapital-tui serve …` and `qapital-tui run …`, parsed under a root without options.
     struct Subcommands: ParsableCommand {
-        static let names: Set<String> = ["serve", "run", "doctor"]
+        static let names: Set<String> = ["serve", "run", "goals", "activity", "roundups", "export", "login", "doctor"]
         static let configuration = CommandConfiguration(
             commandName: "qapital-tui", version: FeedModelInfo.version,
-            subcommands: [ServeCommand.self, AppCommand.self, DoctorCommand.self])
+            subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, ExportCommand.self,
+                      LoginCommand.self, AppCommand.self, DoctorCommand.self])
     }
 
     /// Like ArgumentParser's own, but a failure is one line on stderr (no usage block), so
@@ -65,6 +71,10 @@ struct QapitalCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let headless as HeadlessExit {
+            // A headless command: its own status (docs/cli.md) and one line.
+            StandardStream.error.line("qapital-tui: \(headless.failure.message)")
+            Foundation.exit(headless.failure.status.rawValue)
         } catch let exit as ExitCode {
             // A status with nothing to say (e.g. 128 + signal after the terminal was restored).
             Foundation.exit(exit.rawValue)

@@ -57,14 +57,21 @@ struct RememberedTokens {
     }
 
     private func read() -> [String: String]? {
-        var info = stat()
-        guard lstat(fileURL.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == getuid(),
-              info.st_mode & 0o077 == 0, info.st_size < 65_536,
-              let data = FileManager.default.contents(atPath: fileURL.path) else { return nil }
+        guard let data = RememberedTokens.readPrivately(fileURL) else { return nil }
         return try? JSONDecoder().decode([String: String].self, from: data)
     }
 
     private func write(_ tokens: [String: String]) throws(Failure) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard let data = try? encoder.encode(tokens) else { throw Failure(message: "cannot write the token file") }
+        try RememberedTokens.writePrivately(data, to: fileURL)
+    }
+
+    /// Writes `data` to `fileURL` for its owner only: a new file created 0600 from the start
+    /// (never readable by others, not even for a moment) in a 0700 directory, synced, then
+    /// renamed over the old one, so a reader sees the old file or the new one, never half.
+    static func writePrivately(_ data: Data, to fileURL: URL) throws(Failure) {
         let directory = fileURL.deletingLastPathComponent()
         let shownDirectory = TextSanitizer.clean(directory.path)
         do {
@@ -73,12 +80,7 @@ struct RememberedTokens {
         } catch {
             throw Failure(message: "cannot create \(shownDirectory)")
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        guard let data = try? encoder.encode(tokens) else { throw Failure(message: "cannot write the token file") }
-        // A new file created 0600 from the start (never readable by others, not even for a
-        // moment), then renamed over the old one.
-        let temporary = directory.appendingPathComponent(".starling-tokens-\(UUID().uuidString).tmp")
+        let temporary = directory.appendingPathComponent(".\(fileURL.lastPathComponent)-\(UUID().uuidString).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure(message: "cannot write in \(shownDirectory)") }
         let written = data.withUnsafeBytes { bytes in Glibc.write(descriptor, bytes.baseAddress, bytes.count) }
@@ -88,5 +90,14 @@ struct RememberedTokens {
             unlink(temporary.path)
             throw Failure(message: "cannot write \(TextSanitizer.clean(fileURL.path))")
         }
+    }
+
+    /// The bytes of `fileURL` when it is a regular file of this user's that only they can read
+    /// (0600 or stricter) and small; else nil (not trusted, not read).
+    static func readPrivately(_ fileURL: URL) -> Data? {
+        var info = stat()
+        guard lstat(fileURL.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == getuid(),
+              info.st_mode & 0o077 == 0, info.st_size < 65_536 else { return nil }
+        return FileManager.default.contents(atPath: fileURL.path)
     }
 }

@@ -14,14 +14,21 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the demo dataset over HTTP until interrupted.",
         discussion: """
-            Every endpoint of docs/api.md, or with --api starling Starling Bank's (docs/starling.md), which \
+            The demo dataset in the shapes of the API --api names: \(ServeCommand.apiList). A bank's API \
             requires the test token printed at start. Logs one line per request on stderr. Ctrl-C or \
             SIGTERM stops it: no new connections, requests under way finish (up to 5 s, then 503), exit 0.
             """
     )
 
-    @Option(help: "The API to serve: qapital (docs/api.md) or starling (docs/starling.md).")
+    @Option(help: ArgumentHelp("The API to serve: \(ServeCommand.apiList)."))
     var api = "qapital"
+
+    /// "qapital (docs/api.md) or starling (docs/starling.md)": every served source.
+    static var apiList: String {
+        let served = SourceRegistry.served.map { "\($0.name) (\($0.description.documentation))" }
+        guard served.count > 1 else { return served.first ?? "" }
+        return served.dropLast().joined(separator: ", ") + " or " + served[served.count - 1]
+    }
 
     @Option(help: "The address to listen on (an IP address or localhost).")
     var host = "127.0.0.1"
@@ -35,7 +42,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("fail-every"), help: "Answer every Nth request with HTTP 500 (0: never).")
     var failEvery = 0
 
-    @Option(help: "The account's currency (ISO code; default USD, GBP for starling).")
+    @Option(name: .customLong("page-size"), help: "With --api up: records a page at most (links.next pages on).")
+    var pageSize = UpDemoAPI.defaultPageSize
+
+    @Option(name: .customLong("rate-limit"), help: "With --api up: requests an hour before each answer is 429.")
+    var rateLimit = UpDemoAPI.defaultRateLimit
+
+    @Option(help: ArgumentHelp("The account's currency (ISO code; default: \(ServeCommand.currencyDefaults))."))
     var currency: String?
 
     @Option(name: .customLong("empty-recent-days"), help: "Leave the most recent N days without activity.")
@@ -57,8 +70,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...36_500).contains(emptyRecentDays) else {
             throw ValidationError("--empty-recent-days must be between 0 and 36500")
         }
-        guard ["qapital", "starling"].contains(api) else {
-            throw ValidationError("--api wants qapital or starling, not \"\(TextSanitizer.clean(String(api.prefix(40))))\"")
+        guard (1...100).contains(pageSize) else { throw ValidationError("--page-size must be between 1 and 100") }
+        guard rateLimit >= 0 else { throw ValidationError("--rate-limit must not be negative") }
+        guard SourceRegistry.named(api)?.serve != nil else {
+            throw ValidationError("--api wants \(SourceRegistry.list(SourceRegistry.served)), not \"\(TextSanitizer.clean(String(api.prefix(40))))\"")
         }
         if let currency, Currency.from(code: currency) == nil {
             throw ValidationError("--currency: " + Currency.refusal(currency))
@@ -68,12 +83,15 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("\(name) must be more than 0 and at most 86400 seconds")
             }
         }
+        if let historyMinutes, !(historyMinutes.isFinite && historyMinutes >= 0 && historyMinutes <= 1_000_000) {
+            throw ValidationError("--history-minutes must be from 0 to 1000000")
+        }
         guard (1...1_000_000).contains(maxConnections) else { throw ValidationError("--max-connections must be between 1 and 1000000") }
     }
 
     func run() async throws {
-        let starling = api == "starling"
-        let accountCurrency = currency.flatMap(Currency.from(code:)) ?? (starling ? .gbp : .usd)
+        guard let serving = SourceRegistry.named(api)?.serve else { throw ValidationError("--api: not served") }
+        let accountCurrency = currency.flatMap(Currency.from(code:)) ?? serving.currency
         let options = DemoDataset.Options(emptyRecentDays: emptyRecentDays, currency: accountCurrency)
         let backend = DemoBackend(now: Date(), options: options)
         var limits = ServeLimits()
@@ -82,21 +100,14 @@ struct ServeCommand: AsyncParsableCommand {
         limits.maxConnections = maxConnections
         let serverOptions = DemoHTTPServer.Options(latency: .milliseconds(latencyMs), failEvery: failEvery, logRequests: true,
                                                    limits: limits)
-        let server = starling
-            ? try DemoHTTPServer(handler: StarlingDemoAPI(backend: backend), host: host, port: UInt16(port), options: serverOptions)
-            : try DemoHTTPServer(backend: backend, host: host, port: UInt16(port), options: serverOptions)
+        let handler = serving.handler(backend, flags)
+        let server = try DemoHTTPServer(handler: handler, host: host, port: UInt16(port), options: serverOptions)
 
         // Before the server starts, so that Ctrl-C at any moment stops it cleanly.
         let signals = StopSignals([SIGINT, SIGTERM])
         defer { signals.cancel() }
         try await server.start()
-        if starling {
-            ServeCommand.say("serving the demo in Starling's API on \(await server.baseURL) (Ctrl-C to stop)")
-            ServeCommand.say("test token: \(StarlingDemoAPI.testToken)")
-            ServeCommand.say("try: qapital-tui --source starling --api-url \(await server.baseURL) --token \(StarlingDemoAPI.testToken)")
-        } else {
-            ServeCommand.say("serving the demo API on \(await server.baseURL) (Ctrl-C to stop)")
-        }
+        for line in serving.greeting((await server.baseURL).absoluteString) { ServeCommand.say(line) }
 
         let post = signals.continuation
         Task {
@@ -110,6 +121,24 @@ struct ServeCommand: AsyncParsableCommand {
         ServeCommand.say("\(received == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
         let report = await server.stop(grace: ServeCommand.grace)
         ServeCommand.say("stopped (\(report.finished) \(report.finished == 1 ? "request" : "requests") under way finished, \(report.cutOff) cut off)")
+    }
+
+    /// "USD for qapital, GBP for starling".
+    static var currencyDefaults: String {
+        SourceRegistry.served.map { "\($0.serve?.currency.code ?? "USD") for \($0.name)" }.joined(separator: ", ")
+    }
+
+    @Option(name: .customLong("history-minutes"),
+            help: "For a bank that limits history (monzo): minutes after a sign-in before only the last 90 days can be read (default: the bank's 5).")
+    var historyMinutes: Double?
+
+    @Flag(name: .customLong("sca-pending"),
+          help: "For monzo: new tokens wait for approval in the app (send POST /test/approve with the token to approve it).")
+    var scaPending = false
+
+    /// The flags a source's handler may read.
+    var flags: ServeFlags {
+        ServeFlags(historyMinutes: historyMinutes, scaPending: scaPending, pageSize: pageSize, rateLimit: rateLimit)
     }
 
     /// How long requests under way may take to finish once a stop signal has come.

@@ -28,6 +28,13 @@ final class AppHarness {
         runner = AppRunner(core: core, terminal: terminal)
     }
 
+    /// The app as the command builds it (`AppOptions.openBank`, `openApp`).
+    init(core: AppCore, width: Int = 100, height: Int = 30) {
+        self.core = core
+        terminal = TestTerminal(width: width, height: height)
+        runner = AppRunner(core: core, terminal: terminal)
+    }
+
     /// Starts the app (the loop's first run) and returns the settled screen.
     func start() async -> [String] {
         await screen()

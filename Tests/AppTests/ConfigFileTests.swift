@@ -64,7 +64,7 @@ import TermUI
         ("theme = \"dark\"\ncolour = 3\n", "c.toml:2: colour: not a setting"),
         ("images = \"no\"\n", "c.toml:1: images: wants true or false"),
         ("\n\ntheme = \"blue\"\n", "c.toml:3: theme: wants default, light or dark, not \"blue\""),
-        ("source = \"bank\"\n", "c.toml:1: source: wants demo, qapital or starling"),
+        ("source = \"bank\"\n", "c.toml:1: source: wants demo, qapital, starling"),
         ("api-url = \"ftp://x\"\n", "c.toml:1: api-url: unsupported URL scheme"),
         ("currency = \"dollars\"\n", "c.toml:1: currency: not an ISO 4217 currency code"),
         ("currency = \"XYZ\"\n", "c.toml:1: currency: not an ISO 4217 currency code: \"XYZ\""),

@@ -5,6 +5,12 @@ import StarlingClient
 import Testing
 @testable import qapital_tui
 
+/// The sources as the tests name them: a registered source at a base URL.
+extension AppOptions.Source {
+    static func qapital(_ url: URL) -> Self { Self(.qapital, url) }
+    static func starling(_ url: URL) -> Self { Self(.starling, url) }
+}
+
 /// `--source`, `--sandbox`, `--api-url` and where the token comes from.
 @Suite struct SourceCommandTests {
     func source(_ arguments: [String], _ environment: [String: String] = [:]) throws -> AppOptions.Source {
@@ -32,7 +38,7 @@ import Testing
 
     @Test func badCombinationsAreOneLine() {
         for (arguments, expected) in [
-            (["--source", "bank"], "--source wants starling or qapital, not \"bank\""),
+            (["--source", "bank"], "--source wants \(SourceRegistry.list()), not \"bank\""),
             (["--sandbox"], "--sandbox goes with --source starling"),
             (["--source", "qapital"], "--source qapital needs --api-url (or QAPITAL_API_URL)"),
             (["--source", "starling", "--currency", "USD"], "--currency does not apply to starling: the account says its own"),
@@ -75,18 +81,19 @@ import Testing
 
     @Test func tokenOrder() throws {
         let both = ["STARLING_TOKEN": "starling", "QAPITAL_TOKEN": "qapital"]
-        #expect(try AppOptions.parse(["--token", "flag"]).resolvedToken(both, starling: true) == "flag")
-        #expect(try AppOptions.parse([]).resolvedToken(both, starling: true) == "starling")
-        #expect(try AppOptions.parse([]).resolvedToken(["QAPITAL_TOKEN": "qapital"], starling: true) == "qapital")
-        #expect(try AppOptions.parse([]).resolvedToken(["STARLING_TOKEN": "", "QAPITAL_TOKEN": "q"], starling: true) == "q")
-        #expect(try AppOptions.parse([]).resolvedToken([:], starling: true) == nil)
+        #expect(try AppOptions.parse(["--token", "flag"]).resolvedToken(both, for: StarlingAPI.source) == "flag")
+        #expect(try AppOptions.parse([]).resolvedToken(both, for: StarlingAPI.source) == "starling")
+        #expect(try AppOptions.parse([]).resolvedToken(["QAPITAL_TOKEN": "qapital"], for: StarlingAPI.source) == "qapital")
+        #expect(try AppOptions.parse([]).resolvedToken(["STARLING_TOKEN": "", "QAPITAL_TOKEN": "q"], for: StarlingAPI.source) == "q")
+        #expect(try AppOptions.parse([]).resolvedToken([:], for: StarlingAPI.source) == nil)
         // The Qapital API never gets Starling's token.
         #expect(try AppOptions.parse([]).resolvedToken(both) == "qapital")
     }
 
-    @Test func anUnreachableServerIsOneLine() async {
-        do {
-            _ = try await AppOptions.connectStarling(baseURL: URL(string: "http://127.0.0.1:1")!, token: "secret-token-xyz")
+    @Test func anUnreachableServerIsOneLine() async throws {
+        let bank = try #require(RegisteredSource.starling.bank)
+        do throws(APIError) {
+            _ = try await AppOptions.connect(bank, baseURL: URL(string: "http://127.0.0.1:1")!, token: "secret-token-xyz")
             Issue.record("connected to a closed port")
         } catch {
             #expect(error.kind == .cannotConnect)

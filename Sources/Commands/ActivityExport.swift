@@ -1,0 +1,161 @@
+import FeedModel
+import Foundation
+
+/// `qapital-tui activity` and `qapital-tui export`: the activity feed, newest first, written one
+/// two-week window at a time as each arrives (memory holds one window, however long the history).
+public enum ActivityExport {
+    public enum Kind: Sendable { case activity, export }
+
+    /// Windows in a row without activity after which a walk without `--since` stops (a year):
+    /// a server that says history began in year 1 cannot turn into endless requests.
+    public static let emptyWindowLimit = ActivityPager.defaultEmptyWindowLimit
+
+    /// What was written: rows, and the sums per goal name (nil key: no goal) for checking.
+    public struct Totals: Sendable {
+        public var rows = 0
+        public var perGoal: [String: Money] = [:]
+        public var total: Money?
+        public var overflowed = false
+    }
+
+    @discardableResult
+    public static func run(_ context: CommandContext, kind: Kind, since: Date?, until: Date?, goal: String?) async throws -> Totals {
+        let goals = try await context.api.goals()
+        let chosen = try goal.map { text throws(CommandFailure) in try CommandContext.goal(text, in: goals) }
+        let until = until ?? context.now().addingTimeInterval(1)
+        if let since, since >= until { throw CommandFailure(.usage, "--since must be before --until") }
+        // `activity` without --since: the last two weeks; `export`: everything.
+        let since = since ?? (kind == .activity ? until.addingTimeInterval(-ActivityPager.windowLength) : nil)
+        var writer = Writer(context: context, goals: goals)
+        writer.begin()
+        context.output.flush()
+        try await walk(context.api, since: since, until: until, note: context.note) { window in
+            for activity in window {
+                let owner = GoalMatch.goal(of: activity, in: goals)
+                if let chosen, owner?.id != chosen.id { continue }
+                writer.write(activity, goal: owner)
+            }
+            // Each window reaches stdout before the next is asked for; none is asked for nobody.
+            context.output.flush()
+            try context.output.checkReader()
+        }
+        writer.end()
+        context.output.flush()
+        return writer.totals
+    }
+
+    /// Walks `[since, until)` back in two-week windows (the server's `oldest` bounds it when
+    /// there is no `since`); each window's activities, newest first, exact duplicates dropped
+    /// (as the app's pager does), go to `each` before the next window is asked for.
+    public static func walk(_ api: any SavingsAPI, since: Date?, until: Date, note: @Sendable (String) -> Void = { _ in },
+                            each: ([Activity]) async throws -> Void) async throws {
+        var to = until
+        var emptyRun = 0
+        while true {
+            var from = to.addingTimeInterval(-ActivityPager.windowLength)
+            if let since, from < since { from = since }
+            let page = try await api.activities(from: from, to: to)
+            var seen = Set<Activity>()
+            let rows = page.activities
+                .filter { $0.timestamp >= from && $0.timestamp < to }
+                .sorted { $0.timestamp > $1.timestamp }
+                .filter { seen.insert($0).inserted }
+            try await each(rows)
+            emptyRun = rows.isEmpty ? emptyRun + 1 : 0
+            if let since, from <= since { return }
+            if from <= page.oldest { return }
+            if since == nil && emptyRun >= emptyWindowLimit {
+                note("no activity for a year before \(Cell.isoTime(from)); --since reaches further back")
+                return
+            }
+            to = from
+        }
+    }
+
+    /// Writes rows in the chosen format as they come.
+    struct Writer {
+        let context: CommandContext
+        let goals: [Goal]
+        var totals = Totals()
+        private var sums: [String: CheckedSum] = [:]
+        private var total: CheckedSum
+        private let layout: TableLayout
+
+        init(context: CommandContext, goals: [Goal]) {
+            self.context = context
+            self.goals = goals
+            total = CheckedSum(context.currency)
+            let goalWidth = min(24, max(4, goals.map { TableLayout.width($0.name) }.max() ?? 4))
+            layout = TableLayout([.init("TIME", width: 16), .init("AMOUNT", width: 12, alignRight: true),
+                                  .init("GOAL", width: goalWidth), .init("MESSAGE", width: 0)])
+        }
+
+        func begin() {
+            let output = context.output
+            switch context.format {
+            case .table: layout.header(output)
+            case .json:
+                output.line("{\"schema\":\"qapital-tui.activity\",\"version\":\(jsonSchemaVersion),\"source\":\(Cell.json(context.sourceKind)),\"activities\":[")
+            case .csv: output.line("time,amount,currency,minor_units,goal,goal_id,user_id,message")
+            case .ledger:
+                output.line("; qapital-tui export: one transaction per activity, newest first (hledger and ledger read it)")
+                output.line("")
+            }
+        }
+
+        mutating func write(_ activity: Activity, goal: Goal?) {
+            let output = context.output
+            let message = activity.message.plainText
+            switch context.format {
+            case .table:
+                output.line(layout.row([context.minute(activity.timestamp), activity.amount.formatted, goal?.name ?? "", message]))
+            case .json:
+                let fields = [
+                    "\"time\":\(Cell.json(Cell.isoTime(activity.timestamp)))",
+                    "\"amount\":\(CommandContext.jsonMoney(activity.amount))",
+                    "\"goal\":" + (goal.map { "{\"id\":\(Cell.json($0.id.rawValue)),\"name\":\(Cell.json($0.name))}" } ?? "null"),
+                    "\"userId\":\(activity.userId)",
+                    "\"message\":\(Cell.json(message))",
+                ]
+                output.line((totals.rows > 0 ? "," : "") + "{" + fields.joined(separator: ",") + "}")
+            case .csv:
+                output.line([Cell.isoTime(activity.timestamp), Cell.decimal(activity.amount), activity.amount.currency.code,
+                             String(activity.amount.minorUnits), Cell.csv(goal?.name ?? ""), Cell.csv(goal?.id.rawValue ?? ""),
+                             String(activity.userId), Cell.csv(message)].joined(separator: ","))
+            case .ledger:
+                let source = Cell.accountPart(context.sourceKind)
+                let account = "assets:savings:\(source):" + (goal.map { Cell.accountPart($0.name) } ?? "no goal")
+                output.line("\(context.day(activity.timestamp)) \(Cell.ledgerDescription(message))")
+                output.line("    ; time: \(Cell.isoTime(activity.timestamp)), user: \(activity.userId)")
+                output.line("    \(account)  \(Cell.ledgerAmount(activity.amount))")
+                output.line("    assets:\(source):account")
+                output.line("")
+            }
+            totals.rows += 1
+            let key = goal?.name ?? ""
+            var sum = sums[key] ?? CheckedSum(context.currency)
+            sum.add(activity.amount)
+            sums[key] = sum
+            total.add(activity.amount)
+        }
+
+        mutating func end() {
+            if context.format == .json { context.output.line("]}") }
+            totals.perGoal = sums.mapValues(\.total)
+            totals.total = total.total
+            totals.overflowed = total.overflowed || sums.values.contains { $0.overflowed }
+        }
+    }
+}
+
+/// Which goal an activity is about: its last bold run that is a goal's name
+/// ("<strong>George</strong> moved money into <strong>Bike</strong>").
+public enum GoalMatch {
+    public static func goal(of activity: Activity, in goals: [Goal]) -> Goal? {
+        for run in activity.message.runs.reversed() where run.isBold {
+            let name = run.text.trimmingCharacters(in: .whitespaces)
+            if let goal = goals.first(where: { $0.name == name }) { return goal }
+        }
+        return nil
+    }
+}

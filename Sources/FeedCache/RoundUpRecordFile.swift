@@ -1,0 +1,107 @@
+import FeedModel
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The record of saved round-ups, one JSON file per source and account in the cache directory
+/// (`roundups-<hash>.json`, 0600, beside the offline cache but never pruned with it: it says
+/// what money moved). Each change is read, changed and written whole (a new file renamed over
+/// the old one) under an exclusive `flock` of `roundups-<hash>.lock`, so two runs at once (the
+/// app and a timer) keep both their transfers.
+public final class RoundUpRecordFile: RoundUpRecord {
+    public let fileURL: URL
+    private let lockURL: URL
+
+    struct Contents: Codable {
+        var version: Int
+        var identity: SaveIdentity
+        var parts: [SavedRoundUp]
+    }
+
+    private let identity: SaveIdentity
+
+    public init(directory: URL, identity: SaveIdentity) {
+        let hash = SHA1.hex(Array("\(identity.source)\n\(identity.account)".utf8)).prefix(16)
+        fileURL = directory.appendingPathComponent("roundups-\(hash).json")
+        lockURL = directory.appendingPathComponent("roundups-\(hash).lock")
+        self.identity = identity
+    }
+
+    public func parts(week: String) -> [SavedRoundUp] {
+        // Read anew every time: another run may have saved since.
+        ((try? withFileLock { try read() }) ?? []).filter { $0.week == week }
+    }
+
+    public func keep(_ part: SavedRoundUp) throws {
+        try withFileLock {
+            var parts = try read()
+            if let index = parts.firstIndex(where: { $0.key == part.key }) { parts[index] = part } else { parts.append(part) }
+            try write(parts)
+        }
+    }
+
+    public func forget(key: UUID) throws {
+        try withFileLock {
+            var parts = try read()
+            parts.removeAll { $0.key == key }
+            try write(parts)
+        }
+    }
+
+    /// Every transfer kept, oldest first.
+    public func allParts() -> [SavedRoundUp] {
+        (try? withFileLock { try read() }) ?? []
+    }
+
+    public struct DamagedRecord: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    private func read() throws -> [SavedRoundUp] {
+        guard let data = try? Data(contentsOf: fileURL) else { return [] }
+        do {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            return try decoder.decode(Contents.self, from: data).parts
+        } catch {
+            // A damaged record is not replaced (that would forget money moved): every save refuses.
+            throw DamagedRecord(description: "\(fileURL.path) cannot be read; move it aside to save again")
+        }
+    }
+
+    private func write(_ parts: [SavedRoundUp]) throws {
+        try CacheFiles.preparePrivateDirectory(fileURL.deletingLastPathComponent())
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try encoder.encode(Contents(version: 1, identity: identity, parts: parts))
+        let temporary = fileURL.deletingLastPathComponent().appendingPathComponent(".\(fileURL.lastPathComponent).\(getpid())")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
+        let written = data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count <= 0 { return false }
+                offset += count
+            }
+            return fsync(descriptor) == 0
+        }
+        close(descriptor)
+        guard written, rename(temporary.path, fileURL.path) == 0 else {
+            unlink(temporary.path)
+            throw CocoaError(.fileWriteOutOfSpace)
+        }
+    }
+
+    private func withFileLock<T>(_ body: () throws -> T) throws -> T {
+        try CacheFiles.preparePrivateDirectory(lockURL.deletingLastPathComponent())
+        let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX) == 0 else { throw CocoaError(.fileLocking) }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+}

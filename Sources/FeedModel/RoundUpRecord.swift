@@ -1,0 +1,234 @@
+import Foundation
+
+/// One transfer of a week's round-ups as the local record keeps it: which payments it covers,
+/// into which goal, how much, under which key, and whether its answer came.
+public struct SavedRoundUp: Hashable, Sendable, Codable {
+    public enum State: String, Hashable, Sendable, Codable {
+        /// Sent (or about to be), no answer yet: it may have moved money. Sent again with the
+        /// same key before anything else of its week, so it moves money at most once.
+        case pending
+        /// The server answered: the money moved (once).
+        case saved
+        /// The server said the key was already used (another run or machine saved the week):
+        /// these payments count as saved, and nothing moved now.
+        case savedElsewhere
+    }
+
+    /// The idempotency key (Qapital `transferId`, Starling `transferUid`).
+    public let key: UUID
+    /// "2026-W47"
+    public let week: String
+    public let goalId: GoalID
+    public let goalName: String
+    public let amount: Money
+    /// The ids of the payments whose round-ups it moves.
+    public let payments: [String]
+    public let startedAt: Date
+    public internal(set) var state: State
+    public internal(set) var savedAt: Date?
+
+    public init(key: UUID, week: String, goalId: GoalID, goalName: String, amount: Money, payments: [String],
+                startedAt: Date, state: State = .pending, savedAt: Date? = nil) {
+        self.key = key
+        self.week = week
+        self.goalId = goalId
+        self.goalName = TextSanitizer.clean(goalName)
+        self.amount = amount
+        self.payments = payments
+        self.startedAt = startedAt
+        self.state = state
+        self.savedAt = savedAt
+    }
+
+    public var isDone: Bool { state != .pending }
+
+    enum CodingKeys: String, CodingKey {
+        case key, week, goalId, goalName, minorUnits, currency, minorDigits, payments, startedAt, state, savedAt
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let code = try container.decode(String.self, forKey: .currency)
+        let digits = try container.decode(Int.self, forKey: .minorDigits)
+        guard (0...4).contains(digits), code.count == 3, code.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+            throw DecodingError.dataCorruptedError(forKey: .currency, in: container, debugDescription: "not a currency")
+        }
+        let currency = Currency.from(code: code).flatMap { $0.minorDigits == digits ? $0 : nil }
+            ?? Currency(code: code, minorDigits: digits)
+        self.init(key: try container.decode(UUID.self, forKey: .key),
+                  week: try container.decode(String.self, forKey: .week),
+                  goalId: try container.decode(GoalID.self, forKey: .goalId),
+                  goalName: try container.decode(String.self, forKey: .goalName),
+                  amount: Money(minorUnits: try container.decode(Int64.self, forKey: .minorUnits), currency: currency),
+                  payments: try container.decode([String].self, forKey: .payments),
+                  startedAt: try container.decode(Date.self, forKey: .startedAt),
+                  state: try container.decode(State.self, forKey: .state),
+                  savedAt: try container.decodeIfPresent(Date.self, forKey: .savedAt))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(week, forKey: .week)
+        try container.encode(goalId, forKey: .goalId)
+        try container.encode(goalName, forKey: .goalName)
+        try container.encode(amount.minorUnits, forKey: .minorUnits)
+        try container.encode(amount.currency.code, forKey: .currency)
+        try container.encode(amount.currency.minorDigits, forKey: .minorDigits)
+        try container.encode(payments, forKey: .payments)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(state, forKey: .state)
+        try container.encodeIfPresent(savedAt, forKey: .savedAt)
+    }
+}
+
+/// Where the weeks' transfers are kept across runs (FeedCache keeps them in a file beside the
+/// offline cache; `MemoryRoundUpRecord` for the demo and tests).
+public protocol RoundUpRecord: Sendable {
+    /// The transfers of one week ("2026-W47"), in the order they were started.
+    func parts(week: String) -> [SavedRoundUp]
+    /// Adds the transfer, or replaces the one with the same key. Throws when it cannot be kept.
+    func keep(_ part: SavedRoundUp) throws
+    /// Forgets a transfer the server refused (it moved nothing).
+    func forget(key: UUID) throws
+}
+
+/// A record that lives as long as the process (the demo's, whose data is made anew each run).
+public final class MemoryRoundUpRecord: RoundUpRecord {
+    private let state = Locked<[SavedRoundUp]>([])
+
+    public init() {}
+
+    public func parts(week: String) -> [SavedRoundUp] {
+        state.withLock { parts in parts.filter { $0.week == week } }
+    }
+
+    public func keep(_ part: SavedRoundUp) throws {
+        state.withLock { parts in
+            if let index = parts.firstIndex(where: { $0.key == part.key }) { parts[index] = part } else { parts.append(part) }
+        }
+    }
+
+    public func forget(key: UUID) throws {
+        state.withLock { parts in parts.removeAll { $0.key == key } }
+    }
+}
+
+/// The one rule for saving a week's round-ups, shared by the Round-ups tab and the
+/// `roundups --save` command: what is saved already, what is left, and the key of the next
+/// transfer.
+///
+/// - The first transfer of a week has the week's key, from (source, account, week): a second
+///   run, a retry after a lost answer, or a timer on another machine sends the same key.
+/// - A week saved while under way keeps the payments it covered; the rest is saved later under a
+///   key derived from the payments it covers.
+/// - A transfer that got no answer stays pending in the record and is sent again, the same key
+///   and amount, before anything else of its week; its payments are never offered again.
+public struct RoundUpSaver: Sendable {
+    public let identity: SaveIdentity
+    public let record: any RoundUpRecord
+
+    public init(identity: SaveIdentity, record: any RoundUpRecord) {
+        self.identity = identity
+        self.record = record
+    }
+
+    /// What the record says about a week's payments.
+    public struct Progress: Sendable {
+        public let week: Week
+        /// Transfers with an answer (saved here or elsewhere), oldest first.
+        public let saved: [SavedRoundUp]
+        /// A transfer without an answer, to send again first.
+        public let pending: SavedRoundUp?
+        /// Saveable payments in no transfer yet (with a round-up above zero).
+        public let remaining: [RoundUp.Line]
+        /// Their round-ups, summed (checked).
+        public let remainingTotal: Money
+
+        /// Nothing left to save and something was saved.
+        public var isSaved: Bool { pending == nil && remaining.isEmpty && !saved.isEmpty }
+        /// When the week's last transfer was saved.
+        public var lastSavedAt: Date? { saved.compactMap(\.savedAt).max() }
+        public var savedTotal: Money? {
+            guard let first = saved.first else { return nil }
+            return saved.dropFirst().reduce(first.amount) { $0 + $1.amount }
+        }
+    }
+
+    public func progress(week: Week, summary: RoundUp.Summary) -> Progress {
+        let parts = record.parts(week: week.isoLabel)
+        let covered = Set(parts.flatMap(\.payments))
+        let remaining = summary.lines.filter { summary.isSaveable($0) && $0.roundUp.minorUnits > 0 && !covered.contains($0.id) }
+        let total = remaining.reduce(Money.zero(summary.accountCurrency)) { $0 + $1.roundUp }
+        return Progress(week: week, saved: parts.filter(\.isDone), pending: parts.first { !$0.isDone },
+                        remaining: remaining, remainingTotal: total)
+    }
+
+    /// The transfer of the remaining payments into `goal`: the week's key when nothing of the
+    /// week was kept before, else a key from its payments. Nil when nothing remains.
+    public func nextPart(_ progress: Progress, goal: Goal, now: Date) -> SavedRoundUp? {
+        guard progress.pending == nil, progress.remainingTotal.minorUnits > 0 else { return nil }
+        let payments = progress.remaining.map(\.id).sorted()
+        let first = record.parts(week: progress.week.isoLabel).isEmpty
+        let key = first ? identity.weekKey(progress.week) : identity.restKey(progress.week, payments: payments)
+        return SavedRoundUp(key: key, week: progress.week.isoLabel, goalId: goal.id, goalName: goal.name,
+                            amount: progress.remainingTotal, payments: payments, startedAt: now)
+    }
+
+    /// How a transfer's attempt ended.
+    public enum Outcome: Sendable {
+        /// The money moved (or had moved under this key): the goal as the server answered.
+        case saved(SavedRoundUp, Goal)
+        /// The key was already used for another transfer: the week was saved by another run.
+        case savedElsewhere(SavedRoundUp)
+        /// Refused by the server: nothing moved; the record forgets it.
+        case refused(APIError)
+        /// No answer (or an answer that does not say): kept pending, to send again.
+        case unknown(any Error)
+    }
+
+    /// Sends `part` (kept as pending first, so a crash or a lost answer sends the same key again).
+    public func send(_ part: SavedRoundUp, api: any SavingsAPI, now: @Sendable () -> Date = { Date() }) async -> Outcome {
+        do {
+            try record.keep(part)
+        } catch {
+            // Without the record a lost answer could not be told from none: nothing is sent.
+            return .unknown(RecordProblem(message: "the record of saved round-ups cannot be written (\(error)); nothing was sent"))
+        }
+        do {
+            let goal = try await api.transfer(goalId: part.goalId, transferId: part.key, amount: part.amount)
+            var done = part
+            done.state = .saved
+            done.savedAt = now()
+            try? record.keep(done)
+            return .saved(done, goal)
+        } catch let error as APIError {
+            if error.status == 409 {
+                var done = part
+                done.state = .savedElsewhere
+                done.savedAt = now()
+                try? record.keep(done)
+                return .savedElsewhere(done)
+            }
+            if RoundUpSaver.isRefusal(error) {
+                try? record.forget(key: part.key)
+                return .refused(error)
+            }
+            return .unknown(error)
+        } catch {
+            return .unknown(error)
+        }
+    }
+
+    /// An answer that says nothing moved: a 4xx other than 401 (a token refused before the
+    /// request was read also moved nothing, but is kept to send again once signed in), 408 and 429.
+    static func isRefusal(_ error: APIError) -> Bool {
+        guard let status = error.status, (400..<500).contains(status) else { return false }
+        return ![401, 408, 429].contains(status)
+    }
+
+    public struct RecordProblem: Error, CustomStringConvertible, Sendable {
+        public let message: String
+        public var description: String { message }
+    }
+}

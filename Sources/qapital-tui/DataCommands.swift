@@ -1,0 +1,220 @@
+import ArgumentParser
+import Commands
+import FeedModel
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The options every headless command shares: the app's (source, token, config, currency…)
+/// and `--output`.
+struct HeadlessOptions: ParsableArguments {
+    @OptionGroup var app: AppOptions
+
+    @Option(help: ArgumentHelp("table (default), json, csv or ledger (docs/cli.md).", valueName: "format"))
+    var output: String = "table"
+
+    func format() throws -> OutputFormat {
+        guard let format = OutputFormat(rawValue: output.lowercased()) else {
+            throw ValidationError("--output wants table, json, csv or ledger, not \"\(TextSanitizer.clean(String(output.prefix(20))))\"")
+        }
+        return format
+    }
+
+    /// The source, without a terminal: the demo, the Qapital API, or Starling with a token from
+    /// the flags, the environment or the remembered file (no sign-in form: exit 77 instead).
+    func context(environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> CommandContext {
+        let format = try format()
+        var settings = try app.settings(environment: environment)
+        var account: String?
+        let source = settings.source
+        if let bank = source.registered.bank, let base = source.baseURL {
+            let api = try await connectBank(bank, base: base, source: source.description, settings: settings, environment: environment)
+            settings.api = api
+            settings.currency = api.accountCurrency
+            account = api.accountId
+        }
+        guard let api = settings.api else { throw CommandFailure(.failed, "no source") }
+        let tty = isatty(STDOUT_FILENO) == 1
+        var context = CommandContext(api: api, sourceKind: source.description.name, currency: settings.currency, format: format,
+                                     output: .standardOutput(colors: settings.colors && tty && format == .table),
+                                     saver: app.roundUpSaver(settings.source, account: account, environment: environment),
+                                     note: { line in StandardStream.error.line("qapital-tui: " + Cell.plain(line)) })
+        context.noMoneyMoves = source.description.noMoneyMoves
+        return context
+    }
+}
+
+extension HeadlessOptions {
+    /// A bank's account, without a terminal: a token from the flags or the environment, else the
+    /// pair `login NAME` kept (refreshed as the app would), else one the app remembered.
+    func connectBank(_ bank: BankConnector, base: URL, source: SourceDescription, settings: AppOptions.Settings,
+                     environment: [String: String]) async throws -> any BankAPI {
+        let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
+        let given = app.resolvedToken(environment, for: source)
+        let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
+        if given == nil, let support = bank.oauth, let pair = pairs.pair(for: base) {
+            let client = settings.sourceSettings
+            let flow = client["client-id"].flatMap { id in
+                client["client-secret"].map { support.make(base, id, $0, app.allowInsecureHTTP, settings.log) }
+            }
+            let start: AppOptions.BankStart
+            do {
+                start = try await app.startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: base, log: settings.log)
+            } catch {
+                throw CommandFailure.from(error)
+            }
+            switch start {
+            case .connected(let connection): return connection.api
+            case .signIn(let refusal, _):
+                throw CommandFailure(.signInNeeded, "sign-in needed: " + (refusal ?? "run qapital-tui login \(source.name)"))
+            }
+        }
+        guard let token = given ?? remembered.token(for: base) else {
+            let variable = source.tokenVariables.first.map { " or " + $0 } ?? ""
+            let login = bank.oauth == nil ? "" : ", or run qapital-tui login \(source.name)"
+            throw CommandFailure(.signInNeeded, "sign-in needed: give --token\(variable) (or sign in once in the app\(login))")
+        }
+        do {
+            return try await AppOptions.connect(bank, baseURL: base, token: token, allowInsecureHTTP: app.allowInsecureHTTP,
+                                                log: settings.log, settings: settings.sourceSettings).api
+        } catch {
+            throw CommandFailure.from(error)
+        }
+    }
+}
+
+/// Runs a command's body and turns a failure into its exit status and one line on stderr.
+func headless(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as ValidationError {
+        throw error
+    } catch is OutputSink.ReaderGone {
+        // stdout's reader has gone (`| head`): nothing to say, the status a SIGPIPE would give.
+        throw ExitCode(141)
+    } catch let error as CommandFailure {
+        throw HeadlessExit(failure: error)
+    } catch {
+        throw HeadlessExit(failure: CommandFailure.from(error))
+    }
+}
+
+/// A failed command's status and line, which `QapitalCommand.main` writes and exits with.
+struct HeadlessExit: Error {
+    let failure: CommandFailure
+
+    /// The app's sign-in screen was left (Esc) without signing in.
+    static let notSignedIn = HeadlessExit(failure: CommandFailure(.signInNeeded, "not signed in"))
+}
+
+struct GoalsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "goals",
+        abstract: "List the goals: name, saved, target, progress and id.",
+        discussion: "Example: qapital-tui goals --output json | jq '.goals[] | {name, saved: .saved.minorUnits}'")
+
+    @OptionGroup var options: HeadlessOptions
+
+    func run() async throws {
+        try await headless {
+            try await GoalsListing.run(try await options.context())
+        }
+    }
+}
+
+struct ActivityCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "activity",
+        abstract: "The activity feed, newest first (default: the last two weeks).",
+        discussion: "Dates are YYYY-MM-DD (local midnight) or ISO 8601 times; --until is exclusive. Rows are written as each two-week window arrives.")
+
+    @OptionGroup var options: HeadlessOptions
+    @Option(help: ArgumentHelp("From this date on.", valueName: "date")) var since: String?
+    @Option(help: ArgumentHelp("Before this date (default: now).", valueName: "date")) var until: String?
+    @Option(help: ArgumentHelp("Only activity into this goal (a name or an id).", valueName: "goal")) var goal: String?
+
+    func run() async throws {
+        try await headless {
+            let context = try await options.context()
+            let (from, to) = try dates(since: since, until: until, calendar: context.calendar)
+            try await ActivityExport.run(context, kind: .activity, since: from, until: to, goal: goal)
+        }
+    }
+}
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "The whole activity history (or --since/--until), written window by window.",
+        discussion: "Example: qapital-tui export --output ledger >> savings.journal")
+
+    @OptionGroup var options: HeadlessOptions
+    @Option(help: ArgumentHelp("From this date on (default: the beginning).", valueName: "date")) var since: String?
+    @Option(help: ArgumentHelp("Before this date (default: now).", valueName: "date")) var until: String?
+
+    func run() async throws {
+        try await headless {
+            let context = try await options.context()
+            let (from, to) = try dates(since: since, until: until, calendar: context.calendar)
+            try await ActivityExport.run(context, kind: .export, since: from, until: to, goal: nil)
+        }
+    }
+}
+
+struct RoundUpsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "roundups",
+        abstract: "A week's payments and round-ups; with --save, move them into a goal (once).",
+        discussion: """
+            A week's round-ups move once, whatever the goal, across runs and machines: the transfer id \
+            comes from the source, the account and the week. A second run says "already saved on DATE". \
+            Without --yes a save asks on the terminal, and refuses without one.
+            Example: qapital-tui roundups --save --goal Balloons --week last --yes
+            """)
+
+    @OptionGroup var options: HeadlessOptions
+    @Option(help: ArgumentHelp("this, last or an ISO week such as 2026-W47 (default: this; with --save: last).", valueName: "week"))
+    var week: String?
+    @Flag(help: "Move the week's round-ups not saved yet into --goal.") var save = false
+    @Option(help: ArgumentHelp("With --save: the goal (a name or an id).", valueName: "goal")) var goal: String?
+    @Flag(name: .customLong("dry-run"), help: "With --save: say what would move, move nothing.") var dryRun = false
+    @Flag(help: "With --save: do not ask (needed without a terminal).") var yes = false
+
+    func validate() throws {
+        if save && goal == nil { throw ValidationError("--save needs --goal NAME or ID") }
+        if !save && (goal != nil || dryRun || yes) { throw ValidationError("--goal, --dry-run and --yes go with --save") }
+    }
+
+    func run() async throws {
+        try await headless {
+            let context = try await options.context()
+            let chosen = try context.week(week ?? (save ? "last" : "this"))
+            if save, let goal {
+                try await RoundUpsCommands.save(context, week: chosen, goal: goal, dryRun: dryRun, yes: yes, confirm: RoundUpsCommand.ask)
+            } else {
+                try await RoundUpsCommands.list(context, week: chosen)
+            }
+        }
+    }
+
+    /// Asks on the terminal (stderr, so stdout stays data); nil when stdin or stderr is not one.
+    @Sendable static func ask(_ question: String) -> Bool? {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return nil }
+        StandardStream.error.write(question)
+        guard let answer = readLine() else { return false }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}
+
+/// `--since` and `--until` as dates; a date that is neither form is a usage error.
+func dates(since: String?, until: String?, calendar: Calendar) throws -> (Date?, Date?) {
+    func parse(_ text: String?, _ name: String) throws -> Date? {
+        guard let text else { return nil }
+        guard let date = CommandContext.parseDate(text, calendar: calendar) else {
+            throw ValidationError("\(name) wants a date such as 2026-11-20 or 2026-11-20T08:00:00Z, not \"\(TextSanitizer.clean(String(text.prefix(40))))\"")
+        }
+        return date
+    }
+    return (try parse(since, "--since"), try parse(until, "--until"))
+}

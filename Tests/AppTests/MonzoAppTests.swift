@@ -1,0 +1,76 @@
+import Commands
+@testable import DemoServer
+@testable import DemoData
+@testable import MonzoClient
+import FeedModel
+import Foundation
+import Testing
+import TestSupport
+import TermUI
+@testable import QapitalApp
+@testable import qapital_tui
+
+/// The whole app on Monzo's data, built as the command builds it, against `serve --api monzo`.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct MonzoAppTests {
+    nonisolated static let token = MonzoDemoAPI.testToken
+
+    func open(_ url: URL, cache: URL) async throws -> AppHarness {
+        let environment = ["XDG_CONFIG_HOME": cache.path + "/config", "MONZO_TOKEN": Self.token]
+        let options = try AppOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--cache-dir", cache.path, "--no-color"])
+        let settings = try options.settings(environment: environment)
+        guard case .connected(let connection) = try await options.startBank(settings.source, environment: environment) else {
+            throw APIError(kind: .unauthorized, request: "start", message: "not connected")
+        }
+        return AppHarness(core: options.openBank(connection, source: settings.source, settings: settings, environment: environment),
+                          width: 200)
+    }
+
+    @Test func potsActivityAndNoNewPots() async throws {
+        let backend = DemoBackend(now: Date(), options: .init(currency: .gbp))
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("qt-monzo-app-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        try await withMonzoServer(MonzoDemoAPI(backend: backend)) { url in
+            let app = try await open(url, cache: cache)
+            let goals = await app.start()
+            #expect(goals.contains { $0.contains("Balloons") }, "\(goals.joined(separator: "\n"))")
+            #expect(goals.contains { $0.contains("Mikael · 04-00-04 12345678 · £") && $0.contains("with pots)") })
+            // `a` (new goal): Monzo's API cannot create pots; the form does not open.
+            let after = await app.press(.char("a"))
+            #expect(app.core.overlays.isEmpty)
+            #expect(after.contains { $0.contains("Monzo's API cannot create pots") }, "\(after.joined(separator: "\n"))")
+            let activity = await app.press(.char("2"))
+            #expect(activity.contains { $0.contains("· pending") }, "\(activity.joined(separator: "\n"))")
+            #expect(activity.contains { $0.contains("Saved into") })
+        }
+    }
+
+    /// `roundups --save` twice for the same week, from two machines (two cache directories),
+    /// and again from the first: the deposit's dedupe_id comes from (monzo, base URL, account,
+    /// week), so money moves once.
+    @Test func aWeeksRoundUpsMoveOnceAcrossRunsAndMachines() async throws {
+        let handler = MonzoDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp)))
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("qt-monzo-save-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await withMonzoServer(handler) { url in
+            func run(_ machine: String) async throws -> String {
+                let options = try HeadlessOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--token", Self.token,
+                                                         "--cache-dir", root.appendingPathComponent(machine).path])
+                let real = try await options.context(environment: ["XDG_CONFIG_HOME": root.path + "/config"])
+                let (context, output) = commandContext(real.api, format: .table, kind: real.sourceKind, currency: real.currency,
+                                                       saver: real.saver)
+                #expect(real.saver.identity == SaveIdentity(source: "monzo " + AppOptions.sourceText(url), account: MonzoDemoAPI.accountId))
+                try await RoundUpsCommands.save(context, week: try context.week("last"), goal: "Balloons", dryRun: false, yes: true,
+                                                confirm: { _ in true })
+                return output.value
+            }
+            let first = try await run("a")
+            #expect(first.contains("saved £") && first.contains("into Balloons"), "\(first)")
+            let other = try await run("b")
+            #expect(await handler.depositCount == 1, "\(other)")
+            let again = try await run("a")
+            #expect(again.lowercased().contains("already saved"), "\(again)")
+            #expect(await handler.depositCount == 1)
+        }
+    }
+}

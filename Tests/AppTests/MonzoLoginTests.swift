@@ -1,0 +1,205 @@
+import ArgumentParser
+@testable import DemoServer
+@testable import DemoData
+@testable import MonzoClient
+import FeedModel
+import Foundation
+import HTTPTransport
+import Testing
+import TestSupport
+@testable import qapital_tui
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `login monzo` and the kept token pair against `serve --api monzo` over loopback: the state
+/// checked, the code exchanged, the pair kept 0600, refreshed once when it expires, and a refused
+/// refresh ends in the sign-in form. No secret reaches a log, the cache or a message.
+@Suite(.timeLimit(.minutes(1))) struct MonzoLoginTests {
+    struct Home {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("qt-monzo-login-\(UUID().uuidString)")
+        var config: URL { root.appendingPathComponent("config.toml") }
+        var environment: [String: String] { ["XDG_CONFIG_HOME": root.appendingPathComponent("xdg").path] }
+        var pairs: OAuthTokenPairs { OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment)) }
+
+        func writeConfig() throws {
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            try """
+            [monzo]
+            client-id = "\(MonzoDemoAPI.clientId)"
+            client-secret = "\(MonzoDemoAPI.clientSecret)"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        }
+    }
+
+    func flow(_ url: URL, _ home: Home) throws -> any OAuthFlow {
+        try home.writeConfig()
+        let command = try #require(try QapitalCommand.parse(arguments: ["login", "monzo", "--api-url", url.absoluteString,
+                                                                         "--config", home.config.path, "--no-browser"]) as? LoginCommand)
+        return try command.prepare(environment: home.environment).0
+    }
+
+    /// The browser: follows the bank's sign-in page back to the loopback callback.
+    @Sendable static func browse(_ url: URL) {
+        Task { _ = try? await rawRequest("GET", url.absoluteString) }
+    }
+
+    @Test func loginKeepsAPairThatOpensTheAccount() async throws {
+        let home = Home()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        try await withMonzoServer(MonzoDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp)))) { url in
+            let said = Locked<[String]>([])
+            let pair = try await LoginFlow(flow: try flow(url, home), timeout: 10).run(open: Self.browse, say: { line in said.withLock { $0.append(line) } })
+            #expect(pair.refreshToken != nil && pair.expiresAt != nil)
+            #expect(said.withLock { $0 }.first?.hasPrefix("Sign in at: \(url.absoluteString)/auth/?client_id=") == true)
+            #expect(said.withLock { $0 }.allSatisfy { !$0.contains(MonzoDemoAPI.clientSecret) })
+            try home.pairs.keep(pair, for: url)
+            var info = stat()
+            #expect(lstat(home.pairs.fileURL.path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+
+            let options = try AppOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--no-cache"])
+            let settings = try options.settings(environment: home.environment)
+            guard case .connected(let connection) = try await options.startBank(settings.source, environment: home.environment) else {
+                Issue.record("the kept pair did not open the account")
+                return
+            }
+            #expect(connection.api.accountId == MonzoDemoAPI.accountId)
+            // The headless commands use the same pair.
+            let headless = try HeadlessOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--no-cache"])
+            let context = try await headless.context(environment: home.environment)
+            #expect(try await context.api.goals().count > 0)
+        }
+    }
+
+    @Test func aCallbackWithAnotherStateIsRefused() async throws {
+        let home = Home()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        try await withMonzoServer(MonzoDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp)))) { url in
+            let forger: @Sendable (URL) -> Void = { address in
+                let items = URLComponents(url: address, resolvingAgainstBaseURL: false)?.queryItems ?? []
+                let redirect = items.first { $0.name == "redirect_uri" }?.value ?? ""
+                Task { _ = try? await rawRequest("GET", redirect + "?code=stolen&state=not-the-one-sent") }
+            }
+            do {
+                _ = try await LoginFlow(flow: try flow(url, home), timeout: 10).run(open: forger, say: { _ in })
+                Issue.record("a forged callback signed in")
+            } catch let error as ValidationError {
+                #expect(error.message == "not signed in: the callback's state is not the one sent (a stale or forged sign-in)")
+            }
+            #expect(home.pairs.pair(for: url) == nil)
+        }
+    }
+
+    /// An expired pair is refreshed once before use and the new pair replaces it (the old one is
+    /// refused by the bank from then on); a refresh the bank refuses ends in the sign-in form.
+    @Test func anExpiredPairIsRefreshedOnceAndARefusedRefreshSignsIn() async throws {
+        let home = Home()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let handler = RecordingHandler(MonzoDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp))))
+        try await withMonzoServer(handler) { url in
+            let oauth = try flow(url, home)
+            let fresh = try await LoginFlow(flow: oauth, timeout: 10).run(open: Self.browse, say: { _ in })
+            var expired = fresh
+            expired.expiresAt = Date().addingTimeInterval(-60)
+            try home.pairs.keep(expired, for: url)
+
+            let options = try AppOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--no-cache"])
+            let settings = try options.settings(environment: home.environment)
+            let client = ["client-id": MonzoDemoAPI.clientId, "client-secret": MonzoDemoAPI.clientSecret]
+            guard case .connected = try await options.startBank(settings.source, environment: home.environment, sourceSettings: client) else {
+                Issue.record("the expired pair was not refreshed")
+                return
+            }
+            let refreshes = await handler.targets.filter { $0 == "POST /oauth2/token" }
+            #expect(refreshes.count == 2, "the login's exchange and one refresh")
+            let kept = try #require(home.pairs.pair(for: url))
+            #expect(kept.accessToken != fresh.accessToken && kept.refreshToken != fresh.refreshToken)
+            await #expect(throws: APIError.self) { _ = try await MonzoAPI.connect(baseURL: url, token: fresh.accessToken) }
+
+            // The bank refuses the refresh (its token was used already): the sign-in form, the pair dropped.
+            var used = kept
+            used.refreshToken = fresh.refreshToken
+            used.expiresAt = Date().addingTimeInterval(-1)
+            try home.pairs.keep(used, for: url)
+            guard case .signIn(let refusal, _) = try await options.startBank(settings.source, environment: home.environment,
+                                                                              sourceSettings: client) else {
+                Issue.record("a refused refresh still opened the app")
+                return
+            }
+            #expect(refusal?.hasPrefix("The sign-in has ended (POST /oauth2/token: HTTP 400: ") == true, "\(refusal ?? "")")
+            #expect(refusal.map { !$0.contains(MonzoDemoAPI.clientSecret) && !$0.contains(fresh.refreshToken ?? "-") } == true)
+            #expect(home.pairs.pair(for: url) == nil)
+        }
+    }
+
+    /// In the middle of a session an expired token is refused (401): the transport refreshes the
+    /// pair once, keeps the new one, and the request goes through; requests refused together
+    /// share that one refresh.
+    @Test func aTokenThatExpiresMidSessionIsRefreshedOnce() async throws {
+        let home = Home()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        let clock = TestClock(Date())
+        let handler = RecordingHandler(MonzoDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp)),
+                                                    clock: { clock.now }))
+        try await withMonzoServer(handler) { url in
+            let pair = try await LoginFlow(flow: try flow(url, home), timeout: 10).run(open: Self.browse, say: { _ in })
+            try home.pairs.keep(pair, for: url)
+            let options = try AppOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--no-cache"])
+            let settings = try options.settings(environment: home.environment)
+            let client = ["client-id": MonzoDemoAPI.clientId, "client-secret": MonzoDemoAPI.clientSecret]
+            guard case .connected(let connection) = try await options.startBank(settings.source, environment: home.environment,
+                                                                                 sourceSettings: client) else {
+                Issue.record("not connected")
+                return
+            }
+            clock.advance(MonzoDemoAPI.tokenLifetime + 1)
+            async let goals = connection.api.goals()
+            async let balance = connection.api.account()
+            let (pots, account) = try await (goals, balance)
+            #expect(!pots.isEmpty && account != nil)
+            #expect(await handler.targets.filter { $0 == "POST /oauth2/token" }.count == 2, "the login's exchange and one refresh")
+            let kept = try #require(home.pairs.pair(for: url))
+            #expect(kept.accessToken != pair.accessToken)
+            #expect(!connection.api.tokenRefused)
+        }
+    }
+
+    /// What the app writes on its own (the offline cache, its files, the request log) never holds
+    /// a token or the client's secret.
+    @Test func secretsStayOutOfTheCacheAndTheLog() async throws {
+        let home = Home()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        try await withMonzoServer(MonzoDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp)))) { url in
+            let pair = try await LoginFlow(flow: try flow(url, home), timeout: 10).run(open: Self.browse, say: { _ in })
+            try home.pairs.keep(pair, for: url)
+            let cache = home.root.appendingPathComponent("cache")
+            let log = home.root.appendingPathComponent("requests.log")
+            let options = try AppOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--cache-dir", cache.path,
+                                                "--log-file", log.path, "--config", home.config.path])
+            let settings = try options.settings(environment: home.environment)
+            guard case .connected(let connection) = try await options.startBank(settings.source, environment: home.environment,
+                                                                                 log: settings.log,
+                                                                                 sourceSettings: settings.sourceSettings) else {
+                Issue.record("not connected")
+                return
+            }
+            let cached = options.withOfflineCache(connection.api, baseURL: url, partition: connection.api.accountId,
+                                                  currency: connection.api.accountCurrency, environment: home.environment)
+            let goals = try await cached.api.goals()
+            _ = try await cached.api.activities(from: fixedNow.addingTimeInterval(-14 * 86_400), to: fixedNow)
+            _ = try await cached.api.feed(goalId: try #require(goals.first).id)
+            _ = try? await MonzoAPI.connect(baseURL: url, token: "wrong-token", log: settings.log)
+
+            var files = [log]
+            let walker = FileManager.default.enumerator(at: cache, includingPropertiesForKeys: nil)
+            while let file = walker?.nextObject() as? URL { files.append(file) }
+            #expect(files.count > 2)
+            for file in files {
+                let bytes = (try? Data(contentsOf: file)) ?? Data()
+                for secret in [pair.accessToken, pair.refreshToken ?? "-", MonzoDemoAPI.clientSecret, "wrong-token"] {
+                    #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(file.lastPathComponent) holds a secret")
+                }
+            }
+        }
+    }
+}
