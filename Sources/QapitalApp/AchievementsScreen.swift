@@ -66,7 +66,26 @@ final class AchievementsScreen: TabScreen {
             show = show.next
             return .consumed
         }
-        return list.navigate(action, count: Self.visible(data.achievements, filter: filter, show: show).count) ? .consumed : .ignored
+        let achievements = Self.visible(data.achievements, filter: filter, show: show)
+        if action == .open, list.selected < achievements.count { return .present(Self.card(achievements[list.selected])) }
+        return list.navigate(action, count: achievements.count) ? .consumed : .ignored
+    }
+
+    func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
+        switch click(&list, x: x, y: y, count: Self.visible(data.achievements, filter: filter, show: show).count) {
+        case .outside: return .ignored
+        case .moved: return .consumed
+        case .selected: return handle(.enter, action: .open, data)
+        }
+    }
+
+    /// Enter: the achievement in full.
+    static func card(_ achievement: Achievement) -> DetailCard {
+        let state = achievement.isLocked ? "locked" : isDone(achievement) ? "done" : "in progress"
+        return DetailCard(title: "Level " + achievement.level, lines: [
+            DetailCard.field("Points", [Span("\(achievement.progress) of \(achievement.total)")]),
+            DetailCard.field("State", [Span(state, achievement.isLocked ? Style(fg: .role(.muted)) : .bold)]),
+        ])
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {

@@ -24,7 +24,11 @@ final class RoundUpsScreen: TabScreen {
 
     func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
         let count = Self.visibleLines(data.roundUps.summary, filter: filter).count
-        return click(&list, x: x, y: y, count: count) == .outside ? .ignored : .consumed
+        switch click(&list, x: x, y: y, count: count) {
+        case .outside: return .ignored
+        case .moved: return .consumed
+        case .selected: return handle(.enter, action: .open, data)
+        }
     }
     /// Shows only payments whose counterparty matches; the totals stay the week's.
     var filter = "" {
@@ -64,10 +68,28 @@ final class RoundUpsScreen: TabScreen {
             return .run(.dismissTransfer)
         case .newGoal:
             return NewGoalForm.open(data)
+        case .open:
+            let lines = Self.visibleLines(store.summary, filter: filter)
+            guard list.selected < lines.count, let summary = store.summary else { return .consumed }
+            return .present(Self.card(lines[list.selected], saveable: summary.isSaveable(lines[list.selected]), calendar: store.week.calendar,
+                                      format: data.format))
         default:
             return .ignored
         }
         return .consumed
+    }
+
+    /// Enter on a payment: it in full, with its round-up and whether that is part of the week's total.
+    static func card(_ line: RoundUp.Line, saveable: Bool, calendar: Calendar, format: DisplayFormat) -> DetailCard {
+        let payment = line.transaction
+        let muted = Style(fg: .role(.muted))
+        return DetailCard(title: "Payment", lines: [
+            DetailCard.field("When", [Span(dayLabel(payment.timestamp, calendar: calendar, year: true) + " " + format.time(payment.timestamp))]),
+            DetailCard.field("Paid to", [Span(payment.counterparty)]),
+            DetailCard.field("Amount", [Span(payment.amount.formatted, Style(fg: .role(.moneyOut)))]),
+            DetailCard.field("Round-up", [Span(line.roundUp.formatted, DisplayFormat.moneyStyle)]
+                + [Span(saveable ? "  in the week's total" : "  apart: another currency than the account's", muted)]),
+        ])
     }
 
     func refresh(_ data: ScreenData) -> [Command] {

@@ -46,6 +46,25 @@ extension BlockingTests {
             #expect(Self.exitStatus(process) == 64)
         }
 
+        /// Item 5: PgDn and Space page the help as in less (they used to close it, the key swallowed).
+        @Test func theHelpPagesLikeLess() throws {
+            let terminal = try TerminalSession(arguments: ["--no-images"], width: 100, height: 30)
+            #expect(terminal.read(until: { $0.contains("Balloons") && $0.contains("? help") }))
+            terminal.send("?")
+            #expect(terminal.read(until: { $0.contains("this help") }))
+            terminal.send("\u{1b}[6~")  // PgDn
+            terminal.send(" ")
+            #expect(terminal.read(until: { $0.contains("check the token and sign in") }), "a later page of the help")
+            // Still open: `2` is swallowed by the help, not a switch to Activity; `q` closes it.
+            terminal.send("2")
+            terminal.send("q")
+            #expect(!terminal.read(until: { $0.contains("savings per week") }, timeout: 0.5))
+            terminal.send("2")
+            #expect(terminal.read(until: { $0.contains("savings per week") }), "the help is closed: 2 is Activity again")
+            terminal.send("q")
+            #expect(terminal.waitForExit() == 0)
+        }
+
         @Test(arguments: ["tmux-256color", "screen-256color", "xterm-256color"])
         func theMouseSpeaksSGRWithButtonEvents(term: String) throws {
             let terminal = try TerminalSession(arguments: ["--no-images"], width: 240, height: 30, environment: ["TERM": term])

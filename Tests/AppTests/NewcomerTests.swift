@@ -116,6 +116,24 @@ import TestSupport
         #expect(app.core.overlays.isEmpty)
     }
 
+    @Test func enterOnAPaymentOrAnAchievementShowsItInACard() async throws {
+        let achievements = AchievementsFile(title: "Smart Investing", achievements: [
+            Achievement(id: 1, level: "1", progress: 10, total: 50, isAccessible: true),
+            Achievement(id: 2, level: "2", progress: 0, total: 50, isAccessible: false),
+        ])
+        let app = AppHarness(achievements: achievements)
+        _ = await app.start()
+        _ = await app.press(.char("3"))
+        let line = try #require(app.core.roundUps.summary?.lines.first)
+        var text = await app.press(.enter).joined(separator: "\n")
+        #expect(app.core.overlays.last is DetailCard)
+        #expect(text.contains(line.transaction.counterparty) && text.contains(line.roundUp.formatted) && text.contains("in the week's total"))
+        _ = await app.press(.escape)
+        #expect(app.core.overlays.isEmpty)
+        text = await app.press(.char("4"), .char("j"), .enter).joined(separator: "\n")
+        #expect(text.contains("Level 2") && text.contains("0 of 50") && text.contains("locked"))
+    }
+
     // MARK: 8. Status lines clear
 
     @Test func aPassingNoteGoesWithTheNextKeyOrAfterAFewSeconds() async throws {
