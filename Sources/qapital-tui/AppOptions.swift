@@ -380,6 +380,10 @@ struct AppOptions: ParsableArguments {
             do {
                 return try await startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: baseURL, log: log)
             } catch let error as APIError {
+                if error.isConnectivity, let offline = offlineStart(bank, baseURL: baseURL, token: pair.accessToken,
+                                                                     environment: environment, log: log) {
+                    return offline
+                }
                 throw ValidationError(error.message)
             }
         }
@@ -393,13 +397,21 @@ struct AppOptions: ParsableArguments {
             return .signIn(refusal: error.message)
         } catch {
             // Unreachable: the account of the last run, and its cache, if there are both.
-            if error.isConnectivity, let directory = cacheDirectoryURL(environment: environment),
-               let kept = bank.offline?(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log),
-                                        directory) {
-                return .connected(BankConnection(api: kept.api, account: nil, offline: true, lastHeader: kept.header))
+            if error.isConnectivity, let offline = offlineStart(bank, baseURL: baseURL, token: token, environment: environment, log: log) {
+                return offline
             }
             throw ValidationError(error.message)
         }
+    }
+
+    /// The account the last run opened on `baseURL`, for starting while the bank cannot be
+    /// reached (the token cannot be checked then; requests will check it once it can).
+    func offlineStart(_ bank: BankConnector, baseURL: URL, token: String, environment: [String: String],
+                      log: RequestLog?) -> BankStart? {
+        guard let directory = cacheDirectoryURL(environment: environment),
+              let kept = bank.offline?(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log),
+                                       directory) else { return nil }
+        return .connected(BankConnection(api: kept.api, account: nil, offline: true, lastHeader: kept.header))
     }
 
     /// Opens the bank with a kept OAuth pair: refreshed before it expires, or once on a refusal;
