@@ -31,13 +31,15 @@ let package = Package(
         .target(name: "QapitalClient", dependencies: ["FeedModel", "HTTPTransport"]),
         // Starling Bank's public API (v2) over HTTP: docs/starling.md.
         .target(name: "StarlingClient", dependencies: ["FeedModel", "HTTPTransport"]),
+        // Up's public API (v1, JSON:API), read-only: docs/banks.md.
+        .target(name: "UpClient", dependencies: ["FeedModel", "HTTPTransport"]),
         // Monzo's public API over HTTP: pots as goals, deposits once by dedupe_id (docs/banks.md).
         .target(name: "MonzoClient", dependencies: ["FeedModel", "HTTPTransport"]),
         // The built-in demo: dataset, in-process backend and API, generated pictures.
         .target(name: "DemoData", dependencies: ["FeedModel", "HTTPTransport"]),
         // `serve`: the demo backend over real HTTP: a strict, bounded HTTP/1.1 server on SwiftNIO's event loops
         // (NIOCore and NIOPosix only; its own request parser, see docs/performance.md for why and what it costs).
-        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", "StarlingClient", "MonzoClient",
+        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", "StarlingClient", "UpClient", "MonzoClient",
                                                    .product(name: "NIOCore", package: "swift-nio"),
                                                    .product(name: "NIOPosix", package: "swift-nio"),
                                                    .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
@@ -56,23 +58,32 @@ let package = Package(
         .executableTarget(
             name: "qapital-tui",
             dependencies: [
-                "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "StarlingClient", "MonzoClient",
-                "DemoData", "DemoServer", "Commands",
+                "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "StarlingClient", "UpClient",
+                "MonzoClient", "DemoData", "DemoServer", "Commands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
-        // What the tests and the bench share: the one fake API, the wait helper, the pseudo-terminal driver.
-        .target(name: "TestSupport", dependencies: ["FeedModel", "CNcurses"]),
+        // What the tests and the bench share: the one fake API, the wait helper, the pseudo-terminal driver,
+        // ...and the in-process demo server and raw socket client the server and client tests share.
+        .target(name: "TestSupport", dependencies: ["FeedModel", "CNcurses", "DemoData", "DemoServer", "QapitalClient"]),
         .executableTarget(name: "qapital-bench",
                           dependencies: ["CNcurses", "FeedModel", "TermUI", "QapitalApp", "DemoData", "DemoServer", "QapitalClient",
                                          "TestSupport"]),
         .testTarget(
             name: "FeedModelTests",
-            dependencies: ["FeedModel", "HTTPTransport", "QapitalClient", "DemoData", "TestSupport"],
+            dependencies: ["FeedModel", "DemoData", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        // A test target per target with tests of its own; AppTests keeps the app's (and the binary's).
+        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "QapitalClient", "StarlingClient", "FeedModel"]),
+        .testTarget(name: "QapitalClientTests", dependencies: ["QapitalClient", "HTTPTransport", "FeedModel", "DemoData", "DemoServer",
+                                                          "TestSupport"]),
+        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "DemoData", "FeedModel", "StarlingClient", "UpClient", "QapitalClient",
+                                                       "HTTPTransport", "TestSupport"]),
         .testTarget(name: "StarlingClientTests", dependencies: ["StarlingClient", "FeedModel", "HTTPTransport"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "UpClientTests", dependencies: ["UpClient", "FeedModel", "HTTPTransport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "MonzoClientTests", dependencies: ["MonzoClient", "FeedModel", "HTTPTransport"],
                     resources: [.copy("Fixtures")]),
@@ -80,9 +91,12 @@ let package = Package(
         .testTarget(name: "FeedCacheTests", dependencies: ["FeedCache", "FeedModel", "QapitalApp", "QapitalClient", "DemoData",
                                                            "DemoServer", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData", "TestSupport"]),
+        // The headless commands (goals, activity, roundups, export) in process, against the demo and `serve`.
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "DemoData", "DemoServer", "FeedCache", "FeedModel",
+                                                          "QapitalClient", "StarlingClient", "TermUI", "TestSupport", "UpClient"]),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
                                                      "DemoData", "DemoServer", "QapitalClient", "HTTPTransport", "TestSupport",
-                                                     "StarlingClient", "MonzoClient", "FeedCache", "Commands"],
+                                                     "StarlingClient", "UpClient", "MonzoClient", "FeedCache", "Commands"],
                     // Golden frames: read and written in the source tree through #filePath, not bundled.
                     exclude: ["Golden"]),
     ],

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(markup sanitizer payloads starling mapping monzo images)
+all=(markup sanitizer payloads starling mapping up monzo images)
 mode=time
 seconds=60
 case "${1:-}" in
@@ -55,11 +55,22 @@ if wanted starling || wanted mapping; then
             -o "$out/$harness" "Fuzz/harnesses/$harness.swift"
     done
 fi
-if wanted monzo; then
-    [ -f "$out/libFeedModel.a" ] && [ -f "$out/libHTTPTransport.a" ] || {
+if wanted up; then
+    # FeedModel and HTTPTransport as the Starling harnesses built them just now, else built here.
+    if ! { wanted starling || wanted mapping; }; then
         library FeedModel Sources/FeedModel/*.swift
         library HTTPTransport -lFeedModel -I Sources/CCurl Sources/HTTPTransport/*.swift
-    }
+    fi
+    library UpClient -lFeedModel -lHTTPTransport -I Sources/CCurl Sources/UpClient/*.swift
+    swiftc "${flags[@]}" -module-name UpFuzz -I "$out" -I Sources/CCurl -L "$out" -lUpClient -lHTTPTransport -lFeedModel -lcurl \
+        -o "$out/up" "Fuzz/harnesses/up.swift"
+fi
+if wanted monzo; then
+    # FeedModel and HTTPTransport as an earlier harness built them just now, else built here.
+    if ! { wanted starling || wanted mapping || wanted up; }; then
+        library FeedModel Sources/FeedModel/*.swift
+        library HTTPTransport -lFeedModel -I Sources/CCurl Sources/HTTPTransport/*.swift
+    fi
     library MonzoClient -lFeedModel -lHTTPTransport -I Sources/CCurl Sources/MonzoClient/*.swift
     swiftc "${flags[@]}" -module-name MonzoFuzz -I "$out" -I Sources/CCurl -L "$out" -lMonzoClient -lHTTPTransport -lFeedModel -lcurl \
         -o "$out/monzo" Fuzz/harnesses/monzo.swift

@@ -58,6 +58,15 @@ static inline int qt_window_size(int *rows, int *cols) {
     return 0;
 }
 
+/* The text area in pixels as the kernel knows it (xterm fills these in; many leave them 0). */
+static inline int qt_window_pixels(int fd, int *width, int *height) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_xpixel == 0 || ws.ws_ypixel == 0) return -1;
+    *width = ws.ws_xpixel;
+    *height = ws.ws_ypixel;
+    return 0;
+}
+
 /* A pseudo-terminal of the given size for benchmarks: returns the master fd (or -1) and puts
    the slave's path in `path`. ioctl is variadic, hence C. */
 static inline int qt_open_pty(int rows, int cols, char *path, size_t pathSize) {
@@ -113,7 +122,7 @@ static inline struct qt_crash_state *qt_crash_state(void) {
    the alternate screen, show the cursor, reset colours, stop mouse reports, leave keypad mode.
    Only async-signal-safe calls. */
 static inline void qt_restore_terminal_raw(void) {
-    static const char reset[] = "\033[?1049l\033[?25h\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?1l\033>\r\n";
+    static const char reset[] = "\033[?2026l\033[?1049l\033[?25h\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?1l\033>\r\n";
     struct qt_crash_state *state = qt_crash_state();
     if (state->termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &state->termios);
     ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);
@@ -181,6 +190,19 @@ static inline void qt_remove_crash_restore(void) {
         sigaction(signals[i], &state->previous[signals[i]], NULL);
     }
 }
+
+/* The terminal as the start-up probe needs it: no echo, no line buffering, reads that return
+   at once (poll waits); signals stay on. `saved` is what qt_probe_leave puts back. */
+static inline int qt_probe_enter(int fd, struct termios *saved) {
+    if (tcgetattr(fd, saved) != 0) return -1;
+    struct termios raw = *saved;
+    raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+    raw.c_cc[VMIN] = 0;
+    raw.c_cc[VTIME] = 0;
+    return tcsetattr(fd, TCSANOW, &raw);
+}
+
+static inline void qt_probe_leave(int fd, const struct termios *saved) { tcsetattr(fd, TCSANOW, saved); }
 
 /* wchar.h declares wcwidth only under _XOPEN_SOURCE, which the module does not define. */
 extern int wcwidth(wchar_t c);

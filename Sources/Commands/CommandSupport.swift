@@ -53,6 +53,8 @@ public struct CommandContext: Sendable {
     public let saver: RoundUpSaver
     /// Where notes go that are not data (stderr in the binary).
     public let note: @Sendable (String) -> Void
+    /// Why the source cannot move money (Up makes and moves its round-ups itself); nil: it can.
+    public var noMoneyMoves: String?
 
     public init(api: any SavingsAPI, sourceKind: String, currency: Currency, format: OutputFormat, output: OutputSink,
                 calendar: Calendar = Week.calendar(in: .current), now: @escaping @Sendable () -> Date = { Date() },

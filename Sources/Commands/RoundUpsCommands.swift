@@ -20,6 +20,7 @@ public enum RoundUpsCommands {
         func state(_ line: RoundUp.Line) -> String {
             if !summary.isSaveable(line) { return "other currency" }
             if line.roundUp.minorUnits == 0 { return "" }
+            if context.noMoneyMoves != nil { return "made by the bank" }
             if progress.pending?.payments.contains(line.id) == true { return "no answer" }
             return savedIds.contains(line.id) ? "saved" : "not saved"
         }
@@ -37,6 +38,7 @@ public enum RoundUpsCommands {
             output.line("")
             let counted = summary.lines.filter { summary.isSaveable($0) && $0.roundUp.minorUnits > 0 }.count
             output.line("Round-ups: \(summary.saveable.formatted) from \(counted) \(counted == 1 ? "payment" : "payments")")
+            if let reason = context.noMoneyMoves { output.line(reason) }
             for part in progress.saved {
                 output.line(savedSentence(part, context: context))
             }
@@ -95,6 +97,7 @@ public enum RoundUpsCommands {
     /// A transfer of the week that got no answer before is sent again first, with its key.
     public static func save(_ context: CommandContext, week: Week, goal goalText: String, dryRun: Bool, yes: Bool,
                             confirm: Confirm) async throws {
+        if let reason = context.noMoneyMoves { throw CommandFailure(.failed, reason) }
         let goals = try await context.api.goals()
         let goal = try CommandContext.goal(goalText, in: goals.filter { $0.status == .active })
         var (summary, progress) = try await load(context, week: week)

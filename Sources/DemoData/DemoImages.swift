@@ -11,6 +11,17 @@ public enum DemoImages {
 
     public static func goalURL(id: Int) -> URL { URL(string: "\(scheme):/images/goals/\(id).png")! }
     public static func avatarURL(id: Int) -> URL { URL(string: "\(scheme):/images/avatars/\(id).png")! }
+    /// An achievement's picture (the demo's own, for the bundled achievements: the demo fetches nothing).
+    public static func achievementURL(id: Int) -> URL { URL(string: "\(scheme):/images/achievements/\(id).png")! }
+
+    /// The bundled achievements with the demo's own pictures instead of their URLs.
+    public static func withOwnPictures(_ file: AchievementsFile) -> AchievementsFile {
+        var file = file
+        for index in file.achievements.indices where file.achievements[index].backgroundImageURL != nil {
+            file.achievements[index].backgroundImageURL = achievementURL(id: file.achievements[index].id)
+        }
+        return file
+    }
 
     /// The PNG at a path like `/images/goals/3.png`, or nil for any other path.
     public static func png(atPath path: String) -> Data? {
@@ -20,6 +31,7 @@ public enum DemoImages {
         switch parts[1] {
         case "goals": return goalPNG(id: id)
         case "avatars": return avatarPNG(id: id)
+        case "achievements": return goalPNG(id: 0x10_0000 + id)
         default: return nil
         }
     }

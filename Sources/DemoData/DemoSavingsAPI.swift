@@ -70,7 +70,11 @@ public struct DemoSavingsAPI: SavingsAPI {
 
     /// The demo's own `demo:/images/…` pictures, made in process; other URLs over HTTP(S).
     public func imageData(at url: URL) async throws -> Data {
-        guard url.scheme?.lowercased() == DemoImages.scheme else { return try await ImageFetch.data(at: url) }
+        // The demo makes no network request: only its own pictures are there.
+        guard url.scheme?.lowercased() == DemoImages.scheme else {
+            let label = "GET \(TextSanitizer.clean(url.absoluteString))"
+            throw APIError(kind: .notFound, request: label, message: "\(label): the demo fetches nothing from the network")
+        }
         try await pause()
         if let photo = await backend.photo(atPath: url.path) { return photo }
         guard let data = DemoImages.png(atPath: url.path) else {

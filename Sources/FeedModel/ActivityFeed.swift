@@ -44,6 +44,7 @@ public final class ActivityFeed {
 
     /// Starts over (also the refresh): the old generation's answers are dropped and its requests cancelled.
     public func start() {
+        refreshedFrom = nil
         start(keeping: nil)
         showCachedFirstPage()
     }
@@ -70,19 +71,44 @@ public final class ActivityFeed {
         events.send(.activityPage)
     }
 
-    /// Starts over but keeps showing what is shown until the new first page arrives (or, if
-    /// it fails, until a retry brings one).
-    public func refresh() {
-        let shown = activities
-        start(keeping: shown.isEmpty ? nil : shown)
+    /// What a refresh changed, once its list replaced the one shown (taken once, for the status bar).
+    public struct RefreshChange: Equatable, Sendable {
+        /// Activities that were not there before, and those that went.
+        public var added: Int
+        public var removed: Int
+
+        /// "Refreshed: 2 new activities", "Refreshed: nothing changed".
+        public var summary: String {
+            func count(_ n: Int, _ what: String) -> String { n == 1 ? "1 \(what) activity" : "\(n) \(what) activities" }
+            let parts = [added > 0 ? count(added, "new") : nil, removed > 0 ? count(removed, "removed") : nil].compactMap { $0 }
+            return "Refreshed: " + (parts.isEmpty ? "nothing changed" : parts.joined(separator: ", ")) + "."
+        }
     }
 
-    private func start(keeping shown: [Activity]?) {
+    private var refreshedFrom: [Activity]?
+    private var refreshChange: RefreshChange?
+
+    /// What the last refresh changed, once (nil until its list is shown, and after it was taken).
+    public func takeRefreshChange() -> RefreshChange? {
+        defer { refreshChange = nil }
+        return refreshChange
+    }
+
+    /// Loads again what is loaded (as many windows back), showing what is shown until the new
+    /// list reaches as far (or, if it fails, until a retry brings it), then says what changed.
+    public func refresh() {
+        let shown = activities
+        let depth = pager.windowsDelivered
+        refreshedFrom = shown
+        start(keeping: shown.isEmpty ? nil : shown, depth: depth)
+    }
+
+    private func start(keeping shown: [Activity]?, depth: Int = 0) {
         for task in tasks.values { task.cancel() }
         tasks = [:]
         shownDuringRefresh = shown
         listIdentity += 1
-        perform(pager.start(now: now()))
+        perform(pager.start(now: now(), depth: depth))
         events.send(.activityPage)
     }
 
@@ -128,9 +154,16 @@ public final class ActivityFeed {
         tasks[request] = nil
         guard request.generation == pager.generation else { return }
         perform(pager.receive(request, result))
-        if shownDuringRefresh != nil, !pager.activities.isEmpty || pager.phase == .atEnd || pager.isPaused {
+        if shownDuringRefresh != nil, !pager.activities.isEmpty && !pager.isRefilling || pager.phase == .atEnd || pager.isPaused {
             shownDuringRefresh = nil
             listIdentity += 1
+        }
+        if let before = refreshedFrom, shownDuringRefresh == nil, !pager.isRefilling || pager.phase == .atEnd || pager.isPaused {
+            // (Short of the end, what lies past the new list's oldest was not asked for again.)
+            let floor = pager.phase == .atEnd ? nil : pager.activities.last?.timestamp
+            let old = Set(before.filter { floor == nil || $0.timestamp >= floor! }), new = Set(pager.activities)
+            refreshChange = RefreshChange(added: new.subtracting(old).count, removed: old.subtracting(new).count)
+            refreshedFrom = nil
         }
         events.send(.activityPage)
     }

@@ -60,6 +60,10 @@ public struct ActivityPager: Sendable {
     public private(set) var oldest: Date?
     /// Requests made in this generation (for tests and figures).
     public private(set) var requestCount = 0
+    /// Windows delivered in this generation (shown, in order).
+    public var windowsDelivered: Int { nextToDeliver }
+    /// A refresh walks back at least this many windows (as far as was loaded before it).
+    public private(set) var refillDepth = 0
 
     private var anchor = Date(timeIntervalSince1970: 0)
     private var nextToDeliver = 0
@@ -87,9 +91,11 @@ public struct ActivityPager: Sendable {
         return ActivityWindow(index: index, from: to.addingTimeInterval(-ActivityPager.windowLength), to: to)
     }
 
-    /// Starts over from `now`: a new generation whose old answers will be dropped.
-    public mutating func start(now: Date) -> [PageRequest] {
+    /// Starts over from `now`: a new generation whose old answers will be dropped. `depth`: the
+    /// windows to load again at once whatever the cursor (a refresh reloads what was loaded).
+    public mutating func start(now: Date, depth: Int = 0) -> [PageRequest] {
         generation += 1
+        refillDepth = depth
         anchor = now
         activities = []
         oldest = nil
@@ -182,8 +188,11 @@ public struct ActivityPager: Sendable {
         phase = inFlight.contains(nextToDeliver) ? .loading(firstPage: activities.isEmpty) : .ready
     }
 
+    /// Whether a refresh is still loading again what was loaded before it.
+    public var isRefilling: Bool { nextToDeliver < refillDepth }
+
     private var wantsMore: Bool {
-        activities.isEmpty || lastDeliveredWasEmpty || cursor >= activities.count - screenHeight
+        activities.isEmpty || lastDeliveredWasEmpty || isRefilling || cursor >= activities.count - screenHeight
     }
 
     private mutating func pump() -> [PageRequest] {
@@ -193,7 +202,7 @@ public struct ActivityPager: Sendable {
         }
         guard wantsMore else { return [] }
         // Walking an empty stretch: keep several windows ahead in flight; otherwise one at a time.
-        let depth = lastDeliveredWasEmpty ? maxInFlight : 1
+        let depth = lastDeliveredWasEmpty ? maxInFlight : isRefilling ? min(maxInFlight, refillDepth - nextToDeliver) : 1
         // Never ask past the end of a year of empty windows: there the walk pauses.
         let limit = emptyRunStart.map { $0 + emptyWindowLimit } ?? Int.max
         var requests: [PageRequest] = []

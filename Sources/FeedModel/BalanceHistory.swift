@@ -25,7 +25,8 @@ public struct BalanceHistory: Hashable, Sendable {
 
     public init(current: Money, feed: [FeedItem]) {
         let currency = current.currency
-        let usable = feed.enumerated().filter { $0.element.amount.currency == currency }
+        // What moved nothing (declined, reversed) never changed the balance: no point for it.
+        let usable = feed.enumerated().filter { $0.element.amount.currency == currency && !$0.element.isVoid }
         // Newest first; items at the same moment keep their feed order (the feed is newest first).
         let newestFirst = usable.sorted { $0.element.timestamp != $1.element.timestamp
             ? $0.element.timestamp > $1.element.timestamp : $0.offset < $1.offset }.map(\.element)
@@ -39,7 +40,7 @@ public struct BalanceHistory: Hashable, Sendable {
         self.current = current
         opening = Money(minorUnits: balance, currency: currency)
         self.points = points.reversed()
-        skipped = feed.count - usable.count
+        skipped = feed.filter { $0.amount.currency != currency }.count
     }
 
     public var isEmpty: Bool { points.isEmpty }

@@ -21,6 +21,13 @@ public struct FeedItem: Identifiable, Hashable, Sendable {
         self.userId = userId
         self.savingsRuleId = savingsRuleId
     }
+
+    /// The type of an item that moved nothing (a bank's declined or reversed transfer): listed in
+    /// the goal's feed as it was, counted in no sum (People's "saved", the balance chart).
+    public static let voidType = "void"
+
+    /// This item moved nothing.
+    public var isVoid: Bool { type == FeedItem.voidType }
 }
 
 extension FeedItem: Codable {

@@ -59,12 +59,50 @@ public struct NewGoal: Hashable, Sendable {
 
     private struct Message: Error { let text: String }
 
+    /// An amount as the app writes it ("$1,500.00", "-$4.00", "CHF 1,250.50", "1,000", "250 USD")
+    /// down to its sign and plain digits ("1500.00"): the currency's own symbol or code at either
+    /// end, and thousands separators only where they group three digits. Nil when something else is there.
+    static func plainNumber(_ text: String, currency: Currency) -> (negative: Bool, digits: String)? {
+        var rest = Substring(text.trimmingCharacters(in: .whitespaces))
+        var negative = false
+        func dropSign() {
+            if rest.hasPrefix("-") || rest.hasPrefix("−") {
+                negative = true
+                rest = rest.dropFirst().drop { $0 == " " }
+            }
+        }
+        dropSign()
+        let marks = [currency.symbol.trimmingCharacters(in: .whitespaces), currency.code].filter { !$0.isEmpty }
+        for mark in marks {
+            if rest.range(of: mark, options: [.anchored, .caseInsensitive]) != nil {
+                rest = rest.dropFirst(mark.count).drop { $0 == " " }
+                break
+            }
+            if rest.range(of: mark, options: [.anchored, .backwards, .caseInsensitive]) != nil {
+                rest = Substring(rest.dropLast(mark.count).trimmingCharacters(in: .whitespaces))
+                break
+            }
+        }
+        if !negative { dropSign() }
+        let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { return nil }
+        let whole = parts[0]
+        if whole.contains(",") {
+            // "1,000" and "12,345,678", never "1,0" or ",100".
+            let groups = whole.split(separator: ",", omittingEmptySubsequences: false)
+            guard (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }) else { return nil }
+        }
+        let digits = whole.filter { $0 != "," } + (parts.count == 2 ? "." + parts[1] : "")
+        return (negative, String(digits))
+    }
+
     private static func parseTarget(_ text: String, currency: Currency) -> Result<Money?, Message> {
         guard !text.isEmpty else { return .success(nil) }
         let example = currency.minorDigits > 0 ? "e.g. 250 or 99.50" : "e.g. 250"
-        var digits = Substring(text)
-        let negative = digits.hasPrefix("-")
-        if negative { digits = digits.dropFirst() }
+        guard let plain = plainNumber(text, currency: currency) else {
+            return .failure(Message(text: "not an amount, \(example)"))
+        }
+        let (negative, digits) = plain
         let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count <= 2, !parts[0].isEmpty || parts.count == 2,
               parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),

@@ -79,7 +79,8 @@ public enum PeopleRoster {
         for goal in goals {
             let feed = feeds(goal.id)
             states[goal.id] = feed.state
-            for item in feed.items where item.timestamp >= since && item.timestamp <= now && item.amount.currency == currency {
+            for item in feed.items where item.timestamp >= since && item.timestamp <= now && item.amount.currency == currency
+                && !item.isVoid {
                 saved[item.userId, default: 0] = Money.add(saved[item.userId, default: 0], item.amount.minorUnits)
                 counts[item.userId, default: 0] += 1
                 ids.insert(item.userId)

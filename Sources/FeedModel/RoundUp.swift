@@ -35,6 +35,8 @@ public enum RoundUp {
             lines = transactions
                 .compactMap { transaction in
                     guard transaction.roundsUp else { return nil }
+                    // The bank's own round-up, as it made it (Up): never computed again here.
+                    if let made = transaction.bankRoundUp { return Line(transaction: transaction, roundUp: made.magnitude) }
                     let own = transaction.amount.currency == accountCurrency ? step : nil
                     return RoundUp.of(transaction.amount, step: own).map { Line(transaction: transaction, roundUp: $0) }
                 }

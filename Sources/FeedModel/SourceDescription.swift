@@ -49,6 +49,9 @@ public struct SourceDescription: Sendable, Hashable {
     public let abilities: Abilities
     /// What `n` says when the source cannot create goals.
     public let noGoalCreation: String?
+    /// What `s` says (and the Round-ups tab shows) when the source cannot move money (Up moves
+    /// its round-ups itself).
+    public let noMoneyMoves: String?
     /// The request that checks a token ("GET /api/v2/accounts"), shown on the sign-in form.
     public let tokenCheck: String?
     /// Keys the config file's `[NAME]` table may set (Monzo: its OAuth client).
@@ -58,7 +61,7 @@ public struct SourceDescription: Sendable, Hashable {
 
     public init(name: String, title: String, baseURL: URL? = nil, sandboxURL: URL? = nil, signIn: SignIn,
                 tokenVariables: [String] = [], abilities: Abilities, noGoalCreation: String? = nil, tokenCheck: String? = nil,
-                configKeys: [String] = [], documentation: String) {
+                configKeys: [String] = [], documentation: String, noMoneyMoves: String? = nil) {
         self.name = name
         self.title = title
         self.baseURL = baseURL
@@ -67,6 +70,7 @@ public struct SourceDescription: Sendable, Hashable {
         self.tokenVariables = tokenVariables
         self.abilities = abilities
         self.noGoalCreation = noGoalCreation
+        self.noMoneyMoves = noMoneyMoves
         self.tokenCheck = tokenCheck
         self.configKeys = configKeys
         self.documentation = documentation
@@ -90,4 +94,15 @@ public protocol BankAPI: SavingsAPI {
     /// Checks `token` and, when it opens this same account, uses it from now on. Throws the
     /// refusal in one line, never quoting the token.
     func replaceToken(_ token: String) async throws(APIError)
+    /// A short note the status bar keeps beside the header while it holds (Up: its rate limit
+    /// running low); nil: none.
+    var statusNote: String? { get }
+    /// The next `account()` answers `account` without asking (the start read it when it checked
+    /// the token): one request per resource a start. Nothing by default.
+    func answerNextAsk(with account: Account)
+}
+
+extension BankAPI {
+    public var statusNote: String? { nil }
+    public func answerNextAsk(with account: Account) {}
 }

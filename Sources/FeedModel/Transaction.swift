@@ -9,13 +9,21 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     /// Whether the payment can round up at all. Every payment of the Qapital API can; a source
     /// with its own rule (Starling: settled or pending card payments only) says no for the rest.
     public var roundsUp: Bool
+    /// The round-up the bank itself made for this payment (Up), as a positive amount, boost
+    /// included: shown as it is instead of one computed here. Nil where the app computes it.
+    public var bankRoundUp: Money?
+    /// The part of `bankRoundUp` that was a boost (Up's boosted round-ups), positive; nil without one.
+    public var boost: Money?
 
-    public init(id: String, timestamp: Date, amount: Money, counterparty: String, roundsUp: Bool = true) {
+    public init(id: String, timestamp: Date, amount: Money, counterparty: String, roundsUp: Bool = true,
+                bankRoundUp: Money? = nil, boost: Money? = nil) {
         self.id = TextSanitizer.clean(id)
         self.timestamp = timestamp
         self.amount = amount
         self.counterparty = TextSanitizer.clean(counterparty)
         self.roundsUp = roundsUp
+        self.bankRoundUp = bankRoundUp
+        self.boost = boost
     }
 
     public var isMoneyOut: Bool { amount.minorUnits < 0 }

@@ -151,10 +151,32 @@ public struct HTTPTransport: Sendable {
             let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
             text += "?" + query.map { item in
                 let value = item.value?.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-                return "\(item.name)=\(value)"
+                let name = item.name.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+                return "\(name)=\(value)"
             }.joined(separator: "&")
         }
         return URL(string: text)!
+    }
+
+    /// One answer of any HTTP status: its body, status and header fields (for an API whose
+    /// headers say something, such as Up's `X-RateLimit-Remaining`).
+    public struct Answer: Sendable {
+        public let status: Int
+        public let body: Data
+        public let headers: [String: String]
+
+        public init(status: Int, body: Data, headers: [String: String] = [:]) {
+            self.status = status
+            self.body = body
+            self.headers = headers
+        }
+
+        /// The value of header `name`, matched without regard to case.
+        public func header(_ name: String) -> String? {
+            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
+
+        public var isSuccess: Bool { (200..<300).contains(status) }
     }
 
     /// Sends one request and returns the body of a 2xx answer; anything else throws an
@@ -162,26 +184,66 @@ public struct HTTPTransport: Sendable {
     public func send(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
                      contentType: String = "application/json", label: String? = nil) async throws(APIError) -> Data {
         let label = label ?? "\(method) \(path)"
-        var answer = try await exchange(method, path, query: query, body: body, contentType: contentType, label: label)
-        if answer.status == 401, let refresh = credential.refresh, let fresh = await refresh(answer.sent), fresh != answer.sent {
+        let sent = token
+        var answer = try await exchange(method, url(for: path, query: query), logged: (path, query), body: body,
+                                        contentType: contentType, label: label)
+        if answer.status == 401, let refresh = credential.refresh, let fresh = await refresh(sent), fresh != sent {
             // The token expired (or was refreshed elsewhere in this run): once more with the fresh one.
             credential.replace(fresh)
-            answer = try await exchange(method, path, query: query, body: body, contentType: contentType, label: label)
+            answer = try await exchange(method, url(for: path, query: query), logged: (path, query), body: body,
+                                        contentType: contentType, label: label)
         }
-        let (status, data, sent) = (answer.status, answer.data, answer.sent)
-        if (200..<300).contains(status) { return data }
-        if let classified = credential.classify?(status, data, label) {
-            if classified.kind == .unauthorized { credential.refuse(sent) }
-            throw classified
-        }
-        if status == 401 || status == 403 { credential.refuse(sent) }
-        throw HTTPTransport.statusError(status, label: label, serverMessage: serverMessage(data))
+        guard answer.isSuccess else { throw error(for: answer, label: label) }
+        return answer.body
     }
 
-    /// One request and its answer, whatever the status; the token it was sent with.
-    private func exchange(_ method: String, _ path: String, query: [URLQueryItem], body: Data?, contentType: String,
-                          label: String) async throws(APIError) -> (status: Int, data: Data, sent: String?) {
-        var request = URLRequest(url: url(for: path, query: query), timeoutInterval: timeout)
+    /// Sends one request and returns its answer whatever the status; only a request that got
+    /// no answer throws. `error(for:label:)` turns a non-2xx answer into the usual error.
+    public func answer(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
+                       label: String? = nil) async throws(APIError) -> Answer {
+        let label = label ?? "\(method) \(path)"
+        return try await exchange(method, url(for: path, query: query), logged: (path, query), body: body, label: label)
+    }
+
+    /// A URL the server handed out (a JSON:API `links.next`), requested as given: only on this
+    /// transport's origin and under its base path, so the token never goes anywhere else.
+    public func answer(_ method: String, absolute url: URL, label: String) async throws(APIError) -> Answer {
+        guard let path = relativePath(of: url) else {
+            throw APIError(kind: .rejected, request: label,
+                           message: "\(label): the server's link leads away from \(hostAndPort); not followed")
+        }
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        return try await exchange(method, url, logged: (path, query), body: nil, label: label)
+    }
+
+    /// The path of `url` under the base URL, when `url` has the base URL's origin and path; else nil.
+    public func relativePath(of url: URL) -> String? {
+        func origin(_ url: URL) -> String {
+            let scheme = url.scheme?.lowercased() ?? ""
+            let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+            return "\(scheme)://\((url.host ?? "").lowercased()):\(port)"
+        }
+        guard origin(url) == origin(baseURL), url.user == nil, url.password == nil, url.fragment == nil else { return nil }
+        var basePath = baseURL.path
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        let path = url.path
+        guard path == basePath || path.hasPrefix(basePath + "/") else { return nil }
+        let rest = String(path.dropFirst(basePath.count))
+        // No way back out of the base path.
+        guard !rest.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) else { return nil }
+        return rest.isEmpty ? "/" : rest
+    }
+
+    /// The error for a non-2xx answer (a 401 or 403 also marked the token in use as refused,
+    /// unless the source reads it otherwise): the source's own reading first, then the usual one.
+    public func error(for answer: Answer, label: String) -> APIError {
+        if let classified = credential.classify?(answer.status, answer.body, label) { return classified }
+        return HTTPTransport.statusError(answer.status, label: label, serverMessage: serverMessage(answer.body))
+    }
+
+    private func exchange(_ method: String, _ url: URL, logged: (path: String, query: [URLQueryItem]), body: Data?,
+                          contentType: String = "application/json", label: String) async throws(APIError) -> Answer {
+        var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let sent = token
@@ -207,12 +269,21 @@ public struct HTTPTransport: Sendable {
             (data, response) = try await fetcher.fetch(request, limits: .init(maxBytes: maxBytes, deadline: deadline, redirects: .sameOrigin))
         } catch {
             let problem = failure(error, label: label)
-            log?.request(method, path, query: query, status: nil, milliseconds: milliseconds(), failure: problem.message)
+            log?.request(method, logged.path, query: logged.query, status: nil, milliseconds: milliseconds(), failure: problem.message)
             throw problem
         }
         let status = response.statusCode
-        log?.request(method, path, query: query, status: status, milliseconds: milliseconds())
-        return (status, data, sent)
+        log?.request(method, logged.path, query: logged.query, status: status, milliseconds: milliseconds())
+        if status == 401 || status == 403 {
+            // A source may read a 401 or 403 as something else than a refused token (Monzo's 90-day edge).
+            let classified = credential.classify?(status, data, label)
+            if classified == nil || classified?.kind == .unauthorized { credential.refuse(sent) }
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in response.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        return Answer(status: status, body: data, headers: headers)
     }
 
     /// The error for a non-2xx status: 401/403 refuse the token, 404 is not found, 400/409/422

@@ -286,7 +286,7 @@ public struct MonzoAPI: BankAPI {
         let before = MonzoAPI.timestamp(to)
         for _ in 0..<MonzoAPI.maxPages {
             let query = [URLQueryItem(name: "account_id", value: account.id),
-                         URLQueryItem(name: "expand%5B%5D", value: "merchant"),
+                         URLQueryItem(name: "expand[]", value: "merchant"),
                          URLQueryItem(name: "since", value: since), URLQueryItem(name: "before", value: before),
                          URLQueryItem(name: "limit", value: String(MonzoAPI.pageLimit))]
             let page = try await get("/transactions", query: query, label: "GET /transactions", as: Monzo.TransactionList.self)

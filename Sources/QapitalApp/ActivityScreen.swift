@@ -31,6 +31,7 @@ final class ActivityScreen: TabScreen {
         guard let action else { return .ignored }
         if action == .lookFurtherBack { return .run(.fetchOlderActivity) }
         sync(data)
+        if action == .open { return open(data) }
         let before = list.selected
         guard list.navigate(action, count: rowCount) else { return .ignored }
         // Day headers are not stops: step over one in the direction of travel.
@@ -42,10 +43,37 @@ final class ActivityScreen: TabScreen {
         return .consumed
     }
 
+    /// Enter: the goal the activity names, else the activity in a card; on the error row a retry.
+    private func open(_ data: ScreenData) -> Outcome {
+        guard list.selected < rows.count, case .activity(let index) = rows.rows[list.selected], index < data.feed.activities.count else {
+            if list.selected >= rows.count, case .failed = data.feed.phase { return .run(.retryActivity) }
+            return .consumed
+        }
+        let activity = data.feed.activities[index]
+        if let goal = GoalDetailScreen.goal(namedIn: activity.message, data.goals.goals) {
+            return GoalDetailScreen.open(goal.id, data)
+        }
+        return .present(Self.card(activity, data))
+    }
+
+    /// An activity in full: when, what, how much, who.
+    static func card(_ activity: Activity, _ data: ScreenData) -> DetailCard {
+        let when = data.format.shortDate(activity.timestamp) + " " + data.format.time(activity.timestamp)
+        var lines: [[Span]] = [
+            DetailCard.field("When", [Span(when)]),
+            DetailCard.field("What", DisplayFormat.spans(activity.message)),
+            DetailCard.field("Amount", [Span(activity.amount.formatted, DisplayFormat.moneyStyle)]),
+            DetailCard.field("Who", [Span(data.users.name(for: activity.userId, holder: PeopleRoster.holder(of: data.goals.goals)))]),
+        ]
+        if activity.isVoid { lines.append(DetailCard.field("", [Span("declined or reversed: nothing moved", Style(fg: .role(.muted)))])) }
+        return DetailCard(title: "Activity", lines: lines)
+    }
+
     /// A click selects an activity (on a day's header: its first activity).
     func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
         let outcome = click(&list, x: x, y: y, count: rowCount)
-        guard case .moved = outcome else { return outcome == .outside ? .ignored : .consumed }
+        if outcome == .selected { return handle(.enter, action: .open, data) }
+        guard case .moved = outcome else { return .ignored }
         sync(data)
         return .consumed
     }
@@ -112,7 +140,8 @@ final class ActivityScreen: TabScreen {
             area = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
         }
         Self.render(state: self, rows: rows, list: &list, feed: data.feed, users: data.users, format: data.format,
-                    spinnerFrame: data.spinnerFrame, images: data.images, keys: data.keys, into: &buffer, area: area)
+                    spinnerFrame: data.spinnerFrame, images: data.images, keys: data.keys, holder: PeopleRoster.holder(of: data.goals.goals),
+                    into: &buffer, area: area)
         return Layout(area: area, list: list)
     }
 
@@ -165,7 +194,13 @@ final class ActivityScreen: TabScreen {
     @MainActor
     static func sync(rows: inout ActivityRows, list: inout ListState, filter: String, feed: ActivityFeed, users: UserDirectory,
                      timeZone: TimeZone) {
+        // A refresh replaced the list: the cursor stays on its activity, at the same place on screen.
+        let before = rows.identity != feed.listIdentity ? rows.activity(atRow: list.selected) : nil
         rows.update(with: feed.activities, identity: feed.listIdentity, filter: filter, timeZone: timeZone) { matches($0, filter: filter, users: users) }
+        if let before, let row = rows.row(of: before) {
+            list.offset += row - list.selected
+            list.selected = row
+        }
         list.clamp(count: rows.count + 1)
         // The cursor never rests on a day header: it stands on that day's first activity.
         if list.selected < rows.count, case .day = rows.rows[list.selected] {
@@ -195,7 +230,7 @@ final class ActivityScreen: TabScreen {
     @MainActor
     static func render(state: ActivityScreen, rows: ActivityRows, list: inout ListState, feed: ActivityFeed, users: UserDirectory,
                        format: DisplayFormat, spinnerFrame: String?, images: ImageStore? = nil, keys: KeyLabels = .defaults,
-                       into buffer: inout CellBuffer,
+                       holder: Int? = nil, into buffer: inout CellBuffer,
                        area: Rect) {
         let rowCount = rows.count + 1
         let activities = feed.activities
@@ -206,7 +241,9 @@ final class ActivityScreen: TabScreen {
         if selected > 0, selected == list.offset, selected - 1 < rows.count, case .day = rows.rows[selected - 1] {
             list.offset -= 1
         }
-        let drawn = view.draw(into: &buffer, rect: area, count: rowCount, state: &list) { buffer, index, row, _ in
+        // "N of M" counts activities: not the day headers, not the loading, error or end row.
+        let position = ListPosition.item(rows.ordinal(ofRow: list.selected), of: rows.activityCount)
+        let drawn = view.draw(into: &buffer, rect: area, count: rowCount, state: &list, position: position) { buffer, index, row, _ in
             if index == rows.count {
                 drawFooter(feed: feed, spinnerFrame: spinnerFrame, format: format, keys: keys, into: &buffer, row: row)
                 return
@@ -216,7 +253,8 @@ final class ActivityScreen: TabScreen {
                 let label = format.dayHeader(activities[first].timestamp)
                 buffer.write(label, x: row.x, y: row.y, maxWidth: row.width, style: Style(fg: .role(.title), attributes: [.bold, .underline]))
             case .activity(let activityIndex):
-                drawActivity(activities[activityIndex], users: users, format: format, filter: state.filter, images: images, into: &buffer, row: row)
+                drawActivity(activities[activityIndex], users: users, format: format, filter: state.filter, images: images, holder: holder,
+                             into: &buffer, row: row)
             }
         }
         // The selection overlay recolours the row; the selected avatar is drawn again on top.
@@ -232,7 +270,7 @@ final class ActivityScreen: TabScreen {
 
     @MainActor
     static func drawActivity(_ activity: Activity, users: UserDirectory, format: DisplayFormat, filter: String = "",
-                             images: ImageStore? = nil,
+                             images: ImageStore? = nil, holder: Int? = nil,
                              into buffer: inout CellBuffer, row: Rect) {
         var x = row.x + 2
         if images != nil {
@@ -250,7 +288,7 @@ final class ActivityScreen: TabScreen {
         if row.width >= 40 {
             x += buffer.write(format.time(activity.timestamp) + "  ", x: x, y: row.y, style: Style(fg: .role(.muted)))
         }
-        DisplayFormat.drawMessageRow(activity.message, who: users.displayName(for: activity.userId), whoFrom: 50,
+        DisplayFormat.drawMessageRow(activity.message, who: users.who(for: activity.userId, in: activity.message, holder: holder), whoFrom: 50,
                                      amount: activity.amount, amountWidth: 10, filter: filter, into: &buffer, x: x, row: row)
         // Declined or reversed: nothing moved, so the row is dimmed (and left out of every sum).
         if activity.isVoid { buffer.patch(Rect(x: x, y: row.y, width: row.maxX - x, height: 1), with: voidStyle) }

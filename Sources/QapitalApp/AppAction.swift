@@ -11,7 +11,7 @@ enum AppAction: Hashable, Sendable {
     case filter, refresh, help, quit, redraw
     case people
     case previousWeek, nextWeek, save, newGoal
-    /// `n` and `N` with a filter set (`n` is `newGoal` otherwise).
+    /// `n` and `N` with a filter set (nothing without one: `n` never means anything else).
     case nextMatch, previousMatch
     /// Activity, after a year of empty windows: walk another year back.
     case lookFurtherBack
@@ -48,7 +48,8 @@ enum AppAction: Hashable, Sendable {
         map.bind([.char("?")], to: .help, help: "this help", section: actions)
         map.bind([.ctrl("l")], to: .redraw, help: "draw the whole screen again", section: actions)
         map.bind([.char("q")], to: .quit, help: "quit (in a goal: back)", section: actions)
-        map.bind([.char("n")], to: .newGoal, help: "new goal (Goals, Round-ups); with a filter set: next match", section: actions)
+        map.bind([.char("a")], to: .newGoal, help: "add a goal (Goals, a goal, Round-ups)", section: actions)
+        map.bind([.char("n")], to: .nextMatch, help: "with a filter set: next match", section: actions)
         map.bind([.char("N")], to: .previousMatch, help: "with a filter set: previous match", section: actions)
         return map
     }()

@@ -1,5 +1,6 @@
 import FeedModel
 import Foundation
+import TermUI
 
 extension AppCore {
     public struct Configuration {
@@ -21,11 +22,18 @@ extension AppCore {
         public var keys = KeyOverrides()
         /// Why the source cannot create goals (`n` says it instead of opening the form); nil: it can.
         public var noGoalCreation: String?
+        /// Why the source cannot move money (`s` says it, the Round-ups tab shows it: Up moves its
+        /// round-ups itself); nil: it can.
+        public var noMoneyMoves: String?
+        /// The terminal's cell in pixels where it draws pictures itself (kitty, sixel); nil:
+        /// pictures are half blocks.
+        public var pictureCellPixels: PixelSize?
 
         public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, currency: Currency = .usd,
                     errorLifetime: TimeInterval = 6, images: Bool = true, pictureSchemes: Set<String> = ["http", "https"],
-                    keys: KeyOverrides = KeyOverrides(), roundUpStep: Int64? = nil) {
+                    keys: KeyOverrides = KeyOverrides(), roundUpStep: Int64? = nil, pictureCellPixels: PixelSize? = nil) {
             self.keys = keys
+            self.pictureCellPixels = pictureCellPixels
             self.roundUpStep = roundUpStep
             self.sourceName = sourceName
             self.colors = colors
@@ -51,6 +59,9 @@ extension AppCore {
         public var signIn: SignInCapability?
         /// Where every error the status bar shows is written too (`--log-file`).
         public var errorLog: (@Sendable (String) -> Void)?
+        /// A short note the status bar keeps beside the header while it holds (Up's rate limit
+        /// running low); read when drawing, so it must be cheap.
+        public var sourceNote: (@Sendable () -> String?)?
         /// Who saves round-ups and where the saved weeks are kept (the key of a week's transfer
         /// comes from it); by default the demo's, kept for this run only.
         public var roundUpSaver = RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord())

@@ -43,7 +43,7 @@ public final class AppCore {
         self.queue = queue
         self.configuration = configuration
         stores = AppStores(api: api, configuration: configuration, cache: capabilities.cache, saver: capabilities.roundUpSaver,
-                           events: sink, pictureArrived: { queue.post(.picture($0)) }, now: now)
+                           signIn: capabilities.signIn, events: sink, pictureArrived: { queue.post(.picture($0)) }, now: now)
         data = ScreenData(stores, achievements: achievements, configuration: configuration,
                           format: DisplayFormat(timeZone: configuration.timeZone, now: now))
         commands = CommandRunner(stores: stores, refreshCache: capabilities.refreshCache)
@@ -54,8 +54,7 @@ public final class AppCore {
     }
 
     public var feed: ActivityFeed { stores.feed }
-    var goals: GoalStore { stores.goals }
-    var roundUps: RoundUpStore { stores.roundUps }
+    var goals: GoalStore { stores.goals }; var roundUps: RoundUpStore { stores.roundUps }
     var screen: any Screen { stacks[tabIndex].last! }
     /// What the screens read (for tests).
     var screenData: ScreenData { data }
@@ -63,15 +62,14 @@ public final class AppCore {
     /// Posts an event into the queue (the loop posts the terminal's).
     public func post(_ event: Event) { queue.post(event) }
 
-    /// Starts loading what the screens show (the activity feed too, so tab 2 has its first
-    /// page before anyone switches to it).
+    /// Starts loading what the screens show (the activity feed too, so tab 2 has its first page before anyone switches to it).
     public func start() {
         run(stacks.flatMap { $0[0].start(data) } + [.loadAccount] + screen.appear(data))
         if let note = AchievementsLoader.skippedNote(data.achievements) { status.error = (note, status.now()) }
     }
 
     /// Nothing in flight: used to wait for the app to settle.
-    public var isIdle: Bool { !stores.isBusy && !overlays.contains { ($0 as? SignInOverlay)?.isChecking == true } }
+    public var isIdle: Bool { !stores.isBusy }
     /// Events posted and not handled yet.
     public var pendingEvents: Int { queue.pending }
     /// Nothing in flight and every posted event handled.
@@ -88,7 +86,7 @@ public final class AppCore {
     @discardableResult public func update(_ event: Event) -> Bool {
         var changed = true
         switch event {
-        case .terminal(.key(let key)): handle(key)
+        case .terminal(.key(let key)): status.acted(key); handle(key)
         case .terminal(.quitSignal(let signal)): (quitSignal, shouldQuit) = (signal, true)
         case .terminal(.resize), .picture: break  // the next frame is drawn at the new size, with the picture
         case .store(let storeEvent): receive(storeEvent)
@@ -118,7 +116,7 @@ public final class AppCore {
             status.error = nil
             run(stacks.flatMap { $0[0].refresh(data) } + [.loadAccount])
         }
-        if let form = signIn.form(over: overlays, events: sink) { overlays.append(form) }
+        if let form = signIn.form(over: overlays) { overlays.append(form) }
         for screen in stacks.joined() { run(screen.receive(event, data)) }
         for overlay in overlays { apply(overlay.receive(event, data), from: overlay) }
     }
@@ -128,7 +126,7 @@ public final class AppCore {
         if let top = overlays.last, !apply(top.handle(key, data), from: top).isIgnored { return }
         if key == .resize { return }
         if case .click(let x, let y) = key {
-            if y == 0 { tabBar.index(atX: x).map(switchTab) } else { apply(screen.click(x: x, y: y, data), from: nil) }
+            if y == 0 { tabBar.index(atX: x, width: width).map(switchTab) } else { apply(screen.click(x: x, y: y, data), from: nil) }
             return
         }
         let screen = self.screen
@@ -181,8 +179,9 @@ public final class AppCore {
         for command in work { if let note = commands.run(command) { showNotice(note) } }
     }
 
-    /// The tab bar: "1 Goals", … as drawn, the current tab highlighted.
+    /// The tab bar: "1 Goals", … as drawn (numbers alone where they do not fit `width`, the last frame's), the current tab highlighted.
     private var tabBar: TabBar { TabBar(titles: AppFrame.tabTitles, selected: tabIndex) }
+    private var width = Int.max
 
     private func switchTab(to index: Int) {
         tabIndex = index
@@ -191,6 +190,7 @@ public final class AppCore {
 
     /// Overlays take their room, the frame is drawn (reading only), the screen keeps its layout, the stores are asked for what it showed.
     public func render(into buffer: inout CellBuffer) {
+        width = buffer.area.width
         if let body = AppFrame.body(of: buffer.area) { for overlay in overlays { overlay.layOut(area: body, data) } }
         let frame = AppFrame(tabBar: tabBar, stack: stacks[tabIndex], overlays: overlays, status: status, cachedAt: goals.cachedAt)
         guard let layout = frame.draw(into: &buffer, data) else { return }

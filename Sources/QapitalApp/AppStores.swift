@@ -15,9 +15,11 @@ final class AppStores {
     let account: AccountStore
     /// Pictures, when shown at all (with colours and without `--no-images`).
     let images: ImageStore?
+    /// A new token's check, for a source whose token can be refused mid-session.
+    let tokenCheck: TokenCheck?
 
     init(api: any SavingsAPI, configuration: AppCore.Configuration, cache: (any OfflineCache)?, saver: RoundUpSaver,
-         events: EventSink<StoreEvent>, pictureArrived: @escaping @MainActor (URL) -> Void, now: @escaping @Sendable () -> Date) {
+         signIn: AppCore.SignInCapability? = nil, events: EventSink<StoreEvent>, pictureArrived: @escaping @MainActor (URL) -> Void, now: @escaping @Sendable () -> Date) {
         users = UserDirectory(api: api, now: now, events: events)
         goals = GoalStore(api: api, users: users, cache: cache, events: events)
         feed = ActivityFeed(api: api, cache: cache, now: now, events: events)
@@ -25,9 +27,11 @@ final class AppStores {
                                 calendar: Week.calendar(in: configuration.timeZone), now: now, events: events, saver: saver)
         goalCreator = GoalCreator(api: api, goals: goals, events: events)
         account = AccountStore(api: api, events: events)
+        tokenCheck = signIn.map { TokenCheck($0, events: events) }
         if configuration.images && configuration.colors {
             // The demo's own pictures come from the API in process; everything else over HTTP(S).
-            images = ImageStore(schemes: configuration.pictureSchemes, arrived: pictureArrived) { url in
+            images = ImageStore(schemes: configuration.pictureSchemes, cellPixels: configuration.pictureCellPixels,
+                                arrived: pictureArrived) { url in
                 try await api.imageData(at: url)
             }
         } else {
@@ -46,6 +50,6 @@ final class AppStores {
     /// Some store has a request in flight.
     var isBusy: Bool {
         goals.isBusy || feed.isBusy || users.isBusy || roundUps.isBusy || goalCreator.isBusy || account.isBusy
-            || (images?.isBusy ?? false)
+            || (images?.isBusy ?? false) || (tokenCheck?.isBusy ?? false)
     }
 }

@@ -38,6 +38,8 @@ enum Command: Hashable, Sendable {
     case resetGoalCreation
     /// The bank account for the status bar's header (at launch, after money moved, after signing in).
     case loadAccount
+    /// The sign-in form's Enter over the app: check the token (`TokenCheck`).
+    case checkToken(SignInAttempt)
 
     /// Money moved into a goal: the header's balance, and the goal's feed and the activity where
     /// loaded (the saving is now one of theirs), so every sum agrees.

@@ -37,6 +37,7 @@ struct CommandRunner {
         case .createGoal(let goal): stores.goalCreator.create(goal)
         case .resetGoalCreation: stores.goalCreator.reset()
         case .loadAccount: stores.account.load()
+        case .checkToken(let attempt): stores.tokenCheck?.check(attempt)
         }
         return nil
     }

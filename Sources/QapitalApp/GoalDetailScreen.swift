@@ -80,6 +80,23 @@ final class GoalDetailScreen: Screen {
 
     func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }
 
+    /// The goal an activity or saving names: one of its bold words is a goal's name.
+    static func goal(namedIn message: MarkupText, _ goals: [Goal]) -> Goal? {
+        let bold = Set(message.runs.filter(\.isBold).map(\.text))
+        return goals.first { bold.contains($0.name) }
+    }
+
+    /// Opens a goal (its feed loaded if it never was), at `item` when given; pushed on the tab shown.
+    static func open(_ goalId: GoalID, _ data: ScreenData, at item: FeedItem? = nil) -> Outcome {
+        guard data.goals.goal(id: goalId) != nil else { return .notice("That goal is no longer there.") }
+        let detail = GoalDetailScreen(goalId: goalId)
+        if let item, let index = data.goals.feed(for: goalId).entries.firstIndex(where: { $0.item == item }) {
+            detail.list.selected = index
+        }
+        let load: [Command] = data.goals.feed(for: goalId).status == .idle ? [.loadGoalFeed(goalId)] : []
+        return .run(load, then: .push(detail))
+    }
+
     /// Rows of the header above the feed.
     static let headerHeight = 5
 
@@ -129,7 +146,8 @@ final class GoalDetailScreen: Screen {
             return
         }
         ListView().draw(into: &buffer, rect: body, count: entries.count, state: &list) { buffer, index, row, _ in
-            drawEntry(entries[index], users: users, format: format, filter: state.filter, into: &buffer, row: row)
+            drawEntry(entries[index], users: users, format: format, filter: state.filter, holder: PeopleRoster.holder(of: store.goals),
+                      into: &buffer, row: row)
         }
     }
 
@@ -182,11 +200,11 @@ final class GoalDetailScreen: Screen {
     }
 
     @MainActor
-    static func drawEntry(_ entry: FeedEntry, users: UserDirectory, format: DisplayFormat, filter: String = "",
+    static func drawEntry(_ entry: FeedEntry, users: UserDirectory, format: DisplayFormat, filter: String = "", holder: Int? = nil,
                           into buffer: inout CellBuffer, row: Rect) {
         let item = entry.item
         let date = format.shortDate(item.timestamp)
-        let who = users.displayName(for: item.userId)
+        let who = users.who(for: item.userId, in: item.message, holder: holder)
         // Columns: date · message · who · rule · amount, the amount last so it stays in line
         // when a row leaves out its who; the message has the room first.
         let dateWidth = 12

@@ -141,6 +141,8 @@ final class GoalListScreen: TabScreen {
     struct AmountColumns {
         var saved = 11
         var target = 15
+        /// The longest name, up to `preferredNameWidth`: the room a name keeps before the bar takes it.
+        var name = 0
 
         init() {}
 
@@ -152,6 +154,7 @@ final class GoalListScreen: TabScreen {
         init(goal: Goal, atLeast columns: AmountColumns) {
             saved = max(columns.saved, TextWidth.of(goal.balance.formatted))
             target = max(columns.target, TextWidth.of(GoalListScreen.targetText(goal)))
+            name = max(columns.name, min(GoalListScreen.preferredNameWidth, TextWidth.of(goal.name)))
         }
     }
 
@@ -159,13 +162,25 @@ final class GoalListScreen: TabScreen {
 
     /// The fewest cells the name keeps while the columns beside it are drawn.
     nonisolated static let minimumNameWidth = 6
+    /// The cells a name keeps, where it is that long, before the bar takes room (the demo's
+    /// names are whole at 80 columns, and so in the list beside the summary at 100).
+    nonisolated static let preferredNameWidth = 16
 
     /// Which columns a row of `width` cells shows: the saved amount always; as the row narrows
-    /// the people go first, then the name gives way down to `minimumNameWidth`, then the target,
-    /// then the bar.
+    /// the people go first, then the bar while names would be cut (the summary beside the list
+    /// shows the selected goal's), then the name gives way down to `minimumNameWidth`, then the
+    /// target, then the bar.
     nonisolated static func layout(width: Int, columns: AmountColumns) -> (target: Bool, bar: Bool, people: Bool) {
-        let room = width - 5 - 1 - minimumNameWidth
         let bar = 16, people = 15
+        func needed(_ choice: (target: Bool, bar: Bool, people: Bool)) -> Int {
+            columns.saved + (choice.target ? columns.target : 0) + (choice.bar ? bar : 0) + (choice.people ? people : 0)
+        }
+        // Names whole: the people, then the bar give way first.
+        for choice in [(true, true, true), (true, true, false), (true, false, false)] as [(target: Bool, bar: Bool, people: Bool)] {
+            if choice.people && width < 80 { continue }
+            if needed(choice) <= width - 5 - 1 - max(minimumNameWidth, columns.name) { return choice }
+        }
+        let room = width - 5 - 1 - minimumNameWidth
         let choices: [(target: Bool, bar: Bool, people: Bool)] = [
             (true, true, true), (true, true, false), (false, true, false),
             // Below 60 columns there is never a bar: the target stays while it fits.
@@ -174,8 +189,7 @@ final class GoalListScreen: TabScreen {
         for choice in choices {
             if choice.bar && width < 60 || !choice.bar && choice.target && width >= 60 { continue }
             if choice.people && width < 80 { continue }
-            let needed = columns.saved + (choice.target ? columns.target : 0) + (choice.bar ? bar : 0) + (choice.people ? people : 0)
-            if needed <= room { return choice }
+            if needed(choice) <= room { return choice }
         }
         return (false, false, false)
     }
@@ -242,9 +256,10 @@ final class GoalListScreen: TabScreen {
             }
             y += rows
         } else {
-            let monogram = monogramSpan(goal.name, width: 8, colors: colors)
-            line([monogram])
-            line([monogram])
+            // One block of two lines, its letters once.
+            Pictures.monogramBlock(goal.name, colors: colors, rect: Rect(x: inner.x, y: y, width: min(8, width), height: min(2, inner.maxY - y)),
+                                   into: &buffer)
+            y += 2
         }
         y += 1
         line([Span("Saved  ", Style(fg: .role(.muted))), Span(goal.balance.formatted, DisplayFormat.moneyStyle.adding(.bold))])

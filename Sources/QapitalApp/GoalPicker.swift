@@ -27,7 +27,10 @@ final class GoalPicker: Overlay {
         case .cancel:
             return .close()
         case nil:
-            if let action = AppAction.keyMap.action(for: key) { _ = list.navigate(action, count: goals.count) }
+            // (No filter here: `n` and `N` are no moves.)
+            if let action = AppAction.keyMap.action(for: key), action != .nextMatch, action != .previousMatch {
+                _ = list.navigate(action, count: goals.count)
+            }
             return .consumed
         }
     }

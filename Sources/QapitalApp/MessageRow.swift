@@ -15,7 +15,8 @@ extension DisplayFormat {
         let whoSpan = Span("  " + TextWidth.pad(TextWidth.truncate(who, to: 14), to: 14), Style(fg: .role(.highlight)))
         let fixed = columns.reduce(amountSpan.width) { $0 + $1.width }
         let text = message.plainText
-        var showWho = row.width >= whoFrom
+        // (An empty who: the message names the person already.)
+        var showWho = row.width >= whoFrom && !who.isEmpty
         if showWho, TextWidth.of(text) > right - x - fixed - whoSpan.width - 1 {
             showWho = false
         }

@@ -2,7 +2,7 @@ import FeedModel
 import Foundation
 import TermUI
 
-/// The small form that `n` opens: a name, an optional target and an optional photo (a path to a
+/// The small form that `a` opens: a name, an optional target and an optional photo (a path to a
 /// PNG or JPEG file, shown as a preview once read), each with its problem beside it. Closes
 /// when its goal arrived (the Goals list selects it).
 @MainActor
@@ -12,7 +12,7 @@ final class NewGoalForm: Overlay {
 
     nonisolated static let keyMap: KeyMap<Action> = {
         var map = KeyMap<Action>()
-        let section = "New-goal form (n; other keys type)"
+        let section = "New-goal form (a; other keys type)"
         map.bind([.tab, .backTab, .down, .up], to: .nextField, help: "next or previous field", section: section)
         map.bind([.enter], to: .create, help: "create the goal", section: section)
         map.bind([.escape], to: .cancel, help: "cancel, close it", section: section)

@@ -333,28 +333,17 @@ final class PersonScreen: Screen {
     private func open(_ row: Row, _ data: ScreenData) -> Outcome {
         switch row {
         case .goal(let goal):
-            return openGoal(goal.id, data)
+            return GoalDetailScreen.open(goal.id, data)
         case .event(.saving(let goalId, let item)):
-            return openGoal(goalId, data, at: item)
+            return GoalDetailScreen.open(goalId, data, at: item)
         case .event(.activity(let activity)):
-            let bold = Set(activity.message.runs.filter(\.isBold).map(\.text))
-            guard let goal = data.goals.goals.first(where: { bold.contains($0.name) }) else {
+            guard let goal = GoalDetailScreen.goal(namedIn: activity.message, data.goals.goals) else {
                 return .notice("This activity is not about one goal.")
             }
-            return openGoal(goal.id, data)
+            return GoalDetailScreen.open(goal.id, data)
         case .heading, .note:
             return .consumed
         }
-    }
-
-    private func openGoal(_ goalId: GoalID, _ data: ScreenData, at item: FeedItem? = nil) -> Outcome {
-        guard data.goals.goal(id: goalId) != nil else { return .notice("That goal is no longer there.") }
-        let detail = GoalDetailScreen(goalId: goalId)
-        if let item, let index = data.goals.feed(for: goalId).entries.firstIndex(where: { $0.item == item }) {
-            detail.list.selected = index
-        }
-        let load: [Command] = data.goals.feed(for: goalId).status == .idle ? [.loadGoalFeed(goalId)] : []
-        return .run(load, then: .push(detail))
     }
 
     func refresh(_ data: ScreenData) -> [Command] { PeopleData.refresh(data) }
@@ -397,7 +386,11 @@ final class PersonScreen: Screen {
         let rows = rows(data)
         var list = self.list
         Self.settle(&list, rows, direction: 1)
-        ListView().draw(into: &buffer, rect: body, count: rows.count, state: &list) { buffer, index, row, _ in
+        // "N of M" counts goals and events, not the headings and notes between them.
+        let stops = rows.prefix(list.selected + 1).filter(\.isStop).count
+        let onStop = list.selected < rows.count && rows[list.selected].isStop
+        let position = ListPosition.item(onStop ? stops : nil, of: rows.count(where: \.isStop))
+        ListView().draw(into: &buffer, rect: body, count: rows.count, state: &list, position: position) { buffer, index, row, _ in
             Self.drawRow(rows[index], userId: userId, data, filter: filter, into: &buffer, row: row)
         }
         return Layout(area: area, list: list)
@@ -416,7 +409,7 @@ final class PersonScreen: Screen {
         case .loading: lines.append([Span("User #\(userId) · loading…", muted)])
         case .unknown: lines.append([Span("User #\(userId) · the server does not know this user", muted)])
         case .failed(let message): lines.append([Span("✗ " + message, Style(fg: .role(.error)))])
-        case .found: lines.append([Span("User #\(userId)", muted)])
+        case .found: break  // named once: the id line would read as the unknown-user fallback
         }
         if let person {
             let count = switch person.savedState {

@@ -54,6 +54,7 @@ final class RoundUpsScreen: TabScreen {
             return .run(.showNextWeek)
         case .save:
             // Retries a failed transfer with its id; otherwise the goal picker, or why not.
+            if let reason = data.noMoneyMoves { return .notice(reason) }
             if store.transfer?.failureMessage != nil { return .run(.retryTransfer) }
             if let problem = store.saveProblem { return .notice(problem.message) }
             return .present(GoalPicker())
@@ -75,7 +76,8 @@ final class RoundUpsScreen: TabScreen {
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
         var list = self.list
-        Self.render(state: self, list: &list, store: data.roundUps, format: data.format, keys: data.keys, into: &buffer, area: area)
+        Self.render(state: self, list: &list, store: data.roundUps, format: data.format, keys: data.keys,
+                    bankMoves: data.noMoneyMoves, into: &buffer, area: area)
         return Layout(area: area, list: list)
     }
 
@@ -110,17 +112,17 @@ final class RoundUpsScreen: TabScreen {
 
     // MARK: - Drawing
 
+    /// `bankMoves`: the bank makes and moves the round-ups itself (Up): its totals are shown as
+    /// made, with that line instead of `s`.
     static func render(state: RoundUpsScreen, list: inout ListState, store: RoundUpStore, format: DisplayFormat, keys: KeyLabels = .defaults,
-                       into buffer: inout CellBuffer, area: Rect) {
+                       bankMoves: String? = nil, into buffer: inout CellBuffer, area: Rect) {
         guard area.height >= 3 else { return }
         let muted = Style(fg: .role(.muted))
         let week = store.week
 
-        // Heading: the week and how to move.
-        var heading = "Week of " + weekLabel(week)
-        if store.isCurrentWeek { heading += " · this week" }
-        let weekKeys = store.canShowNextWeek ? "← [ previous · next ] →" : "← [ previous"
-        let keysX = buffer.writeRightAligned(weekKeys, maxX: area.maxX - 1, y: area.y, style: muted)
+        // Heading: the week and how to move; the week keeps its room first (the keys shrink, then go).
+        let (heading, weekKeys) = headingLine(store, width: area.width - 2)
+        let keysX = weekKeys.isEmpty ? area.maxX : buffer.writeRightAligned(weekKeys, maxX: area.maxX - 1, y: area.y, style: muted)
         buffer.write(heading, x: area.x + 1, y: area.y, maxWidth: max(0, keysX - area.x - 2),
                      style: Style(fg: .role(.title), attributes: .bold))
 
@@ -147,9 +149,10 @@ final class RoundUpsScreen: TabScreen {
                     footer.append(rest)
                 }
             } else {
-                var total = [Span("Round-ups: ", .bold), Span(summary.saveable.formatted, DisplayFormat.moneyStyle.adding(.bold)),
+                var total = [Span(bankMoves == nil ? "Round-ups: " : "Round-ups the bank made: ", .bold),
+                             Span(summary.saveable.formatted, DisplayFormat.moneyStyle.adding(.bold)),
                              Span(" from " + paymentsPhrase(summary.saveableCount), muted)]
-                if store.saveProblem == nil { total.append(Span("   s: save into a goal", Style(fg: .role(.accent)))) }
+                if store.saveProblem == nil, bankMoves == nil { total.append(Span("   s: save into a goal", Style(fg: .role(.accent)))) }
                 footer.append(total)
             }
             let others = summary.otherTotals
@@ -159,6 +162,7 @@ final class RoundUpsScreen: TabScreen {
             }
         }
         footer += transferLines(store, keys: keys)
+        if let bankMoves { footer.append([Span(bankMoves, muted)]) }
         let footerHeight = min(footer.count + (footer.isEmpty ? 0 : 1), max(0, area.height - 3))
         for (index, line) in footer.suffix(max(0, footerHeight - 1)).enumerated() {
             buffer.write(line, x: area.x + 1, y: area.maxY - footerHeight + 1 + index, maxWidth: area.width - 2)
@@ -197,6 +201,23 @@ final class RoundUpsScreen: TabScreen {
             buffer.write(message.0, x: area.x + 1, y: body.y, maxWidth: area.width - 2, style: message.1)
         }
 
+    }
+
+    /// The heading and the week keys that fit `width` cells: the whole heading with the keys
+    /// written out, then with arrows alone, then shorter headings ("Mon 16 Nov – Sun 22 Nov 2026",
+    /// "16 Nov – 22 Nov") without keys.
+    static func headingLine(_ store: RoundUpStore, width: Int) -> (heading: String, keys: String) {
+        let week = store.week
+        let label = weekLabel(week)
+        let full = "Week of " + label + (store.isCurrentWeek ? " · this week" : "")
+        let keys = store.canShowNextWeek ? ["← [ previous · next ] →", "← →"] : ["← [ previous", "←"]
+        let candidates = [(full, keys[0]), (full, keys[1]), ("Week of " + label, keys[1]), (label, keys[1]), (full, ""),
+                          ("Week of " + label, ""), (label, ""),
+                          (shortDay(week.start, calendar: week.calendar) + " – " + shortDay(week.lastDay, calendar: week.calendar), "")]
+        for (heading, keys) in candidates where TextWidth.of(heading) + (keys.isEmpty ? 0 : TextWidth.of(keys) + 2) <= width {
+            return (heading, keys)
+        }
+        return (candidates.last!.0, "")
     }
 
     /// Rows of the twelve weeks' bars (with their date row), and the height they need.

@@ -12,6 +12,8 @@ struct ScreenData {
     let users: UserDirectory
     let roundUps: RoundUpStore
     let goalCreator: GoalCreator
+    /// The sign-in form's token check (sources whose token can be refused mid-session).
+    let tokenCheck: TokenCheck?
     let achievements: AchievementsFile
     let format: DisplayFormat
     /// Pictures, when shown at all (with colours and without `--no-images`).
@@ -25,6 +27,8 @@ struct ScreenData {
     let keys: KeyLabels
     /// Why the source cannot create goals (nil: it can).
     let noGoalCreation: String?
+    /// Why the source cannot move money (nil: it can).
+    let noMoneyMoves: String?
 
     init(_ stores: AppStores, achievements: AchievementsFile, configuration: AppCore.Configuration, format: DisplayFormat) {
         goals = stores.goals
@@ -32,6 +36,7 @@ struct ScreenData {
         users = stores.users
         roundUps = stores.roundUps
         goalCreator = stores.goalCreator
+        tokenCheck = stores.tokenCheck
         images = stores.images
         self.achievements = achievements
         self.format = format
@@ -40,6 +45,7 @@ struct ScreenData {
         timeZone = configuration.timeZone
         keys = KeyLabels(configuration.keys)
         noGoalCreation = configuration.noGoalCreation
+        noMoneyMoves = configuration.noMoneyMoves
     }
 }
 

@@ -15,11 +15,11 @@ final class ScreenKeys {
         shared = AppAction.keyMap.rebinding(overrides.actions)
     }
 
-    /// With a filter set, `n` and `N` jump between matches (as in less); without one `N` is nothing.
+    /// With a filter set, `n` and `N` jump between matches (as in less); without one they are nothing.
     func action(for key: Key, on screen: any Screen) -> AppAction? {
         let action = keyMap(for: type(of: screen)).action(for: key) ?? shared.action(for: key)
-        if !screen.filter.isEmpty { return action == .newGoal ? .nextMatch : action }
-        return action == .previousMatch ? nil : action
+        if screen.filter.isEmpty, action == .nextMatch || action == .previousMatch { return nil }
+        return action
     }
 
     private func keyMap(for type: any Screen.Type) -> KeyMap<AppAction> {

@@ -14,9 +14,9 @@ struct SignInOffer {
     }
 
     /// The form to put up now: the token in use was refused, no form is up and none was closed.
-    func form(over overlays: [any Overlay], events: EventSink<StoreEvent>) -> SignInOverlay? {
+    func form(over overlays: [any Overlay]) -> SignInOverlay? {
         guard let capability, capability.isRefused(), !dismissed, !overlays.contains(where: { $0 is SignInOverlay }) else { return nil }
-        return SignInOverlay(capability, refusal: "The server refused the token in use: paste a new one.", events: events)
+        return SignInOverlay(capability, refusal: "The server refused the token in use: paste a new one.")
     }
 
     /// A token check finished: true when the source now has a token it accepts.

@@ -19,46 +19,26 @@ final class SignInOverlay: Overlay {
     nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
 
     private(set) var form: SignInForm
-    private let capability: AppCore.SignInCapability
-    private let events: EventSink<StoreEvent>
-    private var attempt = 0
-    /// The last check accepted the token.
-    private(set) var signedIn = false
-
-    init(_ capability: AppCore.SignInCapability, refusal: String?, events: EventSink<StoreEvent>) {
-        self.capability = capability
-        self.events = events
+    init(_ capability: AppCore.SignInCapability, refusal: String?) {
         form = SignInForm(origin: capability.origin, refusal: refusal, escape: "close", title: capability.title,
                           tokenCheck: capability.tokenCheck)
     }
 
-    /// A token is being checked (the app is not settled until the answer is in).
-    var isChecking: Bool { form.phase == .checking }
-
+    /// Enter hands the token to `TokenCheck` as a command (nothing starts here); Esc closes.
     func handle(_ key: Key, _ data: ScreenData) -> Outcome {
         if Self.keyMap.action(for: key) == .close { return .close(notice: "Not signed in: the server still refuses the token.") }
         guard case .submit(let token, let remember)? = form.handle(key) else { return .consumed }
-        attempt += 1
-        let (number, check) = (attempt, capability.check)
-        Task { [weak self] in
-            let refusal = await check(token, remember)
-            self?.finish(refusal, attempt: number)
-        }
-        return .consumed
+        return .run(.checkToken(SignInAttempt(token: token, remember: remember)))
     }
 
-    private func finish(_ refusal: SignInRefusal?, attempt number: Int) {
-        guard number == attempt else { return }
-        if let refusal {
-            form.phase = .refused(refusal.message)
-        } else {
-            signedIn = true
-        }
-        events.send(.signIn)
-    }
-
+    /// The check's answer: the refusal under the field, or the form closes.
     func receive(_ event: StoreEvent, _ data: ScreenData) -> Outcome {
-        guard event == .signIn, signedIn else { return .ignored }
+        guard event == .signIn, form.phase == .checking, let check = data.tokenCheck, !check.isBusy,
+              let answer = check.answer, answer.attempt == check.latestAttempt else { return .ignored }
+        if let refusal = answer.refusal {
+            form.phase = .refused(refusal.message)
+            return .consumed
+        }
         return .close(notice: "Signed in.")
     }
 

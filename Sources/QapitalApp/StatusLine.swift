@@ -23,6 +23,8 @@ struct StatusLine {
     var connectivity: Connectivity?
     /// Where the source notes records it could not read.
     var skippedRecords: SkippedRecords?
+    /// The source's own note beside the header (Up's rate limit running low).
+    var sourceNote: (@Sendable () -> String?)?
     /// Offline, when to try the server again.
     private var reconnect = ReconnectPolicy()
     private var reportedFailures: Set<String> = []
@@ -43,6 +45,7 @@ struct StatusLine {
     init(_ configuration: AppCore.Configuration, _ capabilities: AppCore.Capabilities, now: @escaping @Sendable () -> Date) {
         self.init(sourceName: configuration.sourceName, lifetime: configuration.errorLifetime, now: now)
         (errorLog, connectivity, skippedRecords) = (capabilities.errorLog, capabilities.connectivity, capabilities.skippedRecords)
+        sourceNote = capabilities.sourceNote
     }
 
     var isOffline: Bool { connectivity?.isOffline == true }
@@ -63,6 +66,12 @@ struct StatusLine {
     }
 
     mutating func show(notice text: String) { notice = (text, now()) }
+
+    /// A key: a passing note was read and goes with the next action (or after `lifetime`, as
+    /// k9s's do); a resize is no action. Errors stay until they expire or go away.
+    mutating func acted(_ key: Key) {
+        if key != .resize { notice = nil }
+    }
 
     /// When `nextChange` came: messages expire, a note about the cache is shown. Whether the
     /// bar changed (a tick that changed nothing draws nothing).
@@ -86,6 +95,8 @@ struct StatusLine {
         reconnect.observe(offline: isOffline, now: now())
         collectFailures(goals: stores.goals, feed: stores.feed, roundUps: stores.roundUps, event: event)
         if event == .account, let summary = stores.account.account?.summary { sourceName = summary }
+        // What a refresh changed, unless another note came meanwhile ("Signed in." before the refresh it led to).
+        if event == .activityPage, let change = stores.feed.takeRefreshChange(), notice == nil { show(notice: change.summary) }
         if let note = skippedRecords?.drain().last { error = (note, now()) }
     }
 
@@ -149,6 +160,7 @@ struct StatusLine {
         } else if let cachedAt {
             left.append(Span("cached \(StatusLine.age(since: cachedAt, now: now())) ", Style(fg: .role(.muted))))
         }
+        if let note = sourceNote?() { left.append(Span(TextSanitizer.clean(note) + " ", Style(fg: .role(.warning), attributes: .bold))) }
         if let frame = spinnerFrame { left.append(Span(frame + " ")) }
         var center: [Span] = []
         if let error {

@@ -67,8 +67,10 @@ final class UserPopup: Overlay {
         let name = users.displayName(for: id)
         var lines: [[Span]] = []
         let monogram = Pictures.monogramSpan(initials: users.initials(for: id), name: name, width: 8, colors: colors)
-        lines.append([monogram, Span("  "), Span(name, Style(attributes: .bold))])
-        lines.append([monogram, Span("  "), Span("User #\(id)", Style(fg: .role(.muted)))])
+        // The name once (no id line: "User #2" is how an unknown person is named), and "(you)" for the holder.
+        let you = PeopleRoster.holder(of: goals) == id ? [Span(" (you)", Style(fg: .role(.muted)))] : []
+        lines.append([monogram, Span("  "), Span(name, Style(attributes: .bold))] + you)
+        lines.append([monogram])
         switch lookup {
         case .loading: lines.append([Span("Loading…", Style(fg: .role(.muted)))])
         case .unknown: lines.append([Span("The server does not know this user.", Style(fg: .role(.muted)))])

@@ -35,6 +35,9 @@ public struct StarlingAPI: BankAPI {
     public let createdAt: Date
     private let decoder: PayloadDecoder
     private let now: @Sendable () -> Date
+    /// Shared by copies: the holder's name once asked (a start asks for it once, not for the
+    /// header and again for user 1), and an account answer handed to the next `account()`.
+    private let known = Locked<(holder: String??, next: Account?)>((nil, nil))
 
     /// An API for an account already known (see `connect`).
     public init(transport: HTTPTransport, account: Starling.AccountItem, now: @escaping @Sendable () -> Date = { Date() })
@@ -108,7 +111,14 @@ public struct StarlingAPI: BankAPI {
 
     // MARK: - The account
 
+    /// The next `account()` answers `account` without asking: the start checked the token and
+    /// read the account for its header; the app's first look at the account is that same answer.
+    public func answerNextAsk(with account: Account) {
+        known.withLock { $0.next = account }
+    }
+
     public func account() async throws -> Account? {
+        if let kept = known.withLock({ state in defer { state.next = nil }; return state.next }) { return kept }
         async let balance = get(accountPath("/balance", under: "/api/v2/accounts"), as: Starling.Balance.self)
         async let identifiers = get(accountPath("/identifiers", under: "/api/v2/accounts"), as: Starling.Identifiers.self)
         async let holder = holderName()
@@ -121,7 +131,10 @@ public struct StarlingAPI: BankAPI {
     }
 
     private func holderName() async throws -> String? {
-        try await get(Path("/api/v2/account-holder/name"), as: Starling.HolderName.self).accountHolderName
+        if let name = known.withLock({ $0.holder }) { return name }
+        let name = try await get(Path("/api/v2/account-holder/name"), as: Starling.HolderName.self).accountHolderName
+        known.withLock { $0.holder = .some(name) }
+        return name
     }
 
     // MARK: - SavingsAPI

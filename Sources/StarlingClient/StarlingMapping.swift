@@ -95,7 +95,8 @@ public enum StarlingMapping {
         if let status = item.status.map(TextSanitizer.clean), !status.isEmpty, status.uppercased() != "SETTLED" {
             runs.append(MarkupText.Run(" · " + status.lowercased()))
         }
-        return FeedItem(id: item.feedItemUid, type: "saving", timestamp: item.transactionTime, message: MarkupText(runs: runs),
+        // Declined or reversed: listed with its status, counted nowhere.
+        return FeedItem(id: item.feedItemUid, type: kind(item) == .void ? FeedItem.voidType : "saving", timestamp: item.transactionTime, message: MarkupText(runs: runs),
                         amount: try signedAmount(item), userId: holderId)
     }
 }

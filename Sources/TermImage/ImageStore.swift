@@ -1,4 +1,5 @@
 import Foundation
+import TermUI
 
 /// Pictures by URL for screens that draw synchronously: `image(for:columns:rows:)` answers at
 /// once with what is cached (or nil) and never fetches; `want(_:)` fetches, and `arrived`
@@ -22,6 +23,9 @@ public final class ImageStore {
     public let sourceSide: Int
     /// URL schemes handed to the loader; any other URL is a monogram at once.
     public let schemes: Set<String>
+    /// The terminal's cell in pixels where it draws pictures itself (kitty, sixel): each size
+    /// drawn is also made at that resolution. nil: half blocks only.
+    public let cellPixels: PixelSize?
     private let loader: Loader
 
     private final class Decoded {
@@ -32,6 +36,10 @@ public final class ImageStore {
     }
 
     private struct Size: Hashable { let columns: Int, rows: Int }
+
+    /// The longest side kept where the terminal draws pictures: a 16 × 8 summary picture is
+    /// about 160 pixels wide on a usual font.
+    public static let pictureSourceSide = 256
 
     private enum Entry {
         case pending(id: Int, task: Task<Void, Never>)
@@ -50,11 +58,14 @@ public final class ImageStore {
     public private(set) var cancelCount = 0
 
     /// `schemes`: http and https by default; the in-process demo adds its own `demo:`.
-    public init(byteLimit: Int = 8 * 1024 * 1024, sourceSide: Int = 64, schemes: Set<String> = ["http", "https"],
-                arrived: @escaping @MainActor (URL) -> Void = { _ in }, loader: @escaping Loader) {
+    /// `sourceSide`: the longest side kept of each picture (64, or `pictureSourceSide` where the
+    /// terminal draws pictures: thumbnails at their real resolution).
+    public init(byteLimit: Int = 8 * 1024 * 1024, sourceSide: Int? = nil, schemes: Set<String> = ["http", "https"],
+                cellPixels: PixelSize? = nil, arrived: @escaping @MainActor (URL) -> Void = { _ in }, loader: @escaping Loader) {
         self.arrived = arrived
         self.byteLimit = byteLimit
-        self.sourceSide = sourceSide
+        self.cellPixels = cellPixels
+        self.sourceSide = sourceSide ?? (cellPixels == nil ? 64 : Self.pictureSourceSide)
         self.schemes = schemes
         self.loader = loader
     }
@@ -76,7 +87,7 @@ public final class ImageStore {
             let size = Size(columns: columns, rows: rows)
             if let cells = decoded.cells[size] { return cells }
             // A few hundred source pixels: cheap enough to do while drawing, once per size.
-            let cells = HalfBlockImage(decoded.source, columns: columns, rows: rows)
+            let cells = HalfBlockImage(decoded.source, columns: columns, rows: rows, cellPixels: cellPixels)
             decoded.cells[size] = cells
             totalBytes += cells.byteCount
             evict(keeping: url)

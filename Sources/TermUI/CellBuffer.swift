@@ -7,6 +7,8 @@ public struct CellBuffer: Hashable, Sendable {
     public private(set) var width: Int
     public private(set) var height: Int
     public private(set) var cells: [Cell]
+    /// Pictures drawn by the terminal's own graphics over their half-block cells (`place`).
+    public private(set) var pictures: [PicturePlacement] = []
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -19,6 +21,31 @@ public struct CellBuffer: Hashable, Sendable {
     /// Resets every cell to a blank, plain space.
     public mutating func clear() {
         for i in cells.indices { cells[i] = .blank }
+        pictures.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Pictures
+
+    /// Shows `picture` over the cells of `rect`, which the caller has just drawn (its half-block
+    /// stand-in, what terminals without graphics show). Only a rect wholly inside the buffer.
+    public mutating func place(_ picture: TerminalPicture, in rect: Rect) {
+        guard !rect.isEmpty, rect.intersection(area) == rect else { return }
+        // Drawn over an earlier picture (the selected row drawn again): that one is gone.
+        pictures.removeAll { !$0.rect.intersection(rect).isEmpty }
+        pictures.append(PicturePlacement(picture: picture, rect: rect, cellDigest: digest(rect)))
+    }
+
+    /// The placements whose cells still hold what they held when placed: nothing drawn over them.
+    public var visiblePictures: [PicturePlacement] {
+        pictures.filter { $0.rect.intersection(area) == $0.rect && digest($0.rect) == $0.cellDigest }
+    }
+
+    private func digest(_ rect: Rect) -> Int {
+        var hasher = Hasher()
+        for y in rect.y..<rect.maxY {
+            for x in rect.x..<rect.maxX { hasher.combine(cells[y * width + x]) }
+        }
+        return hasher.finalize()
     }
 
     /// Resizes (to the new terminal size) and clears.

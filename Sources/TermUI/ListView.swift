@@ -1,3 +1,23 @@
+/// What the "N of M" line counts. A list whose rows are not all items (day headers, a loading or
+/// end row) counts its items, as a user sees them.
+public enum ListPosition: Sendable, Equatable {
+    /// Every row is an item: the selected row of all rows.
+    case rows
+    /// The selected item (nil while the selection is on a row that is no item) of `of` items;
+    /// nothing is shown when there is no item.
+    case item(Int?, of: Int)
+
+    /// The line drawn for a list of `count` rows with `selected` selected (nil: none).
+    func text(selected: Int, count: Int) -> String? {
+        switch self {
+        case .rows: return count > 0 ? "\(selected + 1) of \(count)" : nil
+        case .item(let item, let total):
+            guard total > 0 else { return nil }
+            return "\(item.map(String.init) ?? "–") of \(total)"
+        }
+    }
+}
+
 /// A virtualized list: it asks for the rows on screen only, so drawing costs the same for a
 /// hundred rows or a million. Draws a scrollbar when the rows do not fit and an "N of M"
 /// line at the bottom.
@@ -27,6 +47,7 @@ public struct ListView: Sendable {
         rect: Rect,
         count: Int,
         state: inout ListState,
+        position: ListPosition = .rows,
         drawRow: (inout CellBuffer, _ index: Int, _ rowRect: Rect, _ isSelected: Bool) -> Void
     ) -> Range<Int> {
         guard !rect.isEmpty else { return 0..<0 }
@@ -49,9 +70,8 @@ public struct ListView: Sendable {
             drawScrollbar(into: &buffer, column: Rect(x: area.maxX - 1, y: area.y, width: 1, height: area.height),
                           offset: state.offset, count: count)
         }
-        if showsPosition && rect.height >= 2 && count > 0 {
-            buffer.writeRightAligned("\(state.selected + 1) of \(count)", maxX: rect.maxX, y: rect.maxY - 1,
-                                     maxWidth: rect.width, style: positionStyle)
+        if showsPosition && rect.height >= 2, let text = position.text(selected: state.selected, count: count) {
+            buffer.writeRightAligned(text, maxX: rect.maxX, y: rect.maxY - 1, maxWidth: rect.width, style: positionStyle)
         }
         return visible
     }

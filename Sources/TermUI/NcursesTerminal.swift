@@ -19,6 +19,10 @@ public final class NcursesTerminal: Terminal {
     /// The last frame presented, to send ncurses only the cells that changed.
     private var shown: CellBuffer?
     private var sources: [any DispatchSourceProtocol] = []
+    /// The pictures on screen in the terminal's own graphics.
+    private var pictures: PictureLayer
+    /// Keys pushed back at start: read once the event sources run (stdin will not say readable).
+    private var hasPendingInput = false
     /// Set when started on a device other than stdin/stdout (`newterm`).
     private var screen: OpaquePointer?
     private var deviceFile: UnsafeMutablePointer<FILE>?
@@ -31,15 +35,21 @@ public final class NcursesTerminal: Terminal {
         var bg: Int32
     }
 
-    public init(theme: Theme = .standard) {
+    /// What the terminal can do beyond text (`TerminalProbe` at start, or `.plain`).
+    public let capabilities: TerminalCapabilities
+
+    public init(theme: Theme = .standard, capabilities: TerminalCapabilities = .plain) {
         self.theme = theme
+        self.capabilities = capabilities
+        pictures = PictureLayer(graphics: capabilities.graphics)
     }
 
     /// Enters curses mode: UTF-8 locale, alternate screen, keys unbuffered and unechoed,
     /// cursor hidden, short Esc delay, mouse wheel, colours unless `colors` is false.
     /// `device`, when given, is a terminal file descriptor used instead of stdin and stdout
     /// (the benchmark draws into a pseudo-terminal that way).
-    public func start(colors: Bool, device: Int32? = nil) {
+    /// `pendingInput`: keys typed while the terminal was probed, read before any new ones.
+    public func start(colors: Bool, device: Int32? = nil, pendingInput: [UInt8] = []) {
         guard !isStarted else { return }
         TerminalLocale.activate()
         // Ignored before initscr, so ncurses installs no handlers of its own; the dispatch
@@ -47,12 +57,27 @@ public final class NcursesTerminal: Terminal {
         signal(SIGWINCH, SIG_IGN)
         for sig in Self.quitSignals { signal(sig, SIG_IGN) }
         qt_install_crash_restore()
+        // Truecolor asked for (COLORTERM) on a terminfo entry without it: a direct-colour copy.
+        var directEntry: String?
+        if colors && capabilities.truecolor, let term = getenv("TERM").map({ String(cString: $0) }), !term.contains("direct") {
+            directEntry = DirectColorTerminfo.compile(term: term)
+        }
+        let previousTerminfo = getenv("TERMINFO").map { String(cString: $0) }
+        if let directEntry { setenv("TERMINFO", directEntry, 1) }
         if let device, let file = fdopen(dup(device), "r+") {
             deviceFile = file
-            screen = newterm(nil, file, file)
+            screen = directEntry.flatMap { _ in newterm(DirectColorTerminfo.name, file, file) } ?? newterm(nil, file, file)
+            set_term(screen)
+        } else if directEntry != nil, let direct = newterm(DirectColorTerminfo.name, qt_stdout(), qt_stdin()) {
+            screen = direct
             set_term(screen)
         } else {
             initscr()
+        }
+        if let directEntry {
+            // ncurses has read the entry: the directory and the variable go.
+            if let previousTerminfo { setenv("TERMINFO", previousTerminfo, 1) } else { unsetenv("TERMINFO") }
+            DirectColorTerminfo.remove(directEntry)
         }
         isStarted = true
         let win = qt_stdscr()
@@ -64,6 +89,13 @@ public final class NcursesTerminal: Terminal {
         // Lets doupdate scroll the terminal (scroll region, insert/delete line) when rows
         // moved, instead of rewriting every row: far fewer bytes per scrolled line.
         idlok(win, true)
+        // A sixel's pixels are part of the screen but not of ncurses' picture of it: scrolling
+        // lines or shifting characters would move them where nothing redraws them. Rows are
+        // rewritten instead (more bytes per scroll step, in sixel terminals only).
+        if capabilities.graphics == .sixel || capabilities.graphics == .iterm2 {
+            idlok(win, false)
+            idcok(win, false)
+        }
         nodelay(win, true)
         curs_set(0)
         set_escdelay(25)
@@ -79,6 +111,9 @@ public final class NcursesTerminal: Terminal {
         }
         size = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
         shown = nil
+        // Pushed back last first: ncurses reads them before the terminal, keys decoded as usual.
+        for byte in pendingInput.reversed() { ungetch(Int32(byte)) }
+        hasPendingInput = !pendingInput.isEmpty
     }
 
     /// Leaves curses mode and restores the terminal. Safe to call more than once.
@@ -87,6 +122,8 @@ public final class NcursesTerminal: Terminal {
         isStarted = false
         for source in sources { source.cancel() }
         sources = []
+        if capabilities.graphics == .kitty { writeOut(KittyGraphics.deleteEverything) }
+        pictures = PictureLayer(graphics: capabilities.graphics)
         endwin()
         if let screen {
             delscreen(screen)
@@ -133,6 +170,12 @@ public final class NcursesTerminal: Terminal {
         }
         input.resume()
         sources.append(input)
+        if hasPendingInput {
+            hasPendingInput = false
+            DispatchQueue.main.async { [weak self] in
+                MainActor.assumeIsolated { _ = self?.drainInput(sink) }
+            }
+        }
 
         let winch = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
         winch.setEventHandler { [weak self] in
@@ -214,15 +257,59 @@ public final class NcursesTerminal: Terminal {
     public func present(_ buffer: CellBuffer) {
         guard isStarted else { return }
         let win = qt_stdscr()
+        var anyChange = true
+        var changedLines = Set<Int>()
+        if shown == nil { pictures.forgetScreen() }
         if let previous = shown, let changed = buffer.changedCells(since: previous) {
             for i in changed { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
+            anyChange = !changed.isEmpty
+            if capabilities.graphics == .sixel || capabilities.graphics == .iterm2 {
+                for i in changed { changedLines.insert(i / max(1, buffer.width)) }
+            }
         } else {
             werase(win)
             for i in buffer.cells.indices { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
         }
+        let fullRepaint = shown == nil
         shown = buffer
+        // Pictures in the terminal's own graphics: lines a picture left are repainted by ncurses,
+        // the pictures drawn after it.
+        let pictureStep = pictures.update(to: capabilities.graphics == .halfBlocks ? [] : buffer.visiblePictures, size: size,
+                                          fullRepaint: fullRepaint, changedLines: changedLines)
+        for line in pictureStep.repaint { wredrawln(win, Int32(line), 1) }
+        anyChange = anyChange || !pictureStep.output.isEmpty
+        // Synchronized output: the terminal shows the frame once it is whole. doupdate flushes
+        // ncurses' own buffer before it returns, so bytes written to the descriptor around it
+        // arrive in order.
+        let bracket = anyChange && capabilities.synchronizedOutput
+        if bracket { writeOut(Self.beginSynchronizedUpdate) }
         wnoutrefresh(win)
         doupdate()
+        if !pictureStep.output.isEmpty { writeOut(pictureStep.output) }
+        if bracket { writeOut(Self.endSynchronizedUpdate) }
+    }
+
+    /// Whether this backend draws pictures in `graphics` itself (all but half blocks).
+    public nonisolated static func drawsPictures(_ graphics: TerminalCapabilities.Graphics) -> Bool {
+        graphics != .halfBlocks
+    }
+
+    /// `CSI ? 2026 h` and `l`: the frame between them is shown at once (terminals that know the mode).
+    public nonisolated static let beginSynchronizedUpdate = "\u{1B}[?2026h"
+    public nonisolated static let endSynchronizedUpdate = "\u{1B}[?2026l"
+
+    /// The descriptor ncurses writes to.
+    private var outputDescriptor: Int32 { deviceFile.map { fileno($0) } ?? STDOUT_FILENO }
+
+    /// Writes straight to the terminal, after whatever ncurses has flushed.
+    private func writeOut(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let count = bytes.withUnsafeBytes { write(outputDescriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            bytes = bytes.dropFirst(count)
+        }
     }
 
     private func draw(_ cell: Cell, index: Int, bufferWidth: Int, win: UnsafeMutablePointer<WINDOW>?) {

@@ -1,4 +1,5 @@
-/// A row of tab titles with the selected one highlighted.
+/// A row of tab titles with the selected one highlighted. Where the titles do not all fit, the
+/// tabs show their numbers alone ("1 Goals" → "1"), the selected one its title where that fits.
 public struct TabBar: Sendable {
     public var titles: [String]
     public var selected: Int
@@ -10,25 +11,42 @@ public struct TabBar: Sendable {
         self.selected = selected
     }
 
+    /// The labels drawn in `width` cells: " label " each, one space between.
+    public func labels(width: Int) -> [String] {
+        if Self.width(of: titles) <= width { return titles }
+        // The number: what comes before the first space ("1 Goals" → "1").
+        var short = titles.map { String($0.prefix { $0 != " " }) }
+        if titles.indices.contains(selected) {
+            var withTitle = short
+            withTitle[selected] = titles[selected]
+            if Self.width(of: withTitle) <= width { short = withTitle }
+        }
+        return short
+    }
+
+    private static func width(of labels: [String]) -> Int {
+        labels.reduce(0) { $0 + TextWidth.of($1) + 2 } + max(0, labels.count - 1)
+    }
+
     public func draw(into buffer: inout CellBuffer, rect: Rect) {
         guard !rect.isEmpty else { return }
         buffer.fill(rect.row(0), style: style)
         var spans: [Span] = []
-        for (i, title) in titles.enumerated() {
+        for (i, title) in labels(width: rect.width).enumerated() {
             if i > 0 { spans.append(Span(" ", style)) }
             spans.append(Span(" \(title) ", i == selected ? selectedStyle : style))
         }
         buffer.write(spans, x: rect.x, y: rect.y, maxWidth: rect.width)
     }
 
-    /// The tab drawn at column `x` of a bar drawn from `left` (a click's tab), as `draw` lays
-    /// them out: " title " each, one space between.
-    public func index(atX x: Int, left: Int = 0) -> Int? {
+    /// The tab drawn at column `x` of a bar `width` cells wide drawn from `left` (a click's tab),
+    /// as `draw` lays them out: " label " each, one space between.
+    public func index(atX x: Int, left: Int = 0, width: Int = .max) -> Int? {
         var start = left
-        for (index, title) in titles.enumerated() {
-            let width = TextWidth.of(title) + 2
-            if x >= start && x < start + width { return index }
-            start += width + 1
+        for (index, label) in labels(width: width).enumerated() {
+            let cells = TextWidth.of(label) + 2
+            if x >= start && x < start + cells { return index }
+            start += cells + 1
         }
         return nil
     }

@@ -5,6 +5,8 @@ public final class TestTerminal: Terminal {
     public private(set) var size: TerminalSize
     public private(set) var screen: CellBuffer
     public private(set) var presentCount = 0
+    /// The pictures the last frame placed (drawn by the terminal's graphics over their cells).
+    public private(set) var pictures: [PicturePlacement] = []
     /// How often the whole screen was asked to be drawn again (Ctrl-L).
     public private(set) var invalidateCount = 0
     private var sink: (@MainActor (TerminalEvent) -> Void)?
@@ -21,6 +23,9 @@ public final class TestTerminal: Terminal {
             for x in 0..<min(size.width, buffer.width) { shown[x, y] = buffer[x, y] }
         }
         screen = shown
+        // The pictures a terminal with graphics would show: those wholly on screen, not drawn over.
+        let visible = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        pictures = buffer.visiblePictures.filter { $0.rect.intersection(visible) == $0.rect }
         presentCount += 1
     }
 

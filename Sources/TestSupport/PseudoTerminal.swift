@@ -200,7 +200,7 @@ public final class TerminalSession {
     }
 }
 
-/// Runs blocking work (a terminal session's polling reads) on a thread of its own, so that it
+/// Runs blocking work (a terminal session's polling reads, a raw socket's) on a thread of its own, so that it
 /// never holds one of the few threads Swift concurrency runs on: a server in the same process
 /// needs them to answer the program being read.
 public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {

@@ -122,8 +122,12 @@ struct AppOptions: ParsableArguments {
         var theme: Theme = .terminal
         /// Keys the config file rebinds.
         var keys = KeyOverrides()
-        /// The config file's table for the chosen source (`[monzo]`: its OAuth client).
+        /// The config file's `[NAME]` table for the chosen source.
         var sourceSettings: [String: String] = [:]
+        /// The config file's `[terminal]` table: what the probe may not decide.
+        var terminal = TerminalCapabilities.Overrides()
+        /// The cell in pixels where the terminal draws pictures itself (after the probe).
+        var pictureCellPixels: PixelSize?
 
         /// The round-up step in minor units of the account's currency (known for Starling only after sign-in).
         var roundUpStep: Int64? { roundUpUnits.map { Int64($0) * currency.minorPerUnit } }
@@ -252,11 +256,12 @@ struct AppOptions: ParsableArguments {
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors = !(noColor || noColorEnvironment)
         return Settings(source: source, api: api, colors: colors, currency: accountCurrency, roundUpUnits: roundUpUnits,
-                        achievements: try AppOptions.loadAchievements(path: achievements),
+                        achievements: source == .demo && achievements == nil ? DemoImages.withOwnPictures(try AppOptions.loadAchievements(path: nil))
+                                                                              : try AppOptions.loadAchievements(path: achievements),
                         images: colors && !noImages && (file?.images ?? true),
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
                         theme: chosenTheme, keys: file?.keys ?? KeyOverrides(),
-                        sourceSettings: file?.sourceSettings[source.description.name] ?? [:], log: log)
+                        sourceSettings: file?.sourceSettings[source.description.name] ?? [:], terminal: file?.terminal ?? .init(), log: log)
     }
 
     /// `--token`, else the source's environment variables in order (`$STARLING_TOKEN`, then
@@ -325,11 +330,13 @@ struct AppOptions: ParsableArguments {
     /// Checks the token with the bank and picks the account; a refusal or a server that cannot
     /// be reached is an `APIError` in one line (the token itself never in it).
     static func connect(_ bank: BankConnector, baseURL: URL, token: String, allowInsecureHTTP: Bool = false, log: RequestLog? = nil,
-                        refresh: (@Sendable (String?) async -> String?)? = nil) async throws(APIError) -> BankConnection {
+                        settings: [String: String] = [:], refresh: (@Sendable (String?) async -> String?)? = nil)
+        async throws(APIError) -> BankConnection {
         let api = try await bank.connect(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
-                                                     refresh: refresh))
+                                                     settings: settings, refresh: refresh))
         // The header: holder, numbers, balance. Without it the app still works.
         let account = try? await api.account()
+        if let account { api.answerNextAsk(with: account) }  // the app's first look: one request per resource a start
         return BankConnection(api: api, account: account)
     }
 
@@ -357,31 +364,34 @@ struct AppOptions: ParsableArguments {
     /// through the sign-in screen (no token, or a refused one: with its refusal).
     enum BankStart {
         case connected(BankConnection)
-        /// `pending`: a token the customer has yet to approve in the bank's app, for the form to try again.
-        case signIn(refusal: String?, pending: String? = nil)
+        case signIn(refusal: String?)
+        /// A token the customer has yet to approve in the bank's app: the form shows the refusal
+        /// with the token in its field, for Enter to try again.
+        case approvalPending(refusal: String, token: String)
     }
 
     /// The token from the flags, the environment or the remembered file, checked with the bank;
     /// without one, or when the bank refuses it, the sign-in screen asks for one.
     /// After a token given on the command line or in the environment comes the pair `login NAME`
     /// kept (refreshed first when it is about to expire, or once when the bank refuses it; the
-    /// client's id and secret from `oauthClient`, the config file's table), then a remembered token.
+    /// client's id and secret from `sourceSettings`, the config file's table), then a remembered token.
     func startBank(_ source: Source, environment: [String: String], log: RequestLog? = nil,
-                   oauthClient: [String: String] = [:]) async throws -> BankStart {
+                   sourceSettings: [String: String] = [:]) async throws -> BankStart {
         guard let bank = source.registered.bank, let baseURL = source.baseURL else { throw ValidationError("not a bank") }
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
         let given = resolvedToken(environment, for: source.description)
         let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
         if given == nil, let support = bank.oauth, let pair = pairs.pair(for: baseURL) {
             var flow: (any OAuthFlow)?
-            if let id = oauthClient["client-id"], let secret = oauthClient["client-secret"] {
+            if let id = sourceSettings["client-id"], let secret = sourceSettings["client-secret"] {
                 flow = support.make(baseURL, id, secret, allowInsecureHTTP, log)
             }
             do {
-                return try await startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: baseURL, log: log)
+                return try await startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: baseURL, log: log,
+                                               settings: sourceSettings)
             } catch let error as APIError {
                 if error.isConnectivity, let offline = offlineStart(bank, baseURL: baseURL, token: pair.accessToken,
-                                                                     environment: environment, log: log) {
+                                                                     environment: environment, log: log, settings: sourceSettings) {
                     return offline
                 }
                 throw ValidationError(error.message)
@@ -389,15 +399,17 @@ struct AppOptions: ParsableArguments {
         }
         guard let token = given ?? remembered.token(for: baseURL) else { return .signIn(refusal: nil) }
         do {
-            return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
+            return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                                           settings: sourceSettings))
         } catch where error.kind == .unauthorized {
-            if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: token) }
+            if bank.awaitsApproval?(error) == true { return .approvalPending(refusal: error.message, token: token) }
             // A remembered token that is refused now is dropped.
             if given == nil { try? remembered.forget(baseURL) }
             return .signIn(refusal: error.message)
         } catch {
             // Unreachable: the account of the last run, and its cache, if there are both.
-            if error.isConnectivity, let offline = offlineStart(bank, baseURL: baseURL, token: token, environment: environment, log: log) {
+            if error.isConnectivity, let offline = offlineStart(bank, baseURL: baseURL, token: token, environment: environment, log: log,
+                                                                     settings: sourceSettings) {
                 return offline
             }
             throw ValidationError(error.message)
@@ -407,9 +419,10 @@ struct AppOptions: ParsableArguments {
     /// The account the last run opened on `baseURL`, for starting while the bank cannot be
     /// reached (the token cannot be checked then; requests will check it once it can).
     func offlineStart(_ bank: BankConnector, baseURL: URL, token: String, environment: [String: String],
-                      log: RequestLog?) -> BankStart? {
+                      log: RequestLog?, settings: [String: String] = [:]) -> BankStart? {
         guard let directory = cacheDirectoryURL(environment: environment),
-              let kept = bank.offline?(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log),
+              let kept = bank.offline?(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                                   settings: settings),
                                        directory) else { return nil }
         return .connected(BankConnection(api: kept.api, account: nil, offline: true, lastHeader: kept.header))
     }
@@ -419,7 +432,7 @@ struct AppOptions: ParsableArguments {
     /// refresh the bank refuses ends that sign-in: the pair is dropped and the sign-in form shown.
     /// Any other failure is thrown as the `APIError` it is.
     func startFromPair(_ kept: OAuthTokenPairs.Pair, bank: BankConnector, flow: (any OAuthFlow)?, pairs: OAuthTokenPairs,
-                       baseURL: URL, log: RequestLog?, now: Date = Date()) async throws -> BankStart {
+                       baseURL: URL, log: RequestLog?, settings: [String: String] = [:], now: Date = Date()) async throws -> BankStart {
         let refresher = flow.map { PairRefresher(pair: kept, flow: $0, pairs: pairs, baseURL: baseURL) }
         func ended(_ error: APIError) -> BankStart {
             .signIn(refusal: "The sign-in has ended (\(error.message)): run qapital-tui login again, or paste a token.")
@@ -432,23 +445,23 @@ struct AppOptions: ParsableArguments {
         if let refresher {
             refresh = { @Sendable (refused: String?) async -> String? in await refresher.fresh(after: refused) }
         }
-        switch await connecting(bank, baseURL: baseURL, token: token, log: log, refresh: refresh) {
+        switch await connecting(bank, baseURL: baseURL, token: token, log: log, settings: settings, refresh: refresh) {
         case .success(let connection):
             return .connected(connection)
         case .failure(let error):
             guard error.kind == .unauthorized else { throw error }
             let current = await refresher?.pair.accessToken ?? token
-            if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: current) }
+            if bank.awaitsApproval?(error) == true { return .approvalPending(refusal: error.message, token: current) }
             if let refusal = await refresher?.refusal { return ended(refusal) }
             return .signIn(refusal: error.message)
         }
     }
 
-    private func connecting(_ bank: BankConnector, baseURL: URL, token: String, log: RequestLog?,
+    private func connecting(_ bank: BankConnector, baseURL: URL, token: String, log: RequestLog?, settings: [String: String],
                             refresh: (@Sendable (String?) async -> String?)?) async -> Result<BankConnection, APIError> {
         do throws(APIError) {
             return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP,
-                                                         log: log, refresh: refresh))
+                                                         log: log, settings: settings, refresh: refresh))
         } catch {
             return .failure(error)
         }
@@ -462,13 +475,14 @@ struct AppOptions: ParsableArguments {
         guard let bank = source.registered.bank, let baseURL = source.baseURL else { return nil }
         let origin = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
-        let (allowInsecureHTTP, log) = (self.allowInsecureHTTP, settings.log)
+        let (allowInsecureHTTP, log, sourceSettings) = (self.allowInsecureHTTP, settings.log, settings.sourceSettings)
         let description = source.description
         let form = SignInForm(origin: origin, refusal: refusal, title: description.title,
                               tokenCheck: description.tokenCheck ?? "a request to the bank", token: pending)
         return SignInScreen(form: form, check: { token in
             do throws(APIError) {
-                return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log))
+                return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                                             settings: sourceSettings))
             } catch {
                 return .failure(SignInRefusal(error.message))
             }
@@ -495,22 +509,25 @@ struct AppOptions: ParsableArguments {
         if !connected.offline, let directory = cacheDirectoryURL(environment: environment) {
             source.registered.bank?.keep?(connected.api, connected.header, directory)
         }
-        return openApp(settings, api: connected.api, sourceName: connected.header, partition: connected.api.accountId,
-                       signIn: AppOptions.signInCapability(connected.api, source: source.description, environment: environment),
-                       environment: environment, events: events)
+        let api = connected.api
+        return openApp(settings, api: api, sourceName: connected.header, partition: api.accountId,
+                       signIn: AppOptions.signInCapability(api, source: source.description, environment: environment),
+                       sourceNote: { api.statusNote }, environment: environment, events: events)
     }
 
     /// The app on `api`: a server's API behind the offline cache (one per base URL and
     /// `partition`), what the source can do besides, the core.
     @MainActor
     func openApp(_ settings: Settings, api: any SavingsAPI, sourceName: String, partition: String?,
-                 signIn: AppCore.SignInCapability? = nil, environment: [String: String], events: EventQueue = EventQueue()) -> AppCore {
+                 signIn: AppCore.SignInCapability? = nil, sourceNote: (@Sendable () -> String?)? = nil,
+                 environment: [String: String], events: EventQueue = EventQueue()) -> AppCore {
         var cached: (api: any SavingsAPI, capabilities: AppCore.Capabilities, note: String?) = (api, AppCore.Capabilities(), nil)
         if let base = settings.source.baseURL {
             cached = withOfflineCache(api, baseURL: base, partition: partition, currency: settings.currency, environment: environment)
         }
         var capabilities = cached.capabilities
         capabilities.signIn = signIn
+        capabilities.sourceNote = sourceNote
         capabilities.skippedRecords = settings.skippedRecords
         capabilities.roundUpSaver = roundUpSaver(settings.source, account: partition, environment: environment)
         if let log = settings.log { capabilities.errorLog = { log.note("error: " + $0) } }
@@ -518,6 +535,8 @@ struct AppOptions: ParsableArguments {
                                                   images: settings.images, pictureSchemes: settings.pictureSchemes,
                                                   keys: settings.keys, roundUpStep: settings.roundUpStep)
         configuration.noGoalCreation = settings.source.description.noGoalCreation
+        configuration.noMoneyMoves = settings.source.description.noMoneyMoves
+        configuration.pictureCellPixels = settings.pictureCellPixels
         let core = AppCore(api: cached.api, configuration: configuration, capabilities: capabilities,
                            achievements: settings.achievements, events: events)
         if let note = cached.note { core.showNotice(note) }
@@ -527,19 +546,27 @@ struct AppOptions: ParsableArguments {
     @MainActor
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let settings = try settings(environment: environment)
+        var settings = try settings(environment: environment)
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
-        let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor)
+        let probe = TerminalProbe.run(environment: environment, overrides: settings.terminal)
+        let capabilities = TerminalCapabilities.resolve(replies: probe.replies, environment: environment, overrides: settings.terminal,
+                                                        size: TerminalProbe.windowSize())
+        if settings.images && NcursesTerminal.drawsPictures(capabilities.graphics) { settings.pictureCellPixels = capabilities.pictureCellPixels }
+        let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor, capabilities: capabilities)
         let runner: AppRunner
         if settings.source.registered.bank != nil {
             switch try await startBank(settings.source, environment: environment, log: settings.log,
-                                       oauthClient: settings.sourceSettings) {
+                                       sourceSettings: settings.sourceSettings) {
             case .connected(let connection):
                 runner = AppRunner(core: openBank(connection, source: settings.source, settings: settings, environment: environment),
                                    terminal: terminal)
-            case .signIn(let refusal, let pending):
+            case .signIn(let refusal):
+                guard let screen = bankSignIn(settings.source, refusal: refusal, settings: settings,
+                                              environment: environment) else { return }
+                runner = AppRunner(signIn: screen, terminal: terminal)
+            case .approvalPending(let refusal, let pending):
                 guard let screen = bankSignIn(settings.source, refusal: refusal, pending: pending, settings: settings,
                                               environment: environment) else { return }
                 runner = AppRunner(signIn: screen, terminal: terminal)
@@ -551,11 +578,13 @@ struct AppOptions: ParsableArguments {
         } else {
             return
         }
-        terminal.start(colors: settings.colors)
+        terminal.start(colors: settings.colors, pendingInput: probe.input)
         await runner.run()
         terminal.stop()
         if let signal = runner.quitSignal {
             throw ExitCode(128 + signal)
         }
+        // Left the sign-in (Esc) without signing in: not a success (docs/cli.md, 77).
+        if runner.core == nil { throw HeadlessExit.notSignedIn }
     }
 }

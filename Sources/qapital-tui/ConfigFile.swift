@@ -27,6 +27,8 @@ struct ConfigFile: Equatable {
     static var sourceTables: [String] {
         SourceRegistry.all.filter { !$0.description.configKeys.isEmpty }.map(\.name)
     }
+    /// `[terminal]`: pictures, synchronized output, truecolor and the probe forced or forbidden.
+    var terminal = TerminalCapabilities.Overrides()
 
     /// A file bigger than this is not a settings file.
     static let maximumSize = 256 * 1024
@@ -186,11 +188,14 @@ struct ConfigFile: Equatable {
                 case "keys":
                     guard let bindings = value.table else { throw failure(path, "wants a table: [keys] with action = key lines") }
                     config.keys = try readKeys(bindings)
+                case "terminal":
+                    guard let settings = value.table else { throw failure(path, "wants a table: [terminal] with graphics, synchronized-output, truecolor, probe") }
+                    config.terminal = try readTerminal(settings)
                 case let name where !(SourceRegistry.named(name)?.description.configKeys.isEmpty ?? true):
                     config.sourceSettings[name] = try readSourceTable(value, name: name)
                 default:
                     let tables = ConfigFile.sourceTables.map { "[\($0)]" }
-                    throw failure(path, "not a setting (" + (["source", "api-url", "currency", "round-up-step", "images", "theme", "[colors]", "[keys]"]
+                    throw failure(path, "not a setting (" + (["source", "api-url", "currency", "round-up-step", "images", "theme", "[colors]", "[keys]", "[terminal]"]
                                                              + tables).joined(separator: ", ") + ")")
                 }
             }
@@ -212,6 +217,35 @@ struct ConfigFile: Equatable {
                 settings[key] = try string(entry, [name, key])
             }
             return settings
+        }
+
+        /// `[terminal]`: `graphics = "auto"` (or kitty, sixel, iterm2, half-blocks), and
+        /// `synchronized-output`, `truecolor`, `probe` as true or false (absent: detected).
+        func readTerminal(_ table: TOMLTable) throws(Failure) -> TerminalCapabilities.Overrides {
+            var overrides = TerminalCapabilities.Overrides()
+            for key in table.keys {
+                guard let value = table[key] else { continue }
+                let path = ["terminal", key]
+                switch key {
+                case "graphics":
+                    let text = try string(value, path).lowercased()
+                    let names = ["auto"] + TerminalCapabilities.Graphics.allCases.map(\.rawValue)
+                    guard names.contains(text) else {
+                        throw failure(path, "wants \(names.joined(separator: ", ")), not \"\(TextSanitizer.clean(String(text.prefix(40))))\"")
+                    }
+                    overrides.graphics = TerminalCapabilities.Graphics(rawValue: text)
+                case "synchronized-output", "truecolor", "probe":
+                    guard let flag = value.bool else { throw failure(path, "wants true or false") }
+                    switch key {
+                    case "synchronized-output": overrides.synchronizedOutput = flag
+                    case "truecolor": overrides.truecolor = flag
+                    default: overrides.probe = flag
+                    }
+                default:
+                    throw failure(path, "not a terminal setting (graphics, synchronized-output, truecolor, probe)")
+                }
+            }
+            return overrides
         }
 
         func readKeys(_ bindings: TOMLTable) throws(Failure) -> KeyOverrides {

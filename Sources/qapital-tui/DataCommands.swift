@@ -36,10 +36,12 @@ struct HeadlessOptions: ParsableArguments {
         }
         guard let api = settings.api else { throw CommandFailure(.failed, "no source") }
         let tty = isatty(STDOUT_FILENO) == 1
-        return CommandContext(api: api, sourceKind: source.description.name, currency: settings.currency, format: format,
-                              output: .standardOutput(colors: settings.colors && tty && format == .table),
-                              saver: app.roundUpSaver(settings.source, account: account, environment: environment),
-                              note: { line in StandardStream.error.line("qapital-tui: " + Cell.plain(line)) })
+        var context = CommandContext(api: api, sourceKind: source.description.name, currency: settings.currency, format: format,
+                                     output: .standardOutput(colors: settings.colors && tty && format == .table),
+                                     saver: app.roundUpSaver(settings.source, account: account, environment: environment),
+                                     note: { line in StandardStream.error.line("qapital-tui: " + Cell.plain(line)) })
+        context.noMoneyMoves = source.description.noMoneyMoves
+        return context
     }
 }
 
@@ -58,14 +60,17 @@ extension HeadlessOptions {
             }
             let start: AppOptions.BankStart
             do {
-                start = try await app.startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: base, log: settings.log)
+                start = try await app.startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: base, log: settings.log,
+                                                    settings: settings.sourceSettings)
             } catch {
                 throw CommandFailure.from(error)
             }
             switch start {
             case .connected(let connection): return connection.api
-            case .signIn(let refusal, _):
+            case .signIn(let refusal):
                 throw CommandFailure(.signInNeeded, "sign-in needed: " + (refusal ?? "run qapital-tui login \(source.name)"))
+            case .approvalPending(let refusal, _):
+                throw CommandFailure(.signInNeeded, "sign-in needed: " + refusal)
             }
         }
         guard let token = given ?? remembered.token(for: base) else {
@@ -75,7 +80,7 @@ extension HeadlessOptions {
         }
         do {
             return try await AppOptions.connect(bank, baseURL: base, token: token, allowInsecureHTTP: app.allowInsecureHTTP,
-                                                log: settings.log).api
+                                                log: settings.log, settings: settings.sourceSettings).api
         } catch {
             throw CommandFailure.from(error)
         }
@@ -101,6 +106,9 @@ func headless(_ body: () async throws -> Void) async throws {
 /// A failed command's status and line, which `QapitalCommand.main` writes and exits with.
 struct HeadlessExit: Error {
     let failure: CommandFailure
+
+    /// The app's sign-in screen was left (Esc) without signing in.
+    static let notSignedIn = HeadlessExit(failure: CommandFailure(.signInNeeded, "not signed in"))
 }
 
 struct GoalsCommand: AsyncParsableCommand {

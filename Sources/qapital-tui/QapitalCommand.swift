@@ -30,7 +30,7 @@ struct QapitalCommand: AsyncParsableCommand {
         """,
         version: FeedModelInfo.version,
         subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, ExportCommand.self,
-                      LoginCommand.self, AppCommand.self]
+                      LoginCommand.self, AppCommand.self, DoctorCommand.self]
     )
 
     @OptionGroup var app: AppOptions
@@ -62,11 +62,11 @@ struct QapitalCommand: AsyncParsableCommand {
 
     /// `qapital-tui serve …` and `qapital-tui run …`, parsed under a root without options.
     struct Subcommands: ParsableCommand {
-        static let names: Set<String> = ["serve", "run", "goals", "activity", "roundups", "export", "login"]
+        static let names: Set<String> = ["serve", "run", "goals", "activity", "roundups", "export", "login", "doctor"]
         static let configuration = CommandConfiguration(
             commandName: "qapital-tui", version: FeedModelInfo.version,
             subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, ExportCommand.self,
-                      LoginCommand.self, AppCommand.self])
+                      LoginCommand.self, AppCommand.self, DoctorCommand.self])
     }
 
     /// Like ArgumentParser's own, but a failure is one line on stderr (no usage block), so

@@ -42,6 +42,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("fail-every"), help: "Answer every Nth request with HTTP 500 (0: never).")
     var failEvery = 0
 
+    @Option(name: .customLong("page-size"), help: "With --api up: records a page at most (links.next pages on).")
+    var pageSize = UpDemoAPI.defaultPageSize
+
+    @Option(name: .customLong("rate-limit"), help: "With --api up: requests an hour before each answer is 429.")
+    var rateLimit = UpDemoAPI.defaultRateLimit
+
     @Option(help: ArgumentHelp("The account's currency (ISO code; default: \(ServeCommand.currencyDefaults))."))
     var currency: String?
 
@@ -64,6 +70,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...36_500).contains(emptyRecentDays) else {
             throw ValidationError("--empty-recent-days must be between 0 and 36500")
         }
+        guard (1...100).contains(pageSize) else { throw ValidationError("--page-size must be between 1 and 100") }
+        guard rateLimit >= 0 else { throw ValidationError("--rate-limit must not be negative") }
         guard SourceRegistry.named(api)?.serve != nil else {
             throw ValidationError("--api wants \(SourceRegistry.list(SourceRegistry.served)), not \"\(TextSanitizer.clean(String(api.prefix(40))))\"")
         }
@@ -129,7 +137,9 @@ struct ServeCommand: AsyncParsableCommand {
     var scaPending = false
 
     /// The flags a source's handler may read.
-    var flags: ServeFlags { ServeFlags(historyMinutes: historyMinutes, scaPending: scaPending) }
+    var flags: ServeFlags {
+        ServeFlags(historyMinutes: historyMinutes, scaPending: scaPending, pageSize: pageSize, rateLimit: rateLimit)
+    }
 
     /// How long requests under way may take to finish once a stop signal has come.
     static let grace: Duration = .seconds(5)

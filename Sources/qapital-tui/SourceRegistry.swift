@@ -6,6 +6,7 @@ import HTTPTransport
 import MonzoClient
 import QapitalClient
 import StarlingClient
+import UpClient
 
 /// Every data source the app knows, in the order `--help`, the config file and `serve --api`
 /// list them. `--source`, `source =` in the config file, the token's environment variables, the
@@ -13,7 +14,7 @@ import StarlingClient
 /// this list; nothing else names a source. Adding one: its target (with its `SourceDescription`),
 /// an entry below, and its line in `all` (docs/architecture.md, "Recipe: add a data source").
 enum SourceRegistry {
-    static let all: [RegisteredSource] = [.demo, .qapital, .starling, .monzo]
+    static let all: [RegisteredSource] = [.demo, .qapital, .starling, .up, .monzo]
 
     static func named(_ name: String) -> RegisteredSource? {
         all.first { $0.name == name.lowercased() }
@@ -68,12 +69,14 @@ struct DirectRequest: Sendable {
     var log: RequestLog?
 }
 
-/// What a bank is opened with: where, the token, and the run's request log.
+/// What a bank is opened with: where, the token, the run's request log, and the config file's
+/// `[NAME]` table.
 struct BankRequest: Sendable {
     var baseURL: URL
     var token: String
     var allowInsecureHTTP: Bool
     var log: RequestLog?
+    var settings: [String: String] = [:]
     /// For a token from an OAuth pair: a fresh token when the bank refuses this one (401).
     var refresh: (@Sendable (String?) async -> String?)?
 }
@@ -110,11 +113,17 @@ struct ServeFlags: Sendable {
     /// `--sca-pending`: new tokens wait for the customer's approval in the app (strong customer
     /// authentication) until `POST /test/approve` is sent with them.
     var scaPending = false
+    /// `--page-size`: records a page at most, for an API that pages (Up's `links.next`).
+    var pageSize = UpDemoAPI.defaultPageSize
+    /// `--rate-limit`: requests an hour before each answer is 429 (Up).
+    var rateLimit = UpDemoAPI.defaultRateLimit
 }
 
 extension RegisteredSource {
     static let demo = RegisteredSource(
-        description: DemoSavingsAPI.source, pictureSchemes: ["http", "https", DemoImages.scheme],
+        description: DemoSavingsAPI.source,
+        // The demo's own pictures only: it makes no network request (the bundled achievements get pictures of its own).
+        pictureSchemes: [DemoImages.scheme],
         open: .direct { request in (DemoSavingsAPI(backend: DemoBackend(options: .init(currency: request.currency))), nil) },
         serve: nil)
 
@@ -209,5 +218,48 @@ struct MonzoOAuthFlow: OAuthFlow {
     private func pair(_ answer: Monzo.TokenPair) -> OAuthTokenPairs.Pair {
         OAuthTokenPairs.Pair(accessToken: answer.accessToken, refreshToken: answer.refreshToken,
                              expiresAt: answer.expiresIn.map { now().addingTimeInterval(TimeInterval(max(0, $0))) })
+    }
+}
+
+extension RegisteredSource {
+    /// Up (Australia), read-only: savers as goals, Up's own round-ups, a rate limit (docs/banks.md).
+    static let up = RegisteredSource(
+        description: UpAPI.source, pictureSchemes: [],
+        open: .bank(BankConnector(
+            connect: { request throws(APIError) in
+                try await UpAPI.connect(baseURL: request.baseURL, token: request.token, allowInsecureHTTP: request.allowInsecureHTTP,
+                                        log: request.log, targetAmounts: try upTargets(request))
+            },
+            offline: { request, directory in
+                guard let record = LastUpAccount(cacheDirectory: directory, baseURL: request.baseURL).load(),
+                      let targets = try? upTargets(request),
+                      let api = try? UpAPI(transport: UpAPI.transport(baseURL: request.baseURL, token: request.token,
+                                                                      allowInsecureHTTP: request.allowInsecureHTTP, log: request.log),
+                                           spending: record.spending, accounts: record.accounts, targetAmounts: targets)
+                else { return nil }
+                return (api, record.header)
+            },
+            keep: { api, header, directory in
+                guard let up = api as? UpAPI else { return }
+                LastUpAccount(cacheDirectory: directory, baseURL: up.baseURL)
+                    .save(.init(spending: up.spending, accounts: up.knownAccounts, header: header))
+            })),
+        serve: Serving(currency: Currency(code: "AUD"),
+                       handler: { backend, flags in UpDemoAPI(backend: backend, pageSize: flags.pageSize, rateLimit: flags.rateLimit) },
+                       greeting: { url in
+                           let base = url + UpDemoAPI.basePath
+                           return ["serving the demo in Up's API on \(base) (Ctrl-C to stop)",
+                                   "test token: \(UpDemoAPI.testToken)",
+                                   "try: qapital-tui --source up --api-url \(base) --token \(UpDemoAPI.testToken)"]
+                       }))
+
+    /// The config file's `[up] saver-targets`, read; a malformed value is one line.
+    private static func upTargets(_ request: BankRequest) throws(APIError) -> [String: Decimal] {
+        guard let text = request.settings["saver-targets"] else { return [:] }
+        switch UpAPI.targetAmounts(text) {
+        case .success(let parsed): return parsed
+        case .failure(let problem):
+            throw APIError(kind: .rejected, request: "config", message: "config file, [up] saver-targets: \(problem.reason)")
+        }
     }
 }

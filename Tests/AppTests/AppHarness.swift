@@ -19,10 +19,10 @@ final class AppHarness {
          colors: Bool = false, images: Bool = true, now: Date = fixedNow, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
          capabilities: AppCore.Capabilities = AppCore.Capabilities(), currency: Currency = .usd,
          achievements: AchievementsFile = AchievementsFile(title: "", achievements: []), keys: KeyOverrides = KeyOverrides(),
-         clock: (@Sendable () -> Date)? = nil) {
+         clock: (@Sendable () -> Date)? = nil, pictureCellPixels: PixelSize? = nil) {
         core = AppCore(api: api, configuration: .init(sourceName: api.sourceName, colors: colors, timeZone: timeZone,
                                                       currency: currency, images: images, pictureSchemes: ["http", "https", DemoImages.scheme],
-                                                      keys: keys),
+                                                      keys: keys, pictureCellPixels: pictureCellPixels),
                        capabilities: capabilities, achievements: achievements, now: clock ?? { now })
         terminal = TestTerminal(width: width, height: height)
         runner = AppRunner(core: core, terminal: terminal)

@@ -3,6 +3,7 @@
 import FeedModel
 import Foundation
 import Testing
+import TestSupport
 import TermUI
 @testable import QapitalApp
 @testable import qapital_tui
@@ -16,7 +17,7 @@ import TermUI
         #expect(lines[0].hasPrefix(" 1 Goals   2 Activity"))
         let balloons = try! #require(app.row(containing: "Balloons"))
         #expect(lines[balloons].contains("$400.00 of $1,500.00"))
-        #expect(lines[balloons].contains("26%"))
+        #expect(lines.contains { $0.contains("26%") })  // in the summary: the list keeps the names whole
         #expect(app.isSelected(row: balloons))
         #expect(lines.contains { $0.contains("Shared with") })
         #expect(lines.contains { $0.contains("• Henrik") })
@@ -216,7 +217,7 @@ import TermUI
         #expect(app.isSelected(row: bike))
         #expect(!lines.contains { $0.contains("Shared with") })  // no summary below 100 columns
         lines = await app.resize(width: 20, height: 6)
-        #expect(lines[0].hasPrefix(" 1 Goals"))
+        #expect(lines[0].hasPrefix(" 1   2   3   4   5 "))  // the numbers alone where the names do not fit
         #expect(lines.last!.hasPrefix(" demo"))
         #expect(lines.last!.hasSuffix("? help "))
         lines = await app.resize(width: 19, height: 6)
@@ -229,7 +230,7 @@ import TermUI
         let app = AppHarness(width: 44, height: 8)
         let lines = await app.start()
         #expect(lines == [
-            " 1 Goals   2 Activity   3 Round-ups   4 Ach…",
+            " 1 Goals   2   3   4   5                    ",
             " BA  Balloons        $400.00 of $1,500.00  █",
             " DO  Dog              $50.00 no target     █",
             " BI  Bike            $500.00 of $500.00    │",
@@ -354,7 +355,7 @@ func freeLoopbackPort() throws -> UInt16 {
         let states: [[Key]] = [
             [], [.enter], [.enter, .char("u")], [.escape, .char("u")], [.escape, .char("?")],
             [.escape, .char("2")], [.char("u")], [.escape, .char("/"), .char("x")], [.escape, .escape, .char("3")],
-            [.char("s")], [.enter], [.escape, .escape, .char("n")], [.escape, .char("4")], [.char("1")],
+            [.char("s")], [.enter], [.escape, .escape, .char("a")], [.escape, .char("4")], [.char("1")],
         ]
         let sizes = (1...40).flatMap { width in (1...12).map { (width, $0) } } + [(100, 30), (200, 60), (20, 6)]
         for keys in states {

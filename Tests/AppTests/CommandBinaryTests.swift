@@ -34,9 +34,10 @@ enum Hledger {
     }
 }
 
-/// Runs a program with stdin from /dev/null; stdout to a file when given (exports are long).
+/// Runs a program with stdin from /dev/null; stdout to a file when given (exports are long), or
+/// with `noReader` a pipe whose reading end is closed at once (`| head` that has gone).
 func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-                stdoutFile: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+                stdoutFile: URL? = nil, noReader: Bool = false) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -52,8 +53,9 @@ func runProcess(_ executable: URL, _ arguments: [String], environment: [String: 
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
     try process.run()
+    if noReader { try out.fileHandleForReading.close() }
     // stderr is one line at most: read stdout to its end first, then stderr.
-    let stdout = stdoutFile == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
+    let stdout = stdoutFile == nil && !noReader ? out.fileHandleForReading.readDataToEndOfFile() : Data()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
@@ -77,23 +79,11 @@ extension BlockingTests {
         /// `qapital-tui export | head -1`: the reader goes; the export stops quietly with the status
         /// a SIGPIPE would give (before: a trap in FileHandle.write, status 132 and a backtrace).
         @Test func anExportWhoseReaderHasGoneStopsQuietly() throws {
-            let process = Process()
-            process.executableURL = TerminalSession.binary
-            process.arguments = ["export", "--output", "csv"]
-            process.environment = CommandBinaryTests.environment()
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
             // No reader from the start: the first write already finds the pipe closed.
-            try out.fileHandleForReading.close()
-            let stderr = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationReason == .exit)
-            #expect(process.terminationStatus == 141)
-            #expect(String(decoding: stderr, as: UTF8.self).isEmpty)
+            let result = try runProcess(TerminalSession.binary, ["export", "--output", "csv"],
+                                        environment: CommandBinaryTests.environment(), noReader: true)
+            #expect(result.status == 141)
+            #expect(result.stderr.isEmpty)
         }
 
         @Test func exitStatusesAndOneLineErrors() throws {
@@ -167,7 +157,9 @@ extension BlockingTests {
                 let result = try run(["export", "--output", "ledger"] + arguments, environment, stdoutFile: journal)
                 #expect(result.status == 0, "\(result.stderr)")
                 // The app's own sums of the same activities.
-                let (context, _) = commandContext(api, format: .csv, kind: source, currency: currency)
+                let context = CommandContext(api: api, sourceKind: source, currency: currency, format: .csv, output: OutputSink { _ in },
+                                             calendar: Week.calendar(in: TimeZone(identifier: "Europe/London")!), now: { fixedNow },
+                                             saver: RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord()))
                 let totals = try await ActivityExport.run(context, kind: .export, since: nil, until: Date(), goal: nil)
                 #expect(totals.rows > 50)
                 let ledger = try Hledger.savingsBalances(journal: journal, currency: currency)

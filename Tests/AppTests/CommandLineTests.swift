@@ -75,4 +75,11 @@ import Testing
             try DemoHTTPServer(backend: DemoBackend(), host: "example.com")
         }
     }
+
+    /// `--log-file` that cannot be written is a one-line start error (the log itself: QapitalClientTests' RequestLogTests).
+    @Test func anUnwritableLogFileStopsTheStart() {
+        #expect(throws: (any Error).self) {
+            _ = try AppOptions.parse(["--log-file", "/nonexistent-dir/q.log"]).settings(environment: [:])
+        }
+    }
 }

@@ -46,6 +46,13 @@ import TermUI
         #expect(config.keys.actions[.showTab(2)] == [.char("a")])
     }
 
+    @Test func theTerminalTableForcesOrForbidsWhatTheProbeWouldDecide() throws {
+        let config = try ConfigFile.parse("[terminal]\ngraphics = \"sixel\"\nsynchronized-output = false\ntruecolor = true\nprobe = false\n",
+                                          file: "c")
+        #expect(config.terminal == TerminalCapabilities.Overrides(graphics: .sixel, synchronizedOutput: false, truecolor: true, probe: false))
+        #expect(try ConfigFile.parse("[terminal]\ngraphics = \"auto\"\n", file: "c").terminal == TerminalCapabilities.Overrides())
+    }
+
     @Test func anEmptyFileChangesNothing() throws {
         #expect(try ConfigFile.parse("", file: "c") == ConfigFile())
     }
@@ -70,6 +77,9 @@ import TermUI
         ("[keys]\ndown = 3\n", "c.toml:2: keys.down: wants a key name"),
         ("[keys]\ndown = \"x\"\nup = [\"k\", \"x\"]\n", "keys."),
         ("keys = 3\n", "c.toml:1: keys: wants a table"),
+        ("[terminal]\ngraphics = \"ascii\"\n", "c.toml:2: terminal.graphics: wants auto, kitty, sixel, iterm2, half-blocks"),
+        ("[terminal]\ntruecolor = \"yes\"\n", "c.toml:2: terminal.truecolor: wants true or false"),
+        ("[terminal]\nsixel = true\n", "c.toml:2: terminal.sixel: not a terminal setting"),
     ])
     func eachMistakeIsOneLineWithItsLine(text: String, expected: String) {
         do {

@@ -16,7 +16,7 @@ import TestSupport
         let goals = try await api.goals()
         var feeds: [GoalID: [FeedItem]] = [:]
         for goal in goals { feeds[goal.id] = try await api.feed(goalId: goal.id) }
-        let walked = try await ServeEndToEndTests.walk(api, from: start)
+        let walked = try await walkActivities(api, from: start)
         #expect(walked.oldest != nil, "the walk never reached oldest")
         return (goals, feeds, walked.activities)
     }

@@ -38,7 +38,7 @@ import TestSupport
         DemoFrame(name: "user-popup", keys: [.char("u")]),
         DemoFrame(name: "goal-picker", keys: [.char("3"), .char("s")]),
         DemoFrame(name: "save-confirmation", keys: [.char("3"), .char("s"), .enter]),
-        DemoFrame(name: "new-goal-form", keys: [.char("n")]),
+        DemoFrame(name: "new-goal-form", keys: [.char("a")]),
         DemoFrame(name: "sign-in", keys: [], signIn: true),
     ]
 

@@ -6,6 +6,7 @@ import FeedCache
 import FeedModel
 import Foundation
 import Testing
+import TestSupport
 import TermUI
 @testable import QapitalApp
 @testable import qapital_tui
@@ -35,8 +36,8 @@ import TermUI
             let goals = await app.start()
             #expect(goals.contains { $0.contains("Balloons") }, "\(goals.joined(separator: "\n"))")
             #expect(goals.contains { $0.contains("Mikael · 04-00-04 12345678 · £") && $0.contains("with pots)") })
-            // `n`: Monzo's API cannot create pots; the form does not open.
-            let after = await app.press(.char("n"))
+            // `a`: Monzo's API cannot create pots; the form does not open.
+            let after = await app.press(.char("a"))
             #expect(app.core.overlays.isEmpty)
             #expect(after.contains { $0.contains("Monzo's API cannot create pots") }, "\(after.joined(separator: "\n"))")
             let activity = await app.press(.char("2"))
@@ -91,12 +92,15 @@ import TermUI
                 let options = try HeadlessOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--token", Self.token,
                                                          "--cache-dir", root.appendingPathComponent(machine).path])
                 let real = try await options.context(environment: ["XDG_CONFIG_HOME": root.path + "/config"])
-                let (context, output) = commandContext(real.api, format: .table, kind: real.sourceKind, currency: real.currency,
-                                                       saver: real.saver)
+                let output = Locked("")
+                let context = CommandContext(api: real.api, sourceKind: real.sourceKind, currency: real.currency, format: .table,
+                                             output: OutputSink(colors: false) { more in output.withLock { $0 += more } },
+                                             calendar: Week.calendar(in: TimeZone(identifier: "Europe/London")!), now: { fixedNow },
+                                             saver: real.saver)
                 #expect(real.saver.identity == SaveIdentity(source: "monzo " + AppOptions.sourceText(url), account: MonzoDemoAPI.accountId))
                 try await RoundUpsCommands.save(context, week: try context.week("last"), goal: "Balloons", dryRun: false, yes: true,
                                                 confirm: { _ in true })
-                return output.value
+                return output.withLock { $0 }
             }
             let first = try await run("a")
             #expect(first.contains("saved £") && first.contains("into Balloons"), "\(first)")

@@ -6,6 +6,7 @@ import FeedModel
 import Foundation
 import HTTPTransport
 import Testing
+import TestSupport
 @testable import qapital_tui
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -105,7 +106,7 @@ import FoundationNetworking
             let options = try AppOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--no-cache"])
             let settings = try options.settings(environment: home.environment)
             let client = ["client-id": MonzoDemoAPI.clientId, "client-secret": MonzoDemoAPI.clientSecret]
-            guard case .connected = try await options.startBank(settings.source, environment: home.environment, oauthClient: client) else {
+            guard case .connected = try await options.startBank(settings.source, environment: home.environment, sourceSettings: client) else {
                 Issue.record("the expired pair was not refreshed")
                 return
             }
@@ -120,8 +121,8 @@ import FoundationNetworking
             used.refreshToken = fresh.refreshToken
             used.expiresAt = Date().addingTimeInterval(-1)
             try home.pairs.keep(used, for: url)
-            guard case .signIn(let refusal, _) = try await options.startBank(settings.source, environment: home.environment,
-                                                                              oauthClient: client) else {
+            guard case .signIn(let refusal) = try await options.startBank(settings.source, environment: home.environment,
+                                                                              sourceSettings: client) else {
                 Issue.record("a refused refresh still opened the app")
                 return
             }
@@ -147,7 +148,7 @@ import FoundationNetworking
             let settings = try options.settings(environment: home.environment)
             let client = ["client-id": MonzoDemoAPI.clientId, "client-secret": MonzoDemoAPI.clientSecret]
             guard case .connected(let connection) = try await options.startBank(settings.source, environment: home.environment,
-                                                                                 oauthClient: client) else {
+                                                                                 sourceSettings: client) else {
                 Issue.record("not connected")
                 return
             }
@@ -178,7 +179,7 @@ import FoundationNetworking
             let settings = try options.settings(environment: home.environment)
             guard case .connected(let connection) = try await options.startBank(settings.source, environment: home.environment,
                                                                                  log: settings.log,
-                                                                                 oauthClient: settings.sourceSettings) else {
+                                                                                 sourceSettings: settings.sourceSettings) else {
                 Issue.record("not connected")
                 return
             }

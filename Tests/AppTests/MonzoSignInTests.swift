@@ -8,7 +8,7 @@ import TestSupport
 extension BlockingTests {
     /// The real binary on `serve --api monzo --sca-pending`: the token waits for approval in the
     /// app; the sign-in form says so with the token kept (bullets), and Enter after the approval
-    /// opens the app on the pots; `n` says pots cannot be created. The token is never shown.
+    /// opens the app on the pots; `a` says pots cannot be created. The token is never shown.
     @Suite(.serialized, .timeLimit(.minutes(1))) struct MonzoSignInTests {
         static let token = MonzoDemoAPI.testToken
 
@@ -26,7 +26,7 @@ extension BlockingTests {
                 #expect(await handler.approve(Self.token))
                 terminal.send("\r")
                 #expect(terminal.read(until: { $0.contains("Balloons") && $0.contains("with pots") }))
-                terminal.send("n")
+                terminal.send("a")
                 #expect(terminal.read(until: { $0.contains("Monzo's API cannot") }))
                 terminal.send("q")
                 #expect(terminal.waitForExit() == 0)

@@ -24,7 +24,7 @@ import TestSupport
 
     /// Opens the form, types the name and the photo's path, and leaves the photo field.
     static func fill(_ app: AppHarness, name: String, photo path: String) async -> [String] {
-        _ = await app.press(.char("n"))
+        _ = await app.press(.char("a"))
         _ = await app.type(name)
         _ = await app.press(.tab, .tab)
         _ = await app.type(path)
@@ -103,7 +103,7 @@ import TestSupport
         let app = AppHarness(api: api, width: 100, height: 30, colors: true)
         _ = await app.start()
         app.core.newGoalForm?.home = folder.path
-        _ = await app.press(.char("n"))
+        _ = await app.press(.char("a"))
         app.core.newGoalForm?.home = folder.path
         _ = await app.type("New bike")
         _ = await app.press(.tab, .tab)
@@ -150,7 +150,7 @@ import TestSupport
     @Test func starlingGetsTheBase64EncodedPhoto() async throws {
         let png = DemoImages.goalPNG(id: 5)
         try await withStarlingServer { _, url in
-            let api = try await StarlingAPI.connect(baseURL: url, token: StarlingServeTests.token)
+            let api = try await StarlingAPI.connect(baseURL: url, token: StarlingDemoAPI.testToken)
             let goal = try await api.createGoal(name: "Camera", target: nil, photo: png)
             let picture = try #require(goal.imageURL)
             #expect(picture.scheme == StarlingAPI.photoScheme)

@@ -2,6 +2,7 @@
 import FeedModel
 import Foundation
 import Testing
+import TestSupport
 @testable import QapitalApp
 
 /// The status bar says "showing cached data" only when something kept is on screen.

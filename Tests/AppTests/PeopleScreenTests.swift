@@ -147,7 +147,7 @@ import TestSupport
         _ = await app.press(.enter, .enter)
         let lines = app.terminal.lines
         #expect(lines.contains { $0.contains("Henrik") })
-        #expect(lines.contains { $0.contains("User #2") })
+        #expect(!lines.contains { $0.contains("User #2") })  // named once
         #expect(lines.contains { $0.contains("Part of 1 goal · saved \(Self.saved(2).formatted) in the last 30 days") })
         #expect(lines.contains { $0.contains("Goals (1)") })
         let balloons = try #require(lines.firstIndex { $0.contains("Balloons") && $0.contains("shared") })

@@ -3,6 +3,7 @@ import ArgumentParser
 import FeedModel
 import Foundation
 import Testing
+import TestSupport
 import TermImage
 import TermUI
 @testable import QapitalApp

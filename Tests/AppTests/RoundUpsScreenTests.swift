@@ -193,7 +193,7 @@ enum RoundUpsApp {
 
     @Test func newGoalFormFromRoundUpsAddsTheGoalToTheList() async {
         await openRoundUps()
-        await press(.char("n"), .enter)
+        await press(.char("a"), .enter)
         await type("  Piano")
         await press(.tab)
         await type("12.345")

@@ -52,14 +52,51 @@ import TermUI
         #expect(api.calls.isEmpty && !stores.isBusy)
     }
 
+    /// The sign-in form over the app: Enter returns the check as a command (the source's check is
+    /// not called), whose text never shows the token; the answer is read from `TokenCheck`.
+    @Test func theSignInFormsEnterIsACommandThatHidesTheToken() async {
+        let checked = Locked<[String]>([])
+        let capability = AppCore.SignInCapability(origin: "bank.example", isRefused: { true }) { token, _ in
+            checked.withLock { $0.append(token) }
+            return token == "good" ? nil : SignInRefusal("refused")
+        }
+        let probe = EventProbe<StoreEvent>()
+        let stores = AppStores(api: api, configuration: AppCore.Configuration(sourceName: "none", colors: false),
+                               cache: nil, saver: AppCore.Capabilities().roundUpSaver, signIn: capability,
+                               events: probe.sink, pictureArrived: { _ in }, now: { fixedNow })
+        let data = ScreenData(stores, achievements: AchievementsFile(title: "", achievements: []),
+                              configuration: AppCore.Configuration(sourceName: "none", colors: false),
+                              format: DisplayFormat(timeZone: TimeZone(identifier: "UTC")!, now: { fixedNow }))
+        let form = SignInOverlay(capability, refusal: nil)
+        for character in "bad" { _ = form.handle(.char(character), data) }
+        let commands = form.handle(.enter, data).commands
+        #expect(commands == [.checkToken(SignInAttempt(token: "bad", remember: false))])
+        #expect(checked.withLock { $0 }.isEmpty && !stores.isBusy, "the form asked; nothing was checked")
+        #expect(!"\(commands)".contains("bad") && !String(reflecting: commands).contains("bad"))
+        var dumped = ""
+        dump(commands, to: &dumped)
+        #expect(!dumped.contains("bad"))
+        // Carried out, the check answers through the queue; the form shows the refusal.
+        #expect(CommandRunner(stores: stores, refreshCache: nil).run(commands[0]) == nil)
+        #expect(stores.isBusy)
+        #expect(await probe.wait { !stores.isBusy })
+        #expect(checked.withLock { $0 } == ["bad"])
+        #expect(form.receive(.signIn, data).isIgnored == false)
+        guard case .refused(let message) = form.form.phase else {
+            Issue.record("a refused token should show its refusal, got \(form.form.phase)")
+            return
+        }
+        #expect(message == "refused")
+    }
+
     @Test func goalKeysAndTheNewGoalFormReturnCommands() {
         let list = GoalListScreen()
         #expect(list.start(data) == [.loadGoals])
         #expect(list.refresh(data) == [.loadGoals])
-        let opened = list.handle(.char("n"), action: .newGoal, data)
+        let opened = list.handle(.char("a"), action: .newGoal, data)
         #expect(opened.commands == [.resetGoalCreation])
         guard case .run(_, then: .present(let overlay)) = opened, let form = overlay as? NewGoalForm else {
-            Issue.record("n should open the new-goal form")
+            Issue.record("a should open the new-goal form")
             return
         }
         #expect(GoalDetailScreen(goalId: 7).refresh(data) == [.loadGoalFeed(7)])

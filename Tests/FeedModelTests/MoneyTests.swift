@@ -85,6 +85,25 @@ import Testing
         #expect(people.first?.savingsCount == 93)
     }
 
+    /// A declined or reversed transfer in a goal's feed moved nothing: People's "saved" and the
+    /// balance chart leave it out (listed it still is).
+    @Test func itemsThatMovedNothingCountInNoSum() {
+        let goal = Goal(id: 1, name: "Dog", ownerId: 1, target: nil, balance: Money(minorUnits: 1_000, currency: .gbp))
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let saved = FeedItem(id: "a", timestamp: now.addingTimeInterval(-60), message: MarkupText(parsing: "saved"),
+                             amount: Money(minorUnits: 400, currency: .gbp), userId: 1)
+        let declined = FeedItem(id: "b", type: FeedItem.voidType, timestamp: now.addingTimeInterval(-30),
+                                message: MarkupText(parsing: "declined"), amount: Money(minorUnits: 250, currency: .gbp), userId: 1)
+        let people = PeopleRoster.people(goals: [goal], feeds: { _ in ([declined, saved], .known) }, activities: [],
+                                         currency: .gbp, now: now)
+        #expect(people.first?.saved.minorUnits == 400)
+        #expect(people.first?.savingsCount == 1)
+        let history = BalanceHistory(current: goal.balance, feed: [declined, saved])
+        #expect(history.points.map(\.balance.minorUnits) == [1_000])
+        #expect(history.opening.minorUnits == 600)
+        #expect(history.skipped == 0)
+    }
+
     @Test func currencyCodes() {
         #expect(Currency.from(code: "gbp") == .gbp)
         #expect(Currency.from(code: "JPY")?.minorDigits == 0)

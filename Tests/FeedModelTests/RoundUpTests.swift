@@ -182,6 +182,31 @@ private func payment(_ cents: Int64, _ currency: Currency = .usd, at seconds: Ti
         #expect(problems.target == targetProblem)
     }
 
+    /// The app's own format goes back in: "$1,500.00" as the Goals list prints it, "1,000", "250 USD".
+    @Test(arguments: [
+        ("1,000", Currency.usd, 100_000), ("$250", .usd, 25_000), ("$1,500.00", .usd, 150_000), (" 250 USD ", .usd, 25_000),
+        ("usd 12.5", .usd, 1_250), ("12,345,678.90", .usd, 1_234_567_890), ("¥1,000", .jpy, 1_000), ("CHF 1,250.50", Currency(code: "CHF"), 125_050),
+        ("1,250.500 KWD", Currency(code: "KWD"), 1_250_500),
+    ] as [(String, Currency, Int64)])
+    func theAppsOwnFormatIsAccepted(target: String, currency: Currency, minorUnits: Int64) throws {
+        let goal = try NewGoal.validate(name: "Piano", target: target, currency: currency).get()
+        #expect(goal.target == Money(minorUnits: minorUnits, currency: currency))
+    }
+
+    @Test(arguments: [
+        ("1,00", Currency.usd, "not an amount, e.g. 250 or 99.50"), (",100", .usd, "not an amount, e.g. 250 or 99.50"),
+        ("1,0000", .usd, "not an amount, e.g. 250 or 99.50"), ("€250", .usd, "not an amount, e.g. 250 or 99.50"),
+        ("$$250", .usd, "not an amount, e.g. 250 or 99.50"), ("$1,500.001", .usd, "at most 2 decimals"),
+        ("¥1,000.5", .jpy, "no decimals in JPY"), ("-$4.00", .usd, "must be more than zero"), ("$", .usd, "not an amount, e.g. 250 or 99.50"),
+    ] as [(String, Currency, String)])
+    func otherFormatsAndTooManyDecimalsAreRefused(target: String, currency: Currency, problem: String) {
+        guard case .failure(let problems) = NewGoal.validate(name: "Piano", target: target, currency: currency) else {
+            Issue.record("\(target) should be refused")
+            return
+        }
+        #expect(problems.target == problem)
+    }
+
     @Test func sixtyCharactersAreAllowed() {
         #expect((try? NewGoal.validate(name: String(repeating: "é", count: 60), target: "", currency: .usd).get()) != nil)
     }

@@ -58,6 +58,15 @@ enum Fixture {
         let saving = try StarlingMapping.goalFeedItem(item)
         #expect(saving.id == "feed1ed0-e776-4966-9a92-b00fd2f43ae3")
         #expect(saving.message.plainText == "Moved to Tesco")
+        #expect(!saving.isVoid)
+
+        // Declined or reversed inside a goal's feed: listed with its status, counted in no sum.
+        for status in ["DECLINED", "reversed"] {
+            var declined = item
+            declined.status = status
+            let void = try StarlingMapping.goalFeedItem(declined)
+            #expect(void.isVoid && void.message.plainText == "Moved to Tesco · \(status.lowercased())")
+        }
     }
 
     @Test func emptyFeed() throws {

@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,18 +6,19 @@ import Glibc
 /// A plain TCP client on 127.0.0.1 for what URLSession never sends: huge headers, garbage,
 /// bodies cut short, pipelined requests, connections held open. Non-blocking; every wait has a
 /// deadline.
-final class RawHTTPClient {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public final class RawHTTPClient {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// One answer as read off the wire.
-    struct Response {
-        let status: Int
-        let head: String
-        let body: Data
+    public struct Response {
+        public let status: Int
+        public let head: String
+        public let body: Data
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             for line in head.split(separator: "\r\n").dropFirst() {
                 let parts = line.split(separator: ":", maxSplits: 1)
                 if parts.count == 2, parts[0].lowercased() == name.lowercased() {
@@ -28,16 +28,16 @@ final class RawHTTPClient {
             return nil
         }
 
-        var jsonError: String? {
+        public var jsonError: String? {
             (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error"] as? String
         }
     }
 
     private let fd: Int32
     private var received: [UInt8] = []
-    private(set) var peerClosed = false
+    public private(set) var peerClosed = false
 
-    init(port: UInt16) throws {
+    public init(port: UInt16) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
         var address = sockaddr_in()
@@ -61,14 +61,14 @@ final class RawHTTPClient {
         close(fd)
     }
 
-    static func deadline(_ seconds: Double) -> ContinuousClock.Instant {
+    public static func deadline(_ seconds: Double) -> ContinuousClock.Instant {
         .now + .milliseconds(Int64(seconds * 1000))
     }
 
     /// Sends `bytes` until all are sent, the peer stops taking them until `deadline`, or the
     /// connection breaks; returns how many were sent.
     @discardableResult
-    func send(_ bytes: some Collection<UInt8>, deadline: ContinuousClock.Instant = deadline(10)) -> Int {
+    public func send(_ bytes: some Collection<UInt8>, deadline: ContinuousClock.Instant = deadline(10)) -> Int {
         let bytes = Array(bytes)
         var sent = 0
         while sent < bytes.count {
@@ -84,13 +84,13 @@ final class RawHTTPClient {
         return sent
     }
 
-    func send(_ text: String, deadline: ContinuousClock.Instant = deadline(10)) {
+    public func send(_ text: String, deadline: ContinuousClock.Instant = deadline(10)) {
         send(Array(text.utf8), deadline: deadline)
     }
 
     /// Reads until a whole answer (head and `Content-Length` body) has arrived; nil if the peer
     /// closed or the deadline passed first. Bytes after it stay for the next call.
-    func readResponse(deadline: ContinuousClock.Instant = deadline(10)) -> Response? {
+    public func readResponse(deadline: ContinuousClock.Instant = deadline(10)) -> Response? {
         while true {
             if let response = takeResponse() { return response }
             if peerClosed || !fill(until: deadline) { return nil }
@@ -98,7 +98,7 @@ final class RawHTTPClient {
     }
 
     /// Reads (and keeps) until the peer closes; false if it has not by `deadline`.
-    func waitUntilClosed(deadline: ContinuousClock.Instant = deadline(10)) -> Bool {
+    public func waitUntilClosed(deadline: ContinuousClock.Instant = deadline(10)) -> Bool {
         while !peerClosed {
             if !fill(until: deadline) { return peerClosed }
         }
@@ -146,72 +146,5 @@ final class RawHTTPClient {
         var entry = pollfd(fd: fd, events: events, revents: 0)
         let milliseconds = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 60_000))
         return poll(&entry, 1, milliseconds) > 0
-    }
-}
-
-/// `qapital-tui serve` as a child process, with its stderr kept.
-final class ServeProcess {
-    let process = Process()
-    let port: UInt16
-    private let errors = Pipe()
-    private var firstLines: String
-
-    init(_ arguments: [String] = []) throws {
-        process.executableURL = TerminalSession.binary
-        process.arguments = ["serve", "--port", "0"] + arguments
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // The first line names the address (bounded by the suite's time limit).
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = errors.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        firstLines = text
-        guard let address = text.split(separator: " ").first(where: { $0.hasPrefix("http://127.0.0.1:") }),
-              let port = UInt16(address.split(separator: ":").last ?? "") else {
-            process.terminate()
-            throw RawHTTPClient.Failure(description: "serve did not say where it listens: \(text)")
-        }
-        self.port = port
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-    }
-
-    func client() throws -> RawHTTPClient {
-        try RawHTTPClient(port: port)
-    }
-
-    /// Closes the reading end of serve's stderr, as `serve 2>&1 | head -1` does once `head` has its line.
-    func closeStderr() {
-        try? errors.fileHandleForReading.close()
-    }
-
-    /// Sends `signal` and waits for the exit, without reading stderr (closed by `closeStderr`).
-    func stopWithoutReading(_ signal: Int32 = SIGTERM) -> Int32 {
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    /// Sends `signal` and waits for the exit; returns the status and everything written on stderr.
-    func stop(_ signal: Int32 = SIGTERM) -> (status: Int32, stderr: String) {
-        kill(process.processIdentifier, signal)
-        let rest = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, firstLines + String(decoding: rest, as: UTF8.self))
-    }
-}
-
-/// Runs blocking socket work on a thread of its own: the in-process server's handlers run on
-/// the cooperative pool (two threads here), which a test blocked in `poll` would starve.
-func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: work()) }.start()
     }
 }

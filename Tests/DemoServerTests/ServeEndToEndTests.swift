@@ -7,40 +7,18 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import QapitalApp
+import TestSupport
 
 /// The demo API through real HTTP on loopback: the server in process, the app's HTTP client.
 @Suite struct ServeEndToEndTests {
     static let twoWeeks: TimeInterval = 14 * 86_400
-
-    /// What the server saw of one window, decoded from the raw query exactly as it arrived.
-    struct SeenWindow: Equatable {
-        let from: Date
-        let to: Date
-    }
-
-    /// Walks `/activities` two weeks at a time from `start` back past `oldest`, as the app does.
-    static func walk(_ api: QapitalHTTPAPI, from start: Date) async throws -> (windows: [SeenWindow], activities: [Activity], oldest: Date?) {
-        var windows: [SeenWindow] = []
-        var activities: [Activity] = []
-        var to = start
-        for _ in 0..<200 {  // 548 days of history is 40 windows; the bound only guards the loop
-            let from = to.addingTimeInterval(-twoWeeks)
-            let page = try await api.activities(from: from, to: to)
-            windows.append(SeenWindow(from: from, to: to))
-            activities += page.activities
-            if from <= page.oldest { return (windows, activities, page.oldest) }
-            to = from
-        }
-        return (windows, activities, nil)
-    }
 
     @Test(arguments: [0, 60])
     func walkingActivitiesThroughTheServerSeesEveryActivityOnce(emptyRecentDays: Int) async throws {
         let backend = DemoBackend(now: fixedNow, options: .init(emptyRecentDays: emptyRecentDays))
         let dataset = await backend.dataset
         try await withDemoServer(backend: backend) { server, api in
-            let walked = try await ServeEndToEndTests.walk(api, from: fixedNow)
+            let walked = try await walkActivities(api, from: fixedNow)
             let oldest = try #require(walked.oldest, "the walk never reached oldest")
             #expect(oldest == dataset.oldestActivity)
 

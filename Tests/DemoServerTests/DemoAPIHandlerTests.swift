@@ -3,7 +3,6 @@ import FeedModel
 import Foundation
 import Testing
 @testable import DemoData
-@testable import QapitalApp
 
 /// The server's strict reading of `from` and `to`, without a socket.
 @Suite struct DemoAPIHandlerTests {

@@ -2,7 +2,7 @@
 import FeedModel
 import Foundation
 import Testing
-@testable import QapitalApp
+import TestSupport
 @testable import DemoServer
 
 /// `POST /savingsgoals/:id/transfers` over HTTP: idempotent by `transferId`, also when the same

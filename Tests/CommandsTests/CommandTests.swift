@@ -6,6 +6,7 @@ import FeedModel
 import Foundation
 import QapitalClient
 import StarlingClient
+import UpClient
 import Testing
 import TermUI
 import TestSupport
@@ -190,8 +191,12 @@ func commandContext(_ api: any SavingsAPI, format: OutputFormat, kind: String = 
 
 /// `roundups --save` through `serve`, both APIs: twice moves money once; a lost answer, once.
 @Suite(.timeLimit(.minutes(1))) struct CommandSaveTests {
+    static func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("command-save-\(UUID().uuidString)")
+    }
+
     static func saveTwice(api: any SavingsAPI, kind: String, currency: Currency, identity: SaveIdentity) async throws {
-        let directory = SaveOnceTests.temporaryDirectory()
+        let directory = CommandSaveTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         func saver() -> RoundUpSaver { RoundUpSaver(identity: identity, record: RoundUpRecordFile(directory: directory, identity: identity)) }
         func balloons() async throws -> Money { try #require(try await api.goals().first { $0.name == "Balloons" }).balance }
@@ -265,7 +270,7 @@ func commandContext(_ api: any SavingsAPI, format: OutputFormat, kind: String = 
     @Test func aSaveWhoseAnswerIsLostMovesMoneyOnce() async throws {
         let backend = DemoBackend(now: fixedNow)
         try await withServer(handler: LosingFirstTransfer(backend: backend)) { server, api in
-            let directory = SaveOnceTests.temporaryDirectory()
+            let directory = CommandSaveTests.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let identity = SaveIdentity(source: "qapital test", account: "")
             func saver() -> RoundUpSaver { RoundUpSaver(identity: identity, record: RoundUpRecordFile(directory: directory, identity: identity)) }
@@ -380,6 +385,32 @@ func commandContext(_ api: any SavingsAPI, format: OutputFormat, kind: String = 
         try await withStarlingServer { _, url in
             let api = try await StarlingAPI.connect(baseURL: url, token: StarlingDemoAPI.testToken, now: { fixedNow })
             try await Self.check(api: api, kind: "starling", currency: .gbp)
+        }
+    }
+}
+
+/// `roundups` on Up: Up's own round-ups, said to be made (and moved) by the bank; `--save` refuses in one line.
+@Suite(.timeLimit(.minutes(1))) struct UpCommandTests {
+    @Test func roundUpsAreTheBanksAndSaveRefuses() async throws {
+        try await withUpServer { _, url in
+            let api = try await UpAPI.connect(baseURL: url, token: UpDemoAPI.testToken, now: { fixedNow })
+            let (listed, out) = commandContext(api, format: .table, kind: "up", currency: api.accountCurrency)
+            var list = listed
+            list.noMoneyMoves = UpAPI.cannotMoveMoney
+            try await RoundUpsCommands.list(list, week: try list.week("last"))
+            #expect(out.value.contains("made by the bank"))
+            #expect(!out.value.contains("not saved"))
+            #expect(out.value.contains(UpAPI.cannotMoveMoney))
+            let (saving, saveOut) = commandContext(api, format: .table, kind: "up", currency: api.accountCurrency)
+            var save = saving
+            save.noMoneyMoves = UpAPI.cannotMoveMoney
+            do {
+                try await RoundUpsCommands.save(save, week: try save.week("last"), goal: "Balloons", dryRun: false, yes: true) { _ in nil }
+                Issue.record("a save on Up did not refuse")
+            } catch let failure as CommandFailure {
+                #expect(failure.message == UpAPI.cannotMoveMoney && failure.status == .failed)
+            }
+            #expect(saveOut.value.isEmpty)
         }
     }
 }

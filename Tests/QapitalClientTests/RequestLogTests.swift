@@ -1,10 +1,9 @@
-@testable import DemoData
 import FeedModel
 import Foundation
 import HTTPTransport
 import QapitalClient
 import Testing
-@testable import qapital_tui
+import TestSupport
 
 /// `--log-file`: a line per request and per failure, never the token, a query value or an amount.
 @Suite struct RequestLogTests {
@@ -47,8 +46,5 @@ import Testing
 
     @Test func anUnwritableLogFileIsAOneLineStartError() {
         #expect(throws: RequestLog.Failure.self) { _ = try RequestLog(path: "/nonexistent-dir/q.log") }
-        #expect(throws: (any Error).self) {
-            _ = try AppOptions.parse(["--log-file", "/nonexistent-dir/q.log"]).settings(environment: [:])
-        }
     }
 }

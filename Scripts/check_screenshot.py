@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Pixel checks for Scripts/real-terminals.sh, on xwd screenshots (standard library only).
+  check_screenshot.py picture SHOT.xwd X Y CW CH COLUMNS ROWS
+                                                 exit 0 when the cells from pixel X, Y hold a
+                                                 picture rather than half blocks
+  check_screenshot.py same A.xwd B.xwd           exit 0 when both hold the same pixels
+  check_screenshot.py png SHOT.xwd OUT.png       writes the PNG"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from xwd2png import read_xwd, write_png  # noqa: E402
+
+
+def main():
+    mode = sys.argv[1]
+    if mode == "picture":
+        # Half blocks draw each cell as two flat halves; a picture at the terminal's resolution
+        # varies inside them. A cell counts as a picture's when either half (a row kept clear of
+        # its edges and of the middle) holds more than one colour and is not text (blank cells
+        # and glyphs are one colour on another: at most two, and the background dominates).
+        _, _, px = read_xwd(sys.argv[2])
+        x, y, cw, ch, columns, rows = map(int, sys.argv[3:9])
+        varied = 0
+        for row in range(rows):
+            for column in range(columns):
+                left, top = x + column * cw, y + row * ch
+                halves = [range(top + 1, top + ch // 2 - 1), range(top + ch // 2 + 1, top + ch - 1)]
+                for half in halves:
+                    colours = {px[yy][xx] for yy in half for xx in range(left + 1, left + cw - 1)}
+                    if len(colours) > 2:
+                        varied += 1
+                        break
+        print("%d of %d cells vary inside their halves" % (varied, rows * columns))
+        # Three in four: a monogram ("BA" in the middle two cells) is not a picture.
+        sys.exit(0 if varied * 4 >= rows * columns * 3 else 1)
+    if mode == "same":
+        a, b = read_xwd(sys.argv[2])[2], read_xwd(sys.argv[3])[2]
+        differ = sum(1 for ra, rb in zip(a, b) for pa, pb in zip(ra, rb) if pa != pb)
+        print("%d pixels differ" % differ)
+        sys.exit(0 if differ == 0 and len(a) == len(b) else 1)
+    if mode == "png":
+        write_png(sys.argv[3], read_xwd(sys.argv[2])[2])
+        sys.exit(0)
+    sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# The app in real terminal emulators under Xvfb, checked from screenshots: xterm with sixel
+# (-ti vt340) and, where it is installed and starts, kitty (kitty graphics).
+#   Scripts/real-terminals.sh [BINARY] [OUTDIR]      (default: .build/debug/qapital-tui, .build/real-terminals)
+# For each terminal: the Goals tab must show Balloons' photo as a picture (more colours in its
+# thumbnail than half blocks have); then Activity, scrolled 40 rows, must be pixel for pixel what
+# a full repaint (Ctrl-L) draws: nothing left behind by pictures that scrolled away.
+# Needs Xvfb, xterm, xdotool, xwd (x11-apps) and python3; every wait has a deadline.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin="$(realpath "${1:-.build/debug/qapital-tui}")"
+out="${2:-.build/real-terminals}"
+mkdir -p "$out"
+for tool in Xvfb xterm xdotool xwd python3; do
+    command -v "$tool" >/dev/null || { echo "real-terminals: needs $tool (apt-get install xvfb xterm xdotool x11-apps)" >&2; exit 2; }
+done
+check() { python3 Scripts/check_screenshot.py "$@"; }
+
+display=":$((70 + RANDOM % 200))"
+Xvfb "$display" -screen 0 1400x900x24 -nolisten tcp >"$out/xvfb.log" 2>&1 &
+xvfb=$!
+terminal=""
+cleanup() {
+    [ -n "$terminal" ] && kill "$terminal" 2>/dev/null || true
+    kill "$xvfb" 2>/dev/null || true
+}
+trap cleanup EXIT
+export DISPLAY="$display"
+
+# Polls `command` every 0.2 s until it succeeds or `seconds` pass.
+until_ok() {
+    local seconds=$1; shift
+    local deadline=$((SECONDS + seconds))
+    until "$@" >/dev/null 2>&1; do
+        [ "$SECONDS" -ge "$deadline" ] && return 1
+        sleep 0.2
+    done
+}
+until_ok 10 xdotool getdisplaygeometry || { echo "real-terminals: Xvfb did not start" >&2; exit 1; }
+
+window=""
+find_window() { window=$(xdotool search --onlyvisible --pid "$terminal" 2>/dev/null | head -n 1); [ -n "$window" ]; }
+shot() { xwd -id "$window" -silent >"$out/$1.xwd"; }
+# A screenshot taken twice in a row with the same pixels: the terminal has drawn everything.
+settled() {
+    shot "$1"
+    local previous="$out/$1.previous.xwd"
+    cp "$out/$1.xwd" "$previous"
+    until_ok 5 sh -c "xwd -id $window -silent >'$out/$1.xwd' && python3 Scripts/check_screenshot.py same '$out/$1.xwd' '$previous' || { cp '$out/$1.xwd' '$previous'; false; }"
+}
+keys() { xdotool windowfocus --sync "$window" 2>/dev/null || true; xdotool type --delay 20 "$1"; }
+
+# run NAME COMMAND…: the app in a terminal of 100 × 30 cells with no border; the cell size is
+# the window's size over that.
+run() {
+    local name=$1; shift
+    "$@" >"$out/$name.log" 2>&1 &
+    terminal=$!
+    if ! until_ok 15 find_window; then
+        echo "real-terminals: $name did not open a window" >&2
+        return 3
+    fi
+    local size cw ch
+    size=$(xdotool getwindowgeometry "$window" | sed -n 's/.*Geometry: \([0-9]*\)x\([0-9]*\).*/\1 \2/p')
+    cw=$(( ${size% *} / 100 )); ch=$(( ${size#* } / 30 ))
+    echo "real-terminals: $name: window $size, cell $cw x $ch"
+    # Balloons' thumbnail: cells 0–3 of the second line.
+    local picture=(picture "$out/$name-goals.xwd" 0 "$ch" "$cw" "$ch" 4 1)
+    if ! until_ok 20 sh -c "xwd -id $window -silent >'$out/$name-goals.xwd' && python3 Scripts/check_screenshot.py ${picture[*]}"; then
+        check "${picture[@]}" || true
+        echo "real-terminals: $name: Balloons' photo is not drawn as a picture (see $out/$name-goals.png)" >&2
+        check png "$out/$name-goals.xwd" "$out/$name-goals.png"
+        return 1
+    fi
+    settled "$name-goals"
+    check png "$out/$name-goals.xwd" "$out/$name-goals.png"
+    keys "2"
+    keys "$(printf 'j%.0s' $(seq 40))"
+    settled "$name-scrolled"
+    keys $'\x0c'
+    settled "$name-repainted"
+    check png "$out/$name-scrolled.xwd" "$out/$name-scrolled.png"
+    if ! check same "$out/$name-scrolled.xwd" "$out/$name-repainted.xwd"; then
+        check png "$out/$name-repainted.xwd" "$out/$name-repainted.png"
+        echo "real-terminals: $name: scrolling left something behind (compare $out/$name-scrolled.png and -repainted.png)" >&2
+        return 1
+    fi
+    keys "q"
+    until_ok 5 sh -c "! kill -0 $terminal" || kill "$terminal" 2>/dev/null || true
+    terminal=""
+    echo "real-terminals: $name: pictures drawn, nothing left behind ($out/$name-goals.png)"
+}
+
+# The control: xterm without sixel (-ti vt220) gets half blocks, and the check says so.
+half_blocks() {
+    "$@" >"$out/xterm-plain.log" 2>&1 &
+    terminal=$!
+    until_ok 15 find_window || { echo "real-terminals: xterm did not open a window" >&2; return 1; }
+    local size cw ch
+    size=$(xdotool getwindowgeometry "$window" | sed -n 's/.*Geometry: \([0-9]*\)x\([0-9]*\).*/\1 \2/p')
+    cw=$(( ${size% *} / 100 )); ch=$(( ${size#* } / 30 ))
+    # The half blocks are drawn once "Balloons" is (its picture comes with the goals).
+    settled xterm-plain-goals
+    settled xterm-plain-goals
+    check png "$out/xterm-plain-goals.xwd" "$out/xterm-plain-goals.png"
+    keys "q"
+    until_ok 5 sh -c "! kill -0 $terminal" || kill "$terminal" 2>/dev/null || true
+    terminal=""
+    if check picture "$out/xterm-plain-goals.xwd" 0 "$ch" "$cw" "$ch" 4 1; then
+        echo "real-terminals: xterm without sixel: the check took half blocks for a picture" >&2
+        return 1
+    fi
+    echo "real-terminals: xterm without sixel: half blocks, as expected"
+}
+
+failed=0
+half_blocks xterm -ti vt220 -b 0 -fa 'DejaVu Sans Mono' -fs 13 -geometry 100x30+0+0 -e env COLORTERM=truecolor "$bin" || failed=1
+run xterm-sixel xterm -ti vt340 -xrm 'XTerm*decTerminalID: vt340' -xrm 'XTerm*numColorRegisters: 256' \
+    -b 0 -fa 'DejaVu Sans Mono' -fs 13 -geometry 100x30+0+0 -e env COLORTERM=truecolor "$bin" || failed=1
+if command -v kitty >/dev/null; then
+    code=0
+    run kitty env LIBGL_ALWAYS_SOFTWARE=1 kitty --config NONE -o font_family='DejaVu Sans Mono' -o font_size=10 \
+        -o initial_window_width=100c -o initial_window_height=30c -o remember_window_size=no -o window_padding_width=0 \
+        -e env COLORTERM=truecolor "$bin" || code=$?
+    # kitty needs OpenGL 3.3; without it there is no window: said, not failed.
+    if [ "$code" -eq 3 ]; then echo "real-terminals: kitty did not start here (OpenGL?); skipped"; elif [ "$code" -ne 0 ]; then failed=1; fi
+else
+    echo "real-terminals: kitty is not installed; skipped"
+fi
+exit "$failed"

@@ -1,0 +1,109 @@
+/// What the terminal's own graphics need each frame, beside the cells ncurses sends: which
+/// pictures to draw, move or remove, and which lines ncurses must repaint because a picture
+/// left them. Pure (no ncurses): `NcursesTerminal` repaints the lines before `doupdate` and
+/// writes `output` after it, inside the frame's synchronized-output brackets.
+///
+/// - kitty: pictures are sent once by id; each frame removes the placements no longer shown and
+///   places the new ones (a picture that moved is a new placement), the cursor kept.
+/// - sixel and iTerm2 images: the pixels are part of the screen; a picture that left is erased by repainting its
+///   lines, and a picture is drawn again where its lines were repainted. Pictures touching the
+///   last line are left to their half blocks (a sixel there would scroll the screen). A picture
+///   on a line ncurses writes to is drawn again (ncurses may rewrite the whole line).
+struct PictureLayer {
+    let graphics: TerminalCapabilities.Graphics
+    /// What is on screen now.
+    private(set) var shown: [PicturePlacement] = []
+    /// kitty: pictures the terminal holds, with the frame that last showed each.
+    private(set) var sent: [UInt32: Int] = [:]
+    private var frame = 0
+    /// sixel: encoded pictures, by id (the newest few).
+    private var encoded: [UInt32: String] = [:]
+
+    /// How many pictures kitty may hold before those not on screen are freed.
+    static let sentLimit = 128
+
+    init(graphics: TerminalCapabilities.Graphics) {
+        self.graphics = graphics
+    }
+
+    struct Step: Equatable {
+        /// Lines ncurses must repaint (a picture left them).
+        var repaint: [Int] = []
+        /// Written after ncurses' update.
+        var output = ""
+    }
+
+    /// The pictures of a frame whose cells are `size`; `fullRepaint` when ncurses redraws the
+    /// whole screen (first frame, resize, Ctrl-L); `changedLines`: the lines where ncurses
+    /// writes cells this frame (it may rewrite a whole line, a sixel on it with it).
+    mutating func update(to placements: [PicturePlacement], size: TerminalSize, fullRepaint: Bool,
+                         changedLines: Set<Int> = []) -> Step {
+        guard graphics != .halfBlocks else { return Step() }
+        frame += 1
+        let screen = Rect(x: 0, y: 0, width: size.width, height: graphics == .kitty ? size.height : size.height - 1)
+        var wanted: [PicturePlacement] = []
+        for placement in placements where placement.rect.intersection(screen) == placement.rect && !wanted.contains(placement) {
+            wanted.append(placement)
+        }
+        let before = fullRepaint ? [] : shown
+        let removed = before.filter { !wanted.contains($0) }
+        var step = Step()
+        switch graphics {
+        case .kitty:
+            if fullRepaint && !shown.isEmpty { step.output += KittyGraphics.deleteAllPlacements }
+            for placement in removed {
+                step.output += KittyGraphics.delete(id: placement.picture.id, placement: Self.placementID(placement))
+            }
+            for placement in wanted where !before.contains(placement) {
+                let picture = placement.picture
+                if sent[picture.id] == nil { step.output += KittyGraphics.transmit(picture) }
+                step.output += "\u{1B}7" + Self.moveCursor(placement.rect)
+                    + KittyGraphics.place(id: picture.id, placement: Self.placementID(placement),
+                                          columns: placement.rect.width, rows: placement.rect.height) + "\u{1B}8"
+            }
+            for placement in wanted { sent[placement.picture.id] = frame }
+            if sent.count > Self.sentLimit {
+                for (id, last) in sent where last != frame {
+                    step.output += KittyGraphics.free(id: id)
+                    sent[id] = nil
+                }
+            }
+        case .sixel, .iterm2:
+            var lines = Set<Int>()
+            for placement in removed { lines.formUnion(placement.rect.y..<placement.rect.maxY) }
+            step.repaint = lines.sorted()
+            lines.formUnion(changedLines)
+            for placement in wanted {
+                let rows = placement.rect.y..<placement.rect.maxY
+                guard !before.contains(placement) || rows.contains(where: lines.contains) else { continue }
+                step.output += "\u{1B}7" + Self.moveCursor(placement.rect) + encode(placement) + "\u{1B}8"
+            }
+        case .halfBlocks:
+            break
+        }
+        shown = wanted
+        return step
+    }
+
+    /// Forgets what is on screen (the terminal was cleared); kitty keeps the pictures sent.
+    mutating func forgetScreen() {
+        shown = []
+    }
+
+    private mutating func encode(_ placement: PicturePlacement) -> String {
+        let picture = placement.picture
+        if let text = encoded[picture.id] { return text }
+        let text = graphics == .sixel ? SixelEncoder.encode(picture)
+            : ITerm2Image.encode(picture, columns: placement.rect.width, rows: placement.rect.height)
+        if encoded.count >= 64 { encoded.removeAll(keepingCapacity: true) }
+        encoded[picture.id] = text
+        return text
+    }
+
+    /// One placement per picture and screen position.
+    static func placementID(_ placement: PicturePlacement) -> UInt32 {
+        UInt32(truncatingIfNeeded: placement.rect.y * 4096 + placement.rect.x + 1)
+    }
+
+    static func moveCursor(_ rect: Rect) -> String { "\u{1B}[\(rect.y + 1);\(rect.x + 1)H" }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import TermImage
+import TermUI
+@testable import QapitalApp
+
+/// Where the terminal draws pictures itself (kitty, sixel), the frame places each goal picture
+/// over its half-block cells; what scrolls away or is drawn over is placed no more.
+@MainActor
+@Suite struct TerminalPictureTests {
+    static let cell = PixelSize(width: 10, height: 20)
+
+    /// Every placement stands on its own half-block cells in the frame shown.
+    static func placementsStandOnTheirCells(_ app: AppHarness) -> Bool {
+        app.terminal.pictures.allSatisfy { placement in
+            (placement.rect.y..<placement.rect.maxY).allSatisfy { y in
+                (placement.rect.x..<placement.rect.maxX).allSatisfy { app.terminal.screen[$0, y].scalar == "▀" }
+            }
+        }
+    }
+
+    @Test func goalThumbnailsAndTheSummaryArePlacedAtTheTerminalsResolution() async throws {
+        let app = AppHarness(width: 120, height: 35, colors: true, pictureCellPixels: Self.cell)
+        let lines = await app.start()
+        let balloons = try #require(app.row(containing: "Balloons  "))
+        #expect(lines[balloons].hasPrefix("▀▀▀▀ Balloons"))
+        let thumbnail = try #require(app.terminal.pictures.first { $0.rect == Rect(x: 0, y: balloons, width: 4, height: 1) })
+        #expect(thumbnail.picture.width == 40 && thumbnail.picture.height == 20)
+        let summary = try #require(app.terminal.pictures.first { $0.rect.width == 16 && $0.rect.height == 8 })
+        #expect(summary.picture.width == 160 && summary.picture.height == 160)
+        #expect(Self.placementsStandOnTheirCells(app))
+        // One per goal with a picture, plus the summary.
+        let thumbnails = app.terminal.pictures.filter { $0.rect.width == 4 && $0.rect.height == 1 }
+        #expect(thumbnails.count == lines.filter { $0.hasPrefix("▀▀▀▀ ") }.count, "\(thumbnails.map(\.rect)) \(lines)")
+    }
+
+    @Test func aPictureScrolledAwayIsNotPlacedAnyMore() async throws {
+        let app = AppHarness(width: 80, height: 12, colors: true, pictureCellPixels: Self.cell)
+        _ = await app.start()
+        let balloons = try #require(app.row(containing: "Balloons"))
+        let first = try #require(app.terminal.pictures.first { $0.rect.y == balloons })
+        var moved = false
+        for _ in 0..<30 {
+            _ = await app.press(.char("j"))
+            #expect(Self.placementsStandOnTheirCells(app))
+            if app.row(containing: "Balloons") == nil {
+                moved = true
+                break
+            }
+        }
+        #expect(moved, "Balloons never scrolled out of a 12-line screen")
+        #expect(!app.terminal.pictures.contains { $0.picture == first.picture })
+    }
+
+    @Test func anOverlayOverAPictureHidesIt() async throws {
+        let app = AppHarness(width: 120, height: 35, colors: true, pictureCellPixels: Self.cell)
+        _ = await app.start()
+        #expect(app.terminal.pictures.contains { $0.rect.width == 16 })
+        _ = await app.press(.char("?"))
+        // The help covers the middle of the screen, the summary picture with it.
+        #expect(!app.terminal.pictures.contains { $0.rect.width == 16 })
+        #expect(Self.placementsStandOnTheirCells(app))
+        _ = await app.press(.escape)
+        #expect(app.terminal.pictures.contains { $0.rect.width == 16 })
+    }
+
+    @Test func halfBlocksOnlyPlaceNothing() async throws {
+        let app = AppHarness(width: 120, height: 35, colors: true)
+        let lines = await app.start()
+        #expect(lines.contains { $0.hasPrefix("▀▀▀▀ Balloons") })
+        #expect(app.terminal.pictures.isEmpty)
+    }
+}
