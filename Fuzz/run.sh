@@ -66,7 +66,7 @@ if wanted up; then
         -o "$out/up" "Fuzz/harnesses/up.swift"
 fi
 if wanted monzo; then
-    # FeedModel and HTTPTransport as an earlier harness built them just now, else built here.
+    # FeedModel and HTTPTransport as an earlier harness of this run built them, else built here.
     if ! { wanted starling || wanted mapping || wanted up; }; then
         library FeedModel Sources/FeedModel/*.swift
         library HTTPTransport -lFeedModel -I Sources/CCurl Sources/HTTPTransport/*.swift

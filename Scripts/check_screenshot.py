@@ -3,7 +3,8 @@
   check_screenshot.py picture SHOT.xwd X Y CW CH COLUMNS ROWS
                                                  exit 0 when the cells from pixel X, Y hold a
                                                  picture rather than half blocks
-  check_screenshot.py same A.xwd B.xwd           exit 0 when both hold the same pixels
+  check_screenshot.py same A.xwd B.xwd [R B]     exit 0 when both hold the same pixels (but
+                                                 R pixels on the right, B at the bottom)
   check_screenshot.py png SHOT.xwd OUT.png       writes the PNG"""
 import os
 import sys
@@ -36,7 +37,11 @@ def main():
         sys.exit(0 if varied * 4 >= rows * columns * 3 else 1)
     if mode == "same":
         a, b = read_xwd(sys.argv[2])[2], read_xwd(sys.argv[3])[2]
-        differ = sum(1 for ra, rb in zip(a, b) for pa, pb in zip(ra, rb) if pa != pb)
+        # Optionally leave out a margin on the right and at the bottom (a scrollbar and a
+        # counter that move when more data arrives between the two screenshots).
+        right, bottom = (int(sys.argv[4]), int(sys.argv[5])) if len(sys.argv) > 5 else (0, 0)
+        height, width = len(a) - bottom, len(a[0]) - right
+        differ = sum(1 for ra, rb in zip(a[:height], b[:height]) for pa, pb in zip(ra[:width], rb[:width]) if pa != pb)
         print("%d pixels differ" % differ)
         sys.exit(0 if differ == 0 and len(a) == len(b) else 1)
     if mode == "png":

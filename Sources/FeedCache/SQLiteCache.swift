@@ -215,6 +215,13 @@ public final class SQLiteCache: OfflineCache {
         }
     }
 
+    /// Folds the write-ahead log into the file and empties it (`wal_checkpoint(TRUNCATE)`), so a
+    /// clean quit leaves one tidy file, not a small `.sqlite` beside a large `-wal`.
+    public func checkpoint() {
+        guard !isReadOnly else { return }
+        _ = try? database.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+    }
+
     public func takeWriteProblem() -> String? {
         writeProblem.withLock { state in
             defer { state.pending = nil }

@@ -31,10 +31,13 @@ public protocol OfflineCache: Sendable {
     func saveImage(_ data: Data, at url: URL, fetchedAt date: Date) async
     /// The first failure to keep something (a full disk), once: nil before and after.
     func takeWriteProblem() -> String?
+    /// A clean quit: what the cache keeps is folded into its file (no write-ahead log left beside it).
+    func checkpoint()
 }
 
 extension OfflineCache {
     public func takeWriteProblem() -> String? { nil }
+    public func checkpoint() {}
 }
 
 /// Whether the server answers, as the last request found; read by the status bar.

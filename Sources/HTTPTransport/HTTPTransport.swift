@@ -125,16 +125,6 @@ public struct HTTPTransport: Sendable {
         public var description: String { message }
     }
 
-    /// `application/x-www-form-urlencoded`: names and values percent-encoded strictly (a space
-    /// as `%20`, `+` as `%2B`), in the order given.
-    public static func formBody(_ fields: [(String, String)]) -> Data {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-        func encode(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
-        return Data(fields.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&").utf8)
-    }
-
-    public static let formType = "application/x-www-form-urlencoded"
-
     /// `host:port`, what the status bar and messages call the server.
     public var hostAndPort: String {
         guard let host = baseURL.host else { return baseURL.absoluteString }
@@ -158,17 +148,34 @@ public struct HTTPTransport: Sendable {
         return URL(string: text)!
     }
 
+    /// `application/x-www-form-urlencoded`: names and values percent-encoded strictly (a space
+    /// as `%20`, `+` as `%2B`), in the order given.
+    public static func formBody(_ fields: [(String, String)]) -> Data {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+        func encode(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        return Data(fields.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&").utf8)
+    }
+
+    public static let formType = "application/x-www-form-urlencoded"
+
     /// One answer of any HTTP status: its body, status and header fields (for an API whose
     /// headers say something, such as Up's `X-RateLimit-Remaining`).
     public struct Answer: Sendable {
         public let status: Int
         public let body: Data
         public let headers: [String: String]
+        /// The token the request went with (a refusal counts for it alone); never shown.
+        let sent: String?
 
         public init(status: Int, body: Data, headers: [String: String] = [:]) {
+            self.init(status: status, body: body, headers: headers, sent: nil)
+        }
+
+        init(status: Int, body: Data, headers: [String: String], sent: String?) {
             self.status = status
             self.body = body
             self.headers = headers
+            self.sent = sent
         }
 
         /// The value of header `name`, matched without regard to case.
@@ -184,15 +191,7 @@ public struct HTTPTransport: Sendable {
     public func send(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
                      contentType: String = "application/json", label: String? = nil) async throws(APIError) -> Data {
         let label = label ?? "\(method) \(path)"
-        let sent = token
-        var answer = try await exchange(method, url(for: path, query: query), logged: (path, query), body: body,
-                                        contentType: contentType, label: label)
-        if answer.status == 401, let refresh = credential.refresh, let fresh = await refresh(sent), fresh != sent {
-            // The token expired (or was refreshed elsewhere in this run): once more with the fresh one.
-            credential.replace(fresh)
-            answer = try await exchange(method, url(for: path, query: query), logged: (path, query), body: body,
-                                        contentType: contentType, label: label)
-        }
+        let answer = try await answer(method, path, query: query, body: body, contentType: contentType, label: label)
         guard answer.isSuccess else { throw error(for: answer, label: label) }
         return answer.body
     }
@@ -200,9 +199,10 @@ public struct HTTPTransport: Sendable {
     /// Sends one request and returns its answer whatever the status; only a request that got
     /// no answer throws. `error(for:label:)` turns a non-2xx answer into the usual error.
     public func answer(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
-                       label: String? = nil) async throws(APIError) -> Answer {
+                       contentType: String = "application/json", label: String? = nil) async throws(APIError) -> Answer {
         let label = label ?? "\(method) \(path)"
-        return try await exchange(method, url(for: path, query: query), logged: (path, query), body: body, label: label)
+        return try await refreshing(method, url(for: path, query: query), logged: (path, query), body: body,
+                                    contentType: contentType, label: label)
     }
 
     /// A URL the server handed out (a JSON:API `links.next`), requested as given: only on this
@@ -213,7 +213,7 @@ public struct HTTPTransport: Sendable {
                            message: "\(label): the server's link leads away from \(hostAndPort); not followed")
         }
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        return try await exchange(method, url, logged: (path, query), body: nil, label: label)
+        return try await refreshing(method, url, logged: (path, query), body: nil, contentType: "application/json", label: label)
     }
 
     /// The path of `url` under the base URL, when `url` has the base URL's origin and path; else nil.
@@ -234,15 +234,34 @@ public struct HTTPTransport: Sendable {
         return rest.isEmpty ? "/" : rest
     }
 
-    /// The error for a non-2xx answer (a 401 or 403 also marked the token in use as refused,
-    /// unless the source reads it otherwise): the source's own reading first, then the usual one.
+    /// The error for a non-2xx answer: the source's own reading first (`classify`), else the
+    /// shared one; a 401 or 403 (or what the source reads as `.unauthorized`) also marks the
+    /// token it was sent with as refused.
     public func error(for answer: Answer, label: String) -> APIError {
-        if let classified = credential.classify?(answer.status, answer.body, label) { return classified }
+        if let classified = credential.classify?(answer.status, answer.body, label) {
+            if classified.kind == .unauthorized { credential.refuse(answer.sent) }
+            return classified
+        }
+        if answer.status == 401 || answer.status == 403 { credential.refuse(answer.sent) }
         return HTTPTransport.statusError(answer.status, label: label, serverMessage: serverMessage(answer.body))
     }
 
+    /// One request; a 401 with a token that can be refreshed (`refresh`) gets one fresh token
+    /// and the request once more.
+    private func refreshing(_ method: String, _ url: URL, logged: (path: String, query: [URLQueryItem]), body: Data?,
+                            contentType: String, label: String) async throws(APIError) -> Answer {
+        var answer = try await exchange(method, url, logged: logged, body: body, contentType: contentType, label: label)
+        if answer.status == 401, let refresh = credential.refresh, let fresh = await refresh(answer.sent), fresh != answer.sent {
+            // The token expired (or was refreshed elsewhere in this run): once more with the fresh one.
+            credential.replace(fresh)
+            answer = try await exchange(method, url, logged: logged, body: body, contentType: contentType, label: label)
+        }
+        return answer
+    }
+
+    /// One request and its answer, whatever the status, with the token it was sent with.
     private func exchange(_ method: String, _ url: URL, logged: (path: String, query: [URLQueryItem]), body: Data?,
-                          contentType: String = "application/json", label: String) async throws(APIError) -> Answer {
+                          contentType: String, label: String) async throws(APIError) -> Answer {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -274,16 +293,11 @@ public struct HTTPTransport: Sendable {
         }
         let status = response.statusCode
         log?.request(method, logged.path, query: logged.query, status: status, milliseconds: milliseconds())
-        if status == 401 || status == 403 {
-            // A source may read a 401 or 403 as something else than a refused token (Monzo's 90-day edge).
-            let classified = credential.classify?(status, data, label)
-            if classified == nil || classified?.kind == .unauthorized { credential.refuse(sent) }
-        }
         var headers: [String: String] = [:]
         for (name, value) in response.allHeaderFields {
             if let name = name as? String, let value = value as? String { headers[name] = value }
         }
-        return Answer(status: status, body: data, headers: headers)
+        return Answer(status: status, body: data, headers: headers, sent: sent)
     }
 
     /// The error for a non-2xx status: 401/403 refuse the token, 404 is not found, 400/409/422

@@ -13,12 +13,35 @@ public enum ImageFetch {
     /// Pictures may live on other hosts: no token goes out, redirects go anywhere but from https to http.
     private static let fetcher = HTTPFetcher(idleTimeout: 10, maxConnectionsPerHost: 4)
 
-    public static func data(at url: URL, deadline: TimeInterval = 20) async throws -> Data {
-        try await data(at: url, deadline: deadline, fetcher: fetcher)
+    /// `log`: `--log-file`, which gets a line for the picture as for every request.
+    public static func data(at url: URL, deadline: TimeInterval = 20, log: RequestLog? = nil) async throws -> Data {
+        try await data(at: url, deadline: deadline, fetcher: fetcher, log: log)
     }
 
     /// Through `fetcher` (the tests give one of their own, to count what it read).
-    static func data(at url: URL, deadline: TimeInterval, fetcher: HTTPFetcher) async throws -> Data {
+    static func data(at url: URL, deadline: TimeInterval, fetcher: HTTPFetcher, log: RequestLog? = nil) async throws -> Data {
+        let started = ContinuousClock.now
+        do {
+            let data = try await fetch(url, deadline: deadline, fetcher: fetcher)
+            logged(url, log, status: 200, started: started)
+            return data
+        } catch {
+            if case .http(let status) = error.kind { logged(url, log, status: status, started: started) }
+            else { logged(url, log, status: nil, started: started, failure: error.message) }
+            throw error
+        }
+    }
+
+    /// The picture's line in the log: its origin and path, its query's names (never their values).
+    private static func logged(_ url: URL, _ log: RequestLog?, status: Int?, started: ContinuousClock.Instant, failure: String? = nil) {
+        guard let log else { return }
+        let origin = (url.scheme ?? "") + "://" + (url.host ?? "") + (url.port.map { ":\($0)" } ?? "")
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        log.request("GET", origin + url.path, query: query, status: status,
+                    milliseconds: Int((ContinuousClock.now - started) / .milliseconds(1)), failure: failure)
+    }
+
+    private static func fetch(_ url: URL, deadline: TimeInterval, fetcher: HTTPFetcher) async throws(APIError) -> Data {
         let label = "GET \(TextSanitizer.clean(url.absoluteString))"
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", !(url.host ?? "").isEmpty else {
             throw APIError(kind: .rejected, request: label, message: "\(label): only http and https pictures are fetched")

@@ -42,9 +42,13 @@ public final class RequestLog: Sendable {
     }
 
     /// Text with anything that looks like an amount ($4.00, 1,250.50, £3) replaced by `…`: an
-    /// error may quote a server's words, and those may name money.
+    /// error may quote a server's words, and those may name money. What is no amount stays: an
+    /// IPv4 address and its port (`127.0.0.1:8080`) is matched first and kept as it is.
     public static func redacted(_ text: String) -> String {
-        text.replacing(/[$£€¥₹]\s?\d[\d,.]*|\d[\d,]*[.,]\d+|\d+\s?(USD|GBP|EUR|SEK|kr)/, with: "…")
+        text.replacing(/\d{1,3}(\.\d{1,3}){3}(:\d+)?|[$£€¥₹]\s?\d[\d,.]*|\d[\d,]*[.,]\d+|\d+\s?(USD|GBP|EUR|SEK|kr)/) { match in
+            let found = String(match.output.0)
+            return found.wholeMatch(of: /\d{1,3}(\.\d{1,3}){3}(:\d+)?/) != nil ? found : "…"
+        }
     }
 
     private func write(_ line: String) {

@@ -46,9 +46,11 @@ public final class AppRunner {
     /// Nothing in flight and every posted event handled (tests wait for it).
     var isSettled: Bool { queue.pending == 0 && (core?.isIdle ?? first?.isIdle ?? true) }
 
-    /// Runs until the app quits (or the user leaves the sign-in).
+    /// Runs until the app quits (or the user leaves the sign-in); then the offline cache is
+    /// checkpointed, so it is one tidy file.
     public func run() async {
         await run(until: { false })
+        core?.stores.cache?.checkpoint()
     }
 
     /// Runs the loop until `done` holds after a frame (or the app quits, or `timeout` passes);

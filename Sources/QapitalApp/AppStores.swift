@@ -17,9 +17,13 @@ final class AppStores {
     let images: ImageStore?
     /// A new token's check, for a source whose token can be refused mid-session.
     let tokenCheck: TokenCheck?
+    /// The offline cache behind the API, if there is one (checkpointed on quit).
+    let cache: (any OfflineCache)?
 
     init(api: any SavingsAPI, configuration: AppCore.Configuration, cache: (any OfflineCache)?, saver: RoundUpSaver,
-         signIn: AppCore.SignInCapability? = nil, events: EventSink<StoreEvent>, pictureArrived: @escaping @MainActor (URL) -> Void, now: @escaping @Sendable () -> Date) {
+         signIn: AppCore.SignInCapability? = nil, events: EventSink<StoreEvent>, pictureArrived: @escaping @MainActor (URL) -> Void,
+         now: @escaping @Sendable () -> Date) {
+        self.cache = cache
         users = UserDirectory(api: api, now: now, events: events)
         goals = GoalStore(api: api, users: users, cache: cache, events: events)
         feed = ActivityFeed(api: api, cache: cache, now: now, events: events)

@@ -70,7 +70,7 @@ final class UserPopup: Overlay {
         // The name once (no id line: "User #2" is how an unknown person is named), and "(you)" for the holder.
         let you = PeopleRoster.holder(of: goals) == id ? [Span(" (you)", Style(fg: .role(.muted)))] : []
         lines.append([monogram, Span("  "), Span(name, Style(attributes: .bold))] + you)
-        lines.append([monogram])
+        lines.append([Pictures.monogramSpan(initials: "", name: name, width: 8, colors: colors)])  // the block's second line, no letters again
         switch lookup {
         case .loading: lines.append([Span("Loading…", Style(fg: .role(.muted)))])
         case .unknown: lines.append([Span("The server does not know this user.", Style(fg: .role(.muted)))])

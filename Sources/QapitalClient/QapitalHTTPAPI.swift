@@ -68,7 +68,7 @@ public struct QapitalHTTPAPI: SavingsAPI {
     }
 
     public func imageData(at url: URL) async throws -> Data {
-        try await ImageFetch.data(at: url)
+        try await ImageFetch.data(at: url, log: transport.log)
     }
 
     // MARK: - Plumbing

@@ -26,6 +26,8 @@ public final class NcursesTerminal: Terminal {
     /// Set when started on a device other than stdin/stdout (`newterm`).
     private var screen: OpaquePointer?
     private var deviceFile: UnsafeMutablePointer<FILE>?
+    /// SGR mouse reports (`MouseReports`): wanted (the terminal has a mouse), and asked for.
+    private var mouseReports = (wanted: false, sent: false)
     /// SIGQUIT too: cbreak keeps Ctrl-\ live, and its default action would dump core with the
     /// terminal still in the alternate screen.
     private static let quitSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
@@ -56,6 +58,8 @@ public final class NcursesTerminal: Terminal {
         // sources in startEventSources receive them instead.
         signal(SIGWINCH, SIG_IGN)
         for sig in Self.quitSignals { signal(sig, SIG_IGN) }
+        // Keys from the terminal even when stdin is a pipe (ControllingTerminal).
+        if device == nil { ControllingTerminal.takeStandardInput() }
         qt_install_crash_restore()
         // Truecolor asked for (COLORTERM) on a terminfo entry without it: a direct-colour copy.
         var directEntry: String?
@@ -101,6 +105,8 @@ public final class NcursesTerminal: Terminal {
         set_escdelay(25)
         mousemask(qt_mouse_mask(), nil)
         mouseinterval(0)
+        mouseReports = (MouseReports.terminalHasMouse, false)
+        if mouseReports.wanted { MouseReports.takeOverFromNcurses() }
         if colors && has_colors() {
             start_color()
             use_default_colors()
@@ -124,6 +130,8 @@ public final class NcursesTerminal: Terminal {
         sources = []
         if capabilities.graphics == .kitty { writeOut(KittyGraphics.deleteEverything) }
         pictures = PictureLayer(graphics: capabilities.graphics)
+        if mouseReports.sent { MouseReports.send(MouseReports.disableSequence, to: outputDescriptor) }
+        mouseReports.sent = false
         endwin()
         if let screen {
             delscreen(screen)
@@ -226,6 +234,10 @@ public final class NcursesTerminal: Terminal {
                 continue
             }
             let key = KeyDecoder.decode(status: status, value: value)
+            if key == .escape {
+                for key in keysAfterEscape() { sink(.key(key)) }
+                continue
+            }
             if key == .resize {
                 // resizeterm queues a KEY_RESIZE itself; calling it again here would queue
                 // another one forever. ncurses has the new size already: report it if it changed.
@@ -241,6 +253,38 @@ public final class NcursesTerminal: Terminal {
         }
         return any
     }
+
+    /// After an Esc: an SGR mouse report ncurses left undecoded (`MouseReports.parse`) becomes
+    /// its key; anything else is the Esc and what followed it, as read.
+    private func keysAfterEscape() -> [Key] {
+        var read: [Key] = []
+        var text = ""
+        var value: wint_t = 0
+        var waits = 0
+        while isStarted {
+            let status = get_wch(&value)
+            if status == ERR {
+                // A report the link cut in two: its rest comes within moments.
+                var keys = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+                waits += 1
+                if !text.isEmpty, waits <= 3, poll(&keys, 1, 50) > 0 { continue }
+                break
+            }
+            let key = KeyDecoder.decode(status: status, value: value)
+            read.append(key)
+            guard case .char(let character) = key else { break }
+            text.append(character)
+            switch MouseReports.parse(text[...]) {
+            case .partial: continue
+            case .report(let mouse): return mouse.map { [$0] } ?? []
+            case .notAReport: return [.escape] + read
+            }
+        }
+        return [.escape] + read
+    }
+
+    /// Where ncurses writes: the device given to `start`, else stdout.
+    private var outputDescriptor: Int32 { deviceFile.map { fileno($0) } ?? STDOUT_FILENO }
 
     private func handleResize() -> TerminalEvent {
         var rows: Int32 = 0, cols: Int32 = 0
@@ -263,7 +307,7 @@ public final class NcursesTerminal: Terminal {
         if let previous = shown, let changed = buffer.changedCells(since: previous) {
             for i in changed { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
             anyChange = !changed.isEmpty
-            if capabilities.graphics == .sixel || capabilities.graphics == .iterm2 {
+            if capabilities.graphics != .halfBlocks {
                 for i in changed { changedLines.insert(i / max(1, buffer.width)) }
             }
         } else {
@@ -287,6 +331,10 @@ public final class NcursesTerminal: Terminal {
         doupdate()
         if !pictureStep.output.isEmpty { writeOut(pictureStep.output) }
         if bracket { writeOut(Self.endSynchronizedUpdate) }
+        if mouseReports.wanted && !mouseReports.sent {
+            MouseReports.send(MouseReports.enableSequence, to: outputDescriptor)
+            mouseReports.sent = true
+        }
     }
 
     /// Whether this backend draws pictures in `graphics` itself (all but half blocks).
@@ -297,9 +345,6 @@ public final class NcursesTerminal: Terminal {
     /// `CSI ? 2026 h` and `l`: the frame between them is shown at once (terminals that know the mode).
     public nonisolated static let beginSynchronizedUpdate = "\u{1B}[?2026h"
     public nonisolated static let endSynchronizedUpdate = "\u{1B}[?2026l"
-
-    /// The descriptor ncurses writes to.
-    private var outputDescriptor: Int32 { deviceFile.map { fileno($0) } ?? STDOUT_FILENO }
 
     /// Writes straight to the terminal, after whatever ncurses has flushed.
     private func writeOut(_ text: String) {

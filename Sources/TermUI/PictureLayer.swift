@@ -4,7 +4,8 @@
 /// writes `output` after it, inside the frame's synchronized-output brackets.
 ///
 /// - kitty: pictures are sent once by id; each frame removes the placements no longer shown and
-///   places the new ones (a picture that moved is a new placement), the cursor kept.
+///   places the new ones (a picture that moved is a new placement), the cursor kept; a kept
+///   placement on a line ncurses writes is placed again (a scroll moved it with the text).
 /// - sixel and iTerm2 images: the pixels are part of the screen; a picture that left is erased by repainting its
 ///   lines, and a picture is drawn again where its lines were repainted. Pictures touching the
 ///   last line are left to their half blocks (a sixel there would scroll the screen). A picture
@@ -50,13 +51,21 @@ struct PictureLayer {
         var step = Step()
         switch graphics {
         case .kitty:
-            if fullRepaint && !shown.isEmpty { step.output += KittyGraphics.deleteAllPlacements }
+            // Whatever an earlier screen left (a resize does not always clear the terminal).
+            if fullRepaint { step.output += KittyGraphics.deleteAllPlacements }
             for placement in removed {
                 step.output += KittyGraphics.delete(id: placement.picture.id, placement: Self.placementID(placement))
             }
-            for placement in wanted where !before.contains(placement) {
+            // A placement kept from the last frame is placed again where ncurses writes its line:
+            // a scroll moves kitty's placements with the text, and placing by id moves them back.
+            for placement in wanted
+            where !before.contains(placement) || (placement.rect.y..<placement.rect.maxY).contains(where: changedLines.contains) {
                 let picture = placement.picture
-                if sent[picture.id] == nil { step.output += KittyGraphics.transmit(picture) }
+                // Once per picture: sending it again would take its placements with it.
+                if sent[picture.id] == nil {
+                    step.output += KittyGraphics.transmit(picture)
+                    sent[picture.id] = frame
+                }
                 step.output += "\u{1B}7" + Self.moveCursor(placement.rect)
                     + KittyGraphics.place(id: picture.id, placement: Self.placementID(placement),
                                           columns: placement.rect.width, rows: placement.rect.height) + "\u{1B}8"
@@ -85,9 +94,11 @@ struct PictureLayer {
         return step
     }
 
-    /// Forgets what is on screen (the terminal was cleared); kitty keeps the pictures sent.
+    /// Forgets what is on screen (the terminal was cleared). kitty frees the pictures of a
+    /// cleared screen too, so they are sent again.
     mutating func forgetScreen() {
         shown = []
+        sent = [:]
     }
 
     private mutating func encode(_ placement: PicturePlacement) -> String {

@@ -140,7 +140,7 @@ public struct TerminalCapabilities: Hashable, Sendable {
     public func report(term: String, elapsedMilliseconds: Int?, asked: Bool = true) -> [String] {
         var lines: [String] = []
         var answered = replies.answered ? "answered" + (elapsedMilliseconds.map { " in \($0) ms" } ?? "") : "no answer"
-        if !asked { answered = "not asked: not a terminal, or TERM is dumb" }
+        if !asked { answered = "not asked: not a terminal, or TERM is dumb or linux" }
         lines.append("terminal: \(term.isEmpty ? "(TERM not set)" : term)\(name.map { ", " + $0 } ?? "") (\(reasons["probe"] ?? answered))")
         if let multiplexer { lines.append("inside: \(multiplexer)") }
         lines.append("pictures: \(graphics.displayName) (\(reasons["graphics"] ?? ""))")

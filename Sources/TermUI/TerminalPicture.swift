@@ -10,15 +10,15 @@ public final class TerminalPicture: Hashable, Sendable {
     /// `width × height × 3` bytes, rows top to bottom.
     public let rgb: [UInt8]
 
-    private static let nextID = Atomic<UInt32>(1)
+    private static let nextID = Atomic<UInt32>(0)
 
     public init?(width: Int, height: Int, rgb: [UInt8]) {
         guard width > 0, height > 0, rgb.count == width * height * 3 else { return nil }
         self.width = width
         self.height = height
         self.rgb = rgb
-        // Ids 1 … 2³¹ in turn (kitty reserves 0); a wrap after two billion pictures is harmless.
-        id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue & 0x7FFF_FFFF | 1
+        // Ids 1 … 2³¹ − 1 in turn (kitty reserves 0); a wrap after two billion pictures is harmless.
+        id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue % 0x7FFF_FFFF + 1
     }
 
     public static func == (a: TerminalPicture, b: TerminalPicture) -> Bool { a === b }

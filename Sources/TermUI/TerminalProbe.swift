@@ -13,9 +13,18 @@ public enum TerminalProbe {
     public static let queries = "\u{1B}_Gi=\(TerminalReplyParser.kittyQueryID),s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
         + "\u{1B}[?2026$p" + "\u{1B}[16t" + "\u{1B}[14t" + "\u{1B}[>q" + "\u{1B}[c"
 
-    /// How long a terminal may take to answer (a local terminal answers in a few milliseconds;
-    /// this leaves room for ssh).
+    /// How long a terminal may take to answer: a local terminal answers in a few milliseconds.
     public static let deadline: Duration = .milliseconds(150)
+    /// Over ssh the answers cross the network: an answer later than the deadline would reach
+    /// curses as keys, so the wait is longer (a terminal that answers nothing is rare: every
+    /// terminal answers the device attributes).
+    public static let remoteDeadline: Duration = .milliseconds(600)
+
+    /// The deadline for this session: longer when `SSH_TTY` or `SSH_CONNECTION` is set.
+    public static func deadline(environment: [String: String]) -> Duration {
+        let remote = !(environment["SSH_TTY"] ?? "").isEmpty || !(environment["SSH_CONNECTION"] ?? "").isEmpty
+        return remote ? remoteDeadline : deadline
+    }
 
     public struct Result: Sendable {
         public var replies: TerminalReplies
@@ -29,11 +38,15 @@ public enum TerminalProbe {
     }
 
     /// Asks the terminal on `input`/`output` (both must be terminals), unless `TERM` is dumb or
-    /// the overrides turn the probe off.
+    /// linux, or the overrides turn the probe off.
     public static func run(environment: [String: String], overrides: TerminalCapabilities.Overrides,
-                           input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, deadline: Duration = deadline) -> Result {
+                           input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, deadline: Duration? = nil) -> Result {
+        let deadline = deadline ?? Self.deadline(environment: environment)
         let term = environment["TERM"] ?? ""
-        guard overrides.probe, !term.isEmpty, term != "dumb", isatty(input) == 1, isatty(output) == 1 else { return .notAsked }
+        // The Linux console prints what it does not know (the kitty query's text) and draws no pictures.
+        guard overrides.probe, !term.isEmpty, term != "dumb", term != "linux", isatty(input) == 1, isatty(output) == 1 else {
+            return .notAsked
+        }
         var saved = termios()
         guard qt_probe_enter(input, &saved) == 0 else { return .notAsked }
         defer { qt_probe_leave(input, &saved) }

@@ -33,7 +33,7 @@ struct AppOptions: ParsableArguments {
             help: ArgumentHelp("Payments round up to the next multiple of this many whole units of the account's currency (default: 1, or 100 for JPY and other currencies without minor units).", valueName: "units"))
     var roundUpStep: Int?
 
-    @Option(help: ArgumentHelp("An achievements file in seed 004's format (default: the bundled one).", valueName: "path"))
+    @Option(help: ArgumentHelp("An achievements JSON file ({\"overview\": {\"title\"}, \"achievements\": [...]}; default: the bundled one).", valueName: "path"))
     var achievements: String?
 
     @Flag(name: .customLong("no-color"), help: "Draw without colours.")
@@ -364,10 +364,8 @@ struct AppOptions: ParsableArguments {
     /// through the sign-in screen (no token, or a refused one: with its refusal).
     enum BankStart {
         case connected(BankConnection)
-        case signIn(refusal: String?)
-        /// A token the customer has yet to approve in the bank's app: the form shows the refusal
-        /// with the token in its field, for Enter to try again.
-        case approvalPending(refusal: String, token: String)
+        /// `pending`: a token the customer has yet to approve in the bank's app, for the form to try again.
+        case signIn(refusal: String?, pending: String? = nil)
     }
 
     /// The token from the flags, the environment or the remembered file, checked with the bank;
@@ -402,7 +400,7 @@ struct AppOptions: ParsableArguments {
             return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
                                                            settings: sourceSettings))
         } catch where error.kind == .unauthorized {
-            if bank.awaitsApproval?(error) == true { return .approvalPending(refusal: error.message, token: token) }
+            if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: token) }
             // A remembered token that is refused now is dropped.
             if given == nil { try? remembered.forget(baseURL) }
             return .signIn(refusal: error.message)
@@ -451,7 +449,7 @@ struct AppOptions: ParsableArguments {
         case .failure(let error):
             guard error.kind == .unauthorized else { throw error }
             let current = await refresher?.pair.accessToken ?? token
-            if bank.awaitsApproval?(error) == true { return .approvalPending(refusal: error.message, token: current) }
+            if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: current) }
             if let refusal = await refresher?.refusal { return ended(refusal) }
             return .signIn(refusal: error.message)
         }
@@ -550,6 +548,10 @@ struct AppOptions: ParsableArguments {
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }
+        // Keys (and the probe's replies) from the terminal even when stdin is not one, as less and fzf do.
+        guard ControllingTerminal.takeStandardInput() else {
+            throw ValidationError("standard input is not a terminal and there is no terminal (/dev/tty) to read keys from")
+        }
         let probe = TerminalProbe.run(environment: environment, overrides: settings.terminal)
         let capabilities = TerminalCapabilities.resolve(replies: probe.replies, environment: environment, overrides: settings.terminal,
                                                         size: TerminalProbe.windowSize())
@@ -562,11 +564,7 @@ struct AppOptions: ParsableArguments {
             case .connected(let connection):
                 runner = AppRunner(core: openBank(connection, source: settings.source, settings: settings, environment: environment),
                                    terminal: terminal)
-            case .signIn(let refusal):
-                guard let screen = bankSignIn(settings.source, refusal: refusal, settings: settings,
-                                              environment: environment) else { return }
-                runner = AppRunner(signIn: screen, terminal: terminal)
-            case .approvalPending(let refusal, let pending):
+            case .signIn(let refusal, let pending):
                 guard let screen = bankSignIn(settings.source, refusal: refusal, pending: pending, settings: settings,
                                               environment: environment) else { return }
                 runner = AppRunner(signIn: screen, terminal: terminal)

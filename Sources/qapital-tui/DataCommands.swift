@@ -67,10 +67,8 @@ extension HeadlessOptions {
             }
             switch start {
             case .connected(let connection): return connection.api
-            case .signIn(let refusal):
+            case .signIn(let refusal, _):
                 throw CommandFailure(.signInNeeded, "sign-in needed: " + (refusal ?? "run qapital-tui login \(source.name)"))
-            case .approvalPending(let refusal, _):
-                throw CommandFailure(.signInNeeded, "sign-in needed: " + refusal)
             }
         }
         guard let token = given ?? remembered.token(for: base) else {

@@ -14,7 +14,7 @@ import UpClient
 /// this list; nothing else names a source. Adding one: its target (with its `SourceDescription`),
 /// an entry below, and its line in `all` (docs/architecture.md, "Recipe: add a data source").
 enum SourceRegistry {
-    static let all: [RegisteredSource] = [.demo, .qapital, .starling, .up, .monzo]
+    static let all: [RegisteredSource] = [.demo, .qapital, .starling, .monzo, .up]
 
     static func named(_ name: String) -> RegisteredSource? {
         all.first { $0.name == name.lowercased() }

@@ -36,7 +36,7 @@ import TermUI
             let goals = await app.start()
             #expect(goals.contains { $0.contains("Balloons") }, "\(goals.joined(separator: "\n"))")
             #expect(goals.contains { $0.contains("Mikael · 04-00-04 12345678 · £") && $0.contains("with pots)") })
-            // `a`: Monzo's API cannot create pots; the form does not open.
+            // `a` (new goal): Monzo's API cannot create pots; the form does not open.
             let after = await app.press(.char("a"))
             #expect(app.core.overlays.isEmpty)
             #expect(after.contains { $0.contains("Monzo's API cannot create pots") }, "\(after.joined(separator: "\n"))")

@@ -121,7 +121,7 @@ import FoundationNetworking
             used.refreshToken = fresh.refreshToken
             used.expiresAt = Date().addingTimeInterval(-1)
             try home.pairs.keep(used, for: url)
-            guard case .signIn(let refusal) = try await options.startBank(settings.source, environment: home.environment,
+            guard case .signIn(let refusal, _) = try await options.startBank(settings.source, environment: home.environment,
                                                                               sourceSettings: client) else {
                 Issue.record("a refused refresh still opened the app")
                 return

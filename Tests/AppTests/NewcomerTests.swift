@@ -1,5 +1,6 @@
 @testable import DemoData
 @testable import DemoServer
+import FeedCache
 import FeedModel
 import Foundation
 import Testing
@@ -420,5 +421,49 @@ import TestSupport
         await runner.run(until: { core.isSettled }, timeout: .seconds(30))
         #expect(terminal.lines.contains { $0.contains("Balloons") })
         #expect(terminal.lines.last?.contains("Mikael · 60-83-71 12345678") == true)
+    }
+}
+
+/// Issue 30, item 16: a clean quit leaves the offline cache one tidy file.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct CacheOnQuitTests {
+    static func walSize(_ cache: SQLiteCache) -> Int {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: cache.fileURL.path + "-wal")
+        return (attributes?[.size] as? Int) ?? 0
+    }
+
+    @Test func aCleanQuitFoldsTheWriteAheadLogIntoTheFile() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = try #require(SQLiteCache.open(directory: directory, baseURL: URL(string: "http://127.0.0.1:8080")!, now: fixedNow).cache)
+        let api = CachingSavingsAPI(remote: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), cache: cache, now: { fixedNow })
+        let app = AppHarness(api: api, capabilities: AppCore.Capabilities(cache: cache, connectivity: api.connectivity, refreshCache: { api.refresh() }))
+        _ = await app.start()
+        _ = await app.press(.char("2"), .char("G"), .char("G"))
+        #expect(Self.walSize(cache) > 0, "the session wrote to the cache")
+        app.terminal.send(.key(.char("q")))
+        await app.runner.run()
+        #expect(app.core.shouldQuit)
+        #expect(Self.walSize(cache) == 0)
+        #expect(await cache.goals()?.value.isEmpty == false, "what was kept is in the file")
+    }
+}
+
+/// Issue 30, item 17: the README sets expectations, and neither it nor `--help` uses in-house words.
+@Suite struct ReadmeExpectationTests {
+    static let inHouse = ["seed 00", "seed's", "seeds/", "PRODUCT.md", "issue 30"]
+
+    @Test func theHelpAndTheReadmeSpeakToUsers() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let helps = [QapitalCommand.helpMessage(columns: 120)]
+            + [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, ExportCommand.self]
+                .map { QapitalCommand.helpMessage(for: $0, columns: 120) }
+        for text in [readme] + helps {
+            for word in Self.inHouse { #expect(!text.localizedCaseInsensitiveContains(word), "\(word) in \(text.prefix(60))…") }
+        }
+        // What a first run costs, and which terminals it is made for.
+        #expect(readme.contains("The first build takes a while, once"))
+        #expect(readme.contains("## Terminals") && readme.contains("UTF-8") && readme.contains("256 colours") && readme.contains("tmux"))
     }
 }

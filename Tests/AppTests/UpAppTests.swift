@@ -110,7 +110,7 @@ import TestSupport
                                                 "--token", "up:yeah:revoked"])
             let settings = try options.settings(environment: environment)
             let start = try await options.startBank(settings.source, environment: environment)
-            guard case .signIn(let refusal) = start else {
+            guard case .signIn(let refusal, _) = start else {
                 Issue.record("a refused token opened the app")
                 return
             }

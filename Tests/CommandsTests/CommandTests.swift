@@ -11,23 +11,6 @@ import Testing
 import TermUI
 import TestSupport
 
-/// What a command wrote, kept for the test (the binary writes to stdout).
-final class CapturedOutput: Sendable {
-    private let text = Locked("")
-    var value: String { text.withLock { $0 } }
-    var lines: [String] { value.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast() }
-    func sink(colors: Bool = false) -> OutputSink { OutputSink(colors: colors) { [text] more in text.withLock { $0 += more } } }
-}
-
-func commandContext(_ api: any SavingsAPI, format: OutputFormat, kind: String = "demo", currency: Currency = .usd,
-                    saver: RoundUpSaver = RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord()),
-                    timeZone: TimeZone = TimeZone(identifier: "Europe/London")!) -> (CommandContext, CapturedOutput) {
-    let captured = CapturedOutput()
-    let context = CommandContext(api: api, sourceKind: kind, currency: currency, format: format, output: captured.sink(),
-                                 calendar: Week.calendar(in: timeZone), now: { fixedNow }, saver: saver)
-    return (context, captured)
-}
-
 /// The headless commands in process: every format on the demo and through `serve`, CSV and
 /// JSON escaping, hostile text, saving once.
 @Suite(.timeLimit(.minutes(1))) struct CommandFormatTests {

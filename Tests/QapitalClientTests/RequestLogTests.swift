@@ -44,6 +44,37 @@ import TestSupport
         #expect(text.firstMatch(of: /\d+\.\d\d|[$£€]/) == nil, "\(text)")
     }
 
+    /// Every request has its line, the Qapital source's pictures too; what is not secret (an
+    /// address and its port) is written as it is.
+    @Test func picturesAreLoggedAndAddressesAreNotScrubbed() async throws {
+        let path = logFile()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let log = try RequestLog(path: path)
+        var origin = ""
+        try await withDemoServer { server, _ in
+            let base = await server.baseURL
+            origin = "127.0.0.1:\(base.port ?? 0)"
+            let api = QapitalHTTPAPI(baseURL: base, token: Self.token, timeout: 5, log: log)
+            let goal = try #require(try await api.goals().first { $0.imageURL != nil })
+            let picture = try #require(goal.imageURL)
+            _ = try await api.imageData(at: picture)
+            await #expect(throws: APIError.self) { _ = try await api.imageData(at: base.appendingPathComponent("images/goals/none.png")) }
+        }
+        let unreachable = QapitalHTTPAPI(baseURL: URL(string: "http://127.0.0.1:1")!, token: Self.token, timeout: 2, log: log)
+        await #expect(throws: (any Error).self) { _ = try await unreachable.imageData(at: URL(string: "http://127.0.0.1:1/a.png?size=48")!) }
+        log.note("error: GET /savingsgoals: cannot connect to 10.0.0.12:8080")
+
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("GET http://\(origin)/images/goals/") && $0.contains(".png 200 ") }, "\(text)")
+        #expect(lines.contains { $0.contains("GET http://\(origin)/images/goals/none.png 404 ") }, "\(text)")
+        #expect(lines.contains { $0.contains("GET http://127.0.0.1:1/a.png?size=… failed: ") }, "\(text)")
+        #expect(lines.contains { $0.hasSuffix("error: GET /savingsgoals: cannot connect to 10.0.0.12:8080") }, "\(text)")
+        #expect(!text.contains(Self.token))
+        // Amounts are still left out.
+        #expect(RequestLog.redacted("HTTP 422: $1,250.50 or 12.5 GBP, from 192.168.1.20") == "HTTP 422: … or … GBP, from 192.168.1.20")
+    }
+
     @Test func anUnwritableLogFileIsAOneLineStartError() {
         #expect(throws: RequestLog.Failure.self) { _ = try RequestLog(path: "/nonexistent-dir/q.log") }
     }

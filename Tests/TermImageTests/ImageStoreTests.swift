@@ -3,6 +3,7 @@ import FeedModel
 import Foundation
 import Testing
 @testable import TermImage
+import TermUI
 
 /// A loader the test controls: it counts calls, holds every fetch until released, and tells
 /// how each one ended (cancelled or not). No sleeps: everything is awaited.
@@ -162,5 +163,46 @@ actor ScriptedLoader {
         #expect(store.image(for: ImageStoreTests.url(2), columns: 4, rows: 1) == nil)
         store.request(ImageStoreTests.url(2))
         #expect(store.fetchCount == 5, "an evicted picture is fetched again")
+    }
+}
+
+/// Where the terminal draws pictures itself, each size is also made at the cell's pixel size.
+@MainActor
+@Suite struct TerminalPictureStoreTests {
+    @Test func eachSizeCarriesAPictureAtTheCellsResolution() async throws {
+        // Left half red, right half blue, half transparent at the bottom.
+        let png = TestImages.png(width: 300, height: 300) { x, y in x < 150 ? (255, 0, 0, y < 150 ? 255 : 0) : (0, 0, 255, 255) }
+        let (arrivals, continuation) = AsyncStream<URL>.makeStream()
+        let store = ImageStore(cellPixels: PixelSize(width: 10, height: 20), arrived: { continuation.yield($0) }) { _ in png }
+        #expect(store.sourceSide == ImageStore.pictureSourceSide)
+        let url = URL(string: "http://images.example/p.png")!
+        store.request(url)
+        var iterator = arrivals.makeAsyncIterator()
+        _ = await iterator.next()
+        let cells = try #require(store.image(for: url, columns: 4, rows: 2))
+        let picture = try #require(cells.picture)
+        #expect(picture.width == 40 && picture.height == 40)
+        #expect(picture.pixel(x: 0, y: 0) == (255, 0, 0))
+        #expect(picture.pixel(x: 39, y: 39) == (0, 0, 255))
+        // Transparent pixels lie on the backdrop, as the half blocks' do.
+        let backdrop = HalfBlockImage.defaultBackdrop
+        #expect(picture.pixel(x: 0, y: 39) == (backdrop.r, backdrop.g, backdrop.b))
+        // The same size again is the same picture (kitty keeps it by its id).
+        #expect(store.image(for: url, columns: 4, rows: 2)?.picture === picture)
+        // Without a cell size: half blocks only, the source kept small.
+        let plain = ImageStore { _ in png }
+        #expect(plain.sourceSide == 64)
+    }
+
+    @Test func drawingPlacesThePictureOnlyWhenItIsWhole() throws {
+        let image = TestImages.image(width: 8, height: 8) { _, _ in (10, 200, 30, 255) }
+        let cells = HalfBlockImage(image, columns: 4, rows: 2, cellPixels: PixelSize(width: 10, height: 20))
+        var buffer = CellBuffer(width: 10, height: 5)
+        cells.draw(into: &buffer, x: 1, y: 1)
+        #expect(buffer.visiblePictures.map(\.rect) == [Rect(x: 1, y: 1, width: 4, height: 2)])
+        buffer.clear()
+        cells.draw(into: &buffer, x: 1, y: 1, clip: Rect(x: 0, y: 0, width: 10, height: 2))
+        #expect(buffer.pictures.isEmpty)
+        #expect(buffer[1, 1].scalar == "▀")
     }
 }

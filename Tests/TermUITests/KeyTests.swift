@@ -125,4 +125,17 @@ import Testing
             for key in binding.keys { #expect(text.contains(key.displayName)) }
         }
     }
+
+    /// SGR mouse reports (1006), read from the characters after an Esc under every TERM.
+    @Test func sgrMouseReports() {
+        #expect(MouseReports.parse("[<0;12;5M") == .report(.click(x: 11, y: 4)))
+        #expect(MouseReports.parse("[<0;230;5M") == .report(.click(x: 229, y: 4)))  // past X10's 223
+        #expect(MouseReports.parse("[<64;3;4M") == .report(.mouseWheelUp))
+        #expect(MouseReports.parse("[<65;3;4M") == .report(.mouseWheelDown))
+        #expect(MouseReports.parse("[<0;12;5m") == .report(nil))   // a release
+        #expect(MouseReports.parse("[<32;13;5M") == .report(nil))  // a drag
+        #expect(MouseReports.parse("[<2;12;5M") == .report(nil))   // the right button
+        for partial in ["", "[", "[<", "[<0", "[<0;", "[<0;12;5"] { #expect(MouseReports.parse(Substring(partial)) == .partial, "\(partial)") }
+        for other in ["q", "[A", "[<x", "[<0;0;5M", "[<0;1M", "[<0;1;2;3M"] { #expect(MouseReports.parse(Substring(other)) == .notAReport, "\(other)") }
+    }
 }

@@ -59,6 +59,12 @@ import Testing
                 == "\u{1B}]1337;File=inline=1;size=70;width=4;height=1;preserveAspectRatio=0:" + Data(header + rows).base64EncodedString() + "\u{07}")
     }
 
+    @Test func everyPictureHasItsOwnID() {
+        let ids = (0..<100).compactMap { _ in TerminalPicture(width: 1, height: 1, rgb: [0, 0, 0])?.id }
+        #expect(Set(ids).count == 100)
+        #expect(!ids.contains(0))
+    }
+
     // MARK: Placement
 
     static func buffer(with picture: TerminalPicture, at rect: Rect, width: Int = 20, height: Int = 10) -> CellBuffer {
@@ -86,7 +92,7 @@ import Testing
         let size = TerminalSize(width: 20, height: 10)
         let at2 = Self.buffer(with: picture, at: Rect(x: 0, y: 2, width: 4, height: 1)).visiblePictures
         let first = layer.update(to: at2, size: size, fullRepaint: true)
-        #expect(first.output == KittyGraphics.transmit(picture) + "\u{1B}7\u{1B}[3;1H"
+        #expect(first.output == KittyGraphics.deleteAllPlacements + KittyGraphics.transmit(picture) + "\u{1B}7\u{1B}[3;1H"
                 + KittyGraphics.place(id: id, placement: 2 * 4096 + 1, columns: 4, rows: 1) + "\u{1B}8")
         // The same frame again: nothing to send.
         #expect(layer.update(to: at2, size: size, fullRepaint: false) == PictureLayer.Step())
@@ -96,9 +102,24 @@ import Testing
         #expect(moved.output == KittyGraphics.delete(id: id, placement: 2 * 4096 + 1) + "\u{1B}7\u{1B}[2;1H"
                 + KittyGraphics.place(id: id, placement: 4096 + 1, columns: 4, rows: 1) + "\u{1B}8")
         #expect(moved.repaint.isEmpty)
+        // Kept, but ncurses writes its line (it may have scrolled it): placed again, nothing deleted.
+        #expect(layer.update(to: at1, size: size, fullRepaint: false, changedLines: [1]).output
+                == "\u{1B}7\u{1B}[2;1H" + KittyGraphics.place(id: id, placement: 4096 + 1, columns: 4, rows: 1) + "\u{1B}8")
+        #expect(layer.update(to: at1, size: size, fullRepaint: false, changedLines: [0, 2]) == PictureLayer.Step())
         // Scrolled away: removed, nothing left behind.
         #expect(layer.update(to: [], size: size, fullRepaint: false).output == KittyGraphics.delete(id: id, placement: 4096 + 1))
         #expect(layer.shown.isEmpty)
+        // One picture in two places: sent once, placed twice.
+        var twice = Self.buffer(with: picture, at: Rect(x: 0, y: 1, width: 4, height: 1))
+        twice.fill(Rect(x: 0, y: 5, width: 4, height: 1), style: Style(fg: .rgb(1, 2, 3), bg: .rgb(4, 5, 6)), with: "▀")
+        twice.place(picture, in: Rect(x: 0, y: 5, width: 4, height: 1))
+        layer.forgetScreen()
+        let both = layer.update(to: twice.visiblePictures, size: size, fullRepaint: true).output
+        #expect(both.components(separatedBy: "a=t,").count == 2)
+        #expect(both.components(separatedBy: "a=p,").count == 3)
+        // The screen cleared (Ctrl-L, a resize): kitty freed the pictures with it, so they are sent again.
+        layer.forgetScreen()
+        #expect(layer.update(to: at1, size: size, fullRepaint: true).output.contains(KittyGraphics.transmit(picture)))
     }
 
     @Test func sixelRepaintsTheLinesAPictureLeftAndDrawsItWhereItIs() {

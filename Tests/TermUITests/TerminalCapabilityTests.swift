@@ -165,6 +165,12 @@ import Testing
         #expect(capabilities.cellPixels == PixelSize(width: 10, height: 20))
     }
 
+    @Test func overSSHTheProbeWaitsLonger() {
+        #expect(TerminalProbe.deadline(environment: ["TERM": "xterm"]) == .milliseconds(150))
+        #expect(TerminalProbe.deadline(environment: ["SSH_TTY": "/dev/pts/3"]) == .milliseconds(600))
+        #expect(TerminalProbe.deadline(environment: ["SSH_CONNECTION": "10.0.0.1 5000 10.0.0.2 22"]) == .milliseconds(600))
+    }
+
     @Test func theDoctorReportSaysWhatAndWhy() {
         let lines = Self.decide(Self.kitty, ["TERM": "xterm-kitty", "COLORTERM": "truecolor"]).report(term: "xterm-kitty", elapsedMilliseconds: 3)
         #expect(lines[0] == "terminal: xterm-kitty, kitty(0.35.2) (answered in 3 ms)")
