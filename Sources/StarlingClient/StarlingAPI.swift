@@ -205,8 +205,8 @@ public struct StarlingAPI: BankAPI {
     /// `add-money` with `transferId` as the `transferUid`: the same id twice moves money once.
     /// Answers the goal as the server has it afterwards.
     public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
-        let path = Path("/api/v2/account/").uid(primary.accountUid).then("/savings-goals/").uid(goalId.rawValue)
-            .then("/add-money/").uid(transferId.uuidString.lowercased())
+        let path = Path("/api/v2/account/").id(primary.accountUid).then("/savings-goals/").id(goalId.rawValue)
+            .then("/add-money/").id(transferId.uuidString.lowercased())
         let body = Starling.TopUpRequest(amount: Starling.Amount(amount))
         let answer = try await send("PUT", path, body: try encode(body), as: Starling.TransferResponse.self)
         try check(success: answer.success, errors: answer.errors, label: path.label("PUT"))
@@ -224,7 +224,7 @@ public struct StarlingAPI: BankAPI {
             throw APIError(kind: .notFound, request: shown, message: "\(shown): Starling has no other pictures")
         }
         let uid = String(url.absoluteString.dropFirst(StarlingAPI.photoScheme.count + 1)).removingPercentEncoding ?? ""
-        let path = goalsPath().then("/").uid(uid).then("/photo")
+        let path = goalsPath().then("/").id(uid).then("/photo")
         let label = path.label("GET")
         let photo = try await get(path, as: Starling.Photo.self)
         let text = photo.base64EncodedPhoto ?? ""
@@ -240,44 +240,19 @@ public struct StarlingAPI: BankAPI {
 
     // MARK: - Paths
 
-    /// A path and its label: the label shows ids as "…" (short, and no ids in messages).
-    struct Path {
-        var text: String
-        var shown: String
-
-        init(_ text: String) {
-            self.text = text
-            self.shown = text
-        }
-
-        func then(_ more: String) -> Path {
-            var copy = self
-            copy.text += more
-            copy.shown += more
-            return copy
-        }
-
-        func uid(_ value: String) -> Path {
-            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-            var copy = self
-            copy.text += value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-            copy.shown += "…"
-            return copy
-        }
-
-        func label(_ method: String) -> String { "\(method) \(shown)" }
-    }
+    /// A path and its label (HTTPTransport's `RequestPath`: ids as "…" in the label).
+    typealias Path = RequestPath
 
     private func accountPath(_ tail: String, under prefix: String) -> Path {
-        Path(prefix + "/").uid(primary.accountUid).then(tail)
+        Path(prefix + "/").id(primary.accountUid).then(tail)
     }
 
     private func goalsPath() -> Path {
-        Path("/api/v2/account/").uid(primary.accountUid).then("/savings-goals")
+        Path("/api/v2/account/").id(primary.accountUid).then("/savings-goals")
     }
 
     private func feedPath(category: String) -> Path {
-        Path("/api/v2/feed/account/").uid(primary.accountUid).then("/category/").uid(category).then("/transactions-between")
+        Path("/api/v2/feed/account/").id(primary.accountUid).then("/category/").id(category).then("/transactions-between")
     }
 
     // MARK: - Plumbing

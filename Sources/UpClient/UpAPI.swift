@@ -285,33 +285,8 @@ public struct UpAPI: BankAPI {
         (decoder.skipped ?? SkippedRecords()).mapEach(records, resource: label, name: name, transform)
     }
 
-    /// A path and its label: the label shows ids as "…" (short, and no ids in messages).
-    struct Path {
-        var text: String
-        var shown: String
-
-        init(_ text: String) {
-            self.text = text
-            self.shown = text
-        }
-
-        func then(_ more: String) -> Path {
-            var copy = self
-            copy.text += more
-            copy.shown += more
-            return copy
-        }
-
-        func id(_ value: String) -> Path {
-            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
-            var copy = self
-            copy.text += value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-            copy.shown += "…"
-            return copy
-        }
-
-        func label(_ method: String) -> String { "\(method) \(shown)" }
-    }
+    /// A path and its label (HTTPTransport's `RequestPath`: ids as "…" in the label).
+    typealias Path = RequestPath
 
     /// Requests through the rate limit: one page, or every page by `links.next`.
     struct Pages {

@@ -56,8 +56,8 @@ import TestSupport
             let transactions = try await api.transactions(from: from, to: fixedNow.addingTimeInterval(1))
             let summary = RoundUp.Summary(transactions: transactions, accountCurrency: .gbp)
             // The same rule worked out from the served JSON itself.
-            let path = StarlingAPI.Path("/api/v2/feed/account/").uid(StarlingDemoAPI.accountUid).then("/category/")
-                .uid(StarlingDemoAPI.defaultCategory).then("/transactions-between")
+            let path = StarlingAPI.Path("/api/v2/feed/account/").id(StarlingDemoAPI.accountUid).then("/category/")
+                .id(StarlingDemoAPI.defaultCategory).then("/transactions-between")
             var raw = URLRequest(url: api.url(for: path, query: [
                 URLQueryItem(name: "minTransactionTimestamp", value: StarlingAPI.timestamp(from)),
                 URLQueryItem(name: "maxTransactionTimestamp", value: StarlingAPI.timestamp(fixedNow.addingTimeInterval(1))),

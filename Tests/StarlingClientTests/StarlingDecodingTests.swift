@@ -186,7 +186,7 @@ enum Fixture {
     @Test func queryTimestampsHaveMillisecondsAndArePercentEncoded() throws {
         let api = try StarlingAPI(transport: StarlingAPI.transport(baseURL: URL(string: "http://127.0.0.1:9")!, token: "t"), account: try account())
         #expect(StarlingAPI.timestamp(Date(timeIntervalSince1970: 1_794_096_000)) == "2026-11-08T00:00:00.000Z")
-        let path = StarlingAPI.Path("/api/v2/feed/account/").uid(api.primary.accountUid).then("/category/").uid("a b/c")
+        let path = StarlingAPI.Path("/api/v2/feed/account/").id(api.primary.accountUid).then("/category/").id("a b/c")
             .then("/transactions-between")
         let url = api.url(for: path, query: [URLQueryItem(name: "minTransactionTimestamp", value: "2026-11-08T00:00:00.000Z")])
         #expect(url.absoluteString == "http://127.0.0.1:9/api/v2/feed/account/22222b22-fd4c-45d4-b509-1d6fbbdaf777/category/a%20b%2Fc/transactions-between?minTransactionTimestamp=2026-11-08T00%3A00%3A00.000Z")
