@@ -75,9 +75,13 @@ public enum CacheFiles {
     }
 
     /// Names this app gives files in the cache directory: `<readable>-<hash>.sqlite` with its
-    /// `-wal`, `-shm` and `.corrupt-<time>` companions, and `starling-account-….json`.
+    /// `-wal`, `-shm` and `.corrupt-<time>` companions, and a bank's last account,
+    /// `<source>-account-….json` (`starling-account-…`, `monzo-account-…`).
     public static func isCacheFile(_ name: String) -> Bool {
-        if name.hasPrefix("starling-account-") && name.hasSuffix(".json") { return true }
+        if name.hasSuffix(".json"), let marker = name.range(of: "-account-"),
+           !name[..<marker.lowerBound].isEmpty, name[..<marker.lowerBound].allSatisfy({ $0.isASCII && $0.isLowercase }) {
+            return true
+        }
         let base = databaseName(of: name)
         guard base.hasSuffix(".sqlite"), let dash = base.lastIndex(of: "-") else { return false }
         let hash = base[base.index(after: dash)..<base.index(base.endIndex, offsetBy: -".sqlite".count)]

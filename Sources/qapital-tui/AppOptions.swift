@@ -385,8 +385,13 @@ struct AppOptions: ParsableArguments {
                 flow = support.make(baseURL, id, secret, allowInsecureHTTP, log)
             }
             do {
-                return try await startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: baseURL, log: log)
+                return try await startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: baseURL, log: log,
+                                               settings: sourceSettings)
             } catch let error as APIError {
+                if error.isConnectivity, let offline = offlineStart(bank, baseURL: baseURL, token: pair.accessToken,
+                                                                     environment: environment, log: log, settings: sourceSettings) {
+                    return offline
+                }
                 throw ValidationError(error.message)
             }
         }
@@ -401,13 +406,23 @@ struct AppOptions: ParsableArguments {
             return .signIn(refusal: error.message)
         } catch {
             // Unreachable: the account of the last run, and its cache, if there are both.
-            if error.isConnectivity, let directory = cacheDirectoryURL(environment: environment),
-               let kept = bank.offline?(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log),
-                                        directory) {
-                return .connected(BankConnection(api: kept.api, account: nil, offline: true, lastHeader: kept.header))
+            if error.isConnectivity, let offline = offlineStart(bank, baseURL: baseURL, token: token, environment: environment, log: log,
+                                                                     settings: sourceSettings) {
+                return offline
             }
             throw ValidationError(error.message)
         }
+    }
+
+    /// The account the last run opened on `baseURL`, for starting while the bank cannot be
+    /// reached (the token cannot be checked then; requests will check it once it can).
+    func offlineStart(_ bank: BankConnector, baseURL: URL, token: String, environment: [String: String],
+                      log: RequestLog?, settings: [String: String] = [:]) -> BankStart? {
+        guard let directory = cacheDirectoryURL(environment: environment),
+              let kept = bank.offline?(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                                   settings: settings),
+                                       directory) else { return nil }
+        return .connected(BankConnection(api: kept.api, account: nil, offline: true, lastHeader: kept.header))
     }
 
     /// Opens the bank with a kept OAuth pair: refreshed before it expires, or once on a refusal;
@@ -415,7 +430,7 @@ struct AppOptions: ParsableArguments {
     /// refresh the bank refuses ends that sign-in: the pair is dropped and the sign-in form shown.
     /// Any other failure is thrown as the `APIError` it is.
     func startFromPair(_ kept: OAuthTokenPairs.Pair, bank: BankConnector, flow: (any OAuthFlow)?, pairs: OAuthTokenPairs,
-                       baseURL: URL, log: RequestLog?, now: Date = Date()) async throws -> BankStart {
+                       baseURL: URL, log: RequestLog?, settings: [String: String] = [:], now: Date = Date()) async throws -> BankStart {
         let refresher = flow.map { PairRefresher(pair: kept, flow: $0, pairs: pairs, baseURL: baseURL) }
         func ended(_ error: APIError) -> BankStart {
             .signIn(refusal: "The sign-in has ended (\(error.message)): run qapital-tui login again, or paste a token.")
@@ -428,7 +443,7 @@ struct AppOptions: ParsableArguments {
         if let refresher {
             refresh = { @Sendable (refused: String?) async -> String? in await refresher.fresh(after: refused) }
         }
-        switch await connecting(bank, baseURL: baseURL, token: token, log: log, refresh: refresh) {
+        switch await connecting(bank, baseURL: baseURL, token: token, log: log, settings: settings, refresh: refresh) {
         case .success(let connection):
             return .connected(connection)
         case .failure(let error):
@@ -440,11 +455,11 @@ struct AppOptions: ParsableArguments {
         }
     }
 
-    private func connecting(_ bank: BankConnector, baseURL: URL, token: String, log: RequestLog?,
+    private func connecting(_ bank: BankConnector, baseURL: URL, token: String, log: RequestLog?, settings: [String: String],
                             refresh: (@Sendable (String?) async -> String?)?) async -> Result<BankConnection, APIError> {
         do throws(APIError) {
             return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP,
-                                                         log: log, refresh: refresh))
+                                                         log: log, settings: settings, refresh: refresh))
         } catch {
             return .failure(error)
         }

@@ -60,7 +60,8 @@ extension HeadlessOptions {
             }
             let start: AppOptions.BankStart
             do {
-                start = try await app.startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: base, log: settings.log)
+                start = try await app.startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: base, log: settings.log,
+                                                    settings: settings.sourceSettings)
             } catch {
                 throw CommandFailure.from(error)
             }

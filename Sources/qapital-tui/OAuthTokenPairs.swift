@@ -69,9 +69,13 @@ actor PairRefresher {
     private let pairs: OAuthTokenPairs
     private let baseURL: URL
     private var running: Task<Result<OAuthTokenPairs.Pair, APIError>, Never>?
+    /// Every access token of this pair's line: a token pasted in the sign-in form meanwhile is
+    /// not this refresher's to replace.
+    private var lineage: Set<String>
 
     init(pair: OAuthTokenPairs.Pair, flow: any OAuthFlow, pairs: OAuthTokenPairs, baseURL: URL) {
         self.pair = pair
+        lineage = [pair.accessToken]
         self.flow = flow
         self.pairs = pairs
         self.baseURL = baseURL
@@ -79,7 +83,8 @@ actor PairRefresher {
 
     /// A fresh access token for `refused`; nil when none can be had.
     func fresh(after refused: String?) async -> String? {
-        if let refused, refused != pair.accessToken { return pair.accessToken }
+        guard let refused, lineage.contains(refused) else { return nil }
+        if refused != pair.accessToken { return pair.accessToken }
         if case .success(let new) = await refreshNow() { return new.accessToken }
         return nil
     }
@@ -103,6 +108,7 @@ actor PairRefresher {
         switch result {
         case .success(let new):
             pair = new
+            lineage.insert(new.accessToken)
             try? pairs.keep(new, for: baseURL)
         case .failure(let error):
             if !error.isConnectivity {

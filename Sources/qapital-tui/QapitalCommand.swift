@@ -12,8 +12,7 @@ struct QapitalCommand: AsyncParsableCommand {
         abstract: "Browse savings goals, activity, round-ups and achievements in the terminal.",
         discussion: """
         Without --source or --api-url (or QAPITAL_SOURCE, QAPITAL_API_URL, or the config file) the app \
-        runs on its built-in demo data. --source starling reads a Starling Bank account: the token \
-        comes from --token, STARLING_TOKEN or QAPITAL_TOKEN, in that order. Settings, a theme and \
+        runs on its built-in demo data. \(QapitalCommand.banksSentence) Settings, a theme and \
         keys are read from $XDG_CONFIG_HOME/qapital-tui/config.toml (or --config; README, "Config \
         file"); flags win over the file, and NO_COLOR in the environment turns colours off.
 
@@ -35,6 +34,16 @@ struct QapitalCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var app: AppOptions
+
+    /// "--source starling reads a Starling Bank account (the token from --token, STARLING_TOKEN
+    /// or QAPITAL_TOKEN, in that order); --source monzo …": every bank in the registry.
+    static var banksSentence: String {
+        SourceRegistry.all.filter { $0.description.signIn.checksToken }.map { bank in
+            let from = (["--token"] + bank.description.tokenVariables).joined(separator: ", ")
+            let login = bank.bank?.oauth == nil ? "" : ", or `qapital-tui login \(bank.name)`"
+            return "--source \(bank.name) reads a \(bank.description.title) account (the token from \(from), in that order\(login))"
+        }.joined(separator: "; ") + "."
+    }
 
     @MainActor
     func run() async throws {

@@ -170,6 +170,16 @@ extension RegisteredSource {
         open: .bank(BankConnector(connect: { request throws(APIError) in
             try await MonzoAPI.connect(baseURL: request.baseURL, token: request.token, allowInsecureHTTP: request.allowInsecureHTTP,
                                        log: request.log, refresh: request.refresh)
+        }, offline: { request, directory in
+            guard let record = LastBankAccount<KeptMonzoAccount>(source: "monzo", cacheDirectory: directory, baseURL: request.baseURL).load(),
+                  let currency = Currency.from(code: record.account.currency) else { return nil }
+            let transport = MonzoAPI.transport(baseURL: request.baseURL, token: request.token,
+                                               allowInsecureHTTP: request.allowInsecureHTTP, log: request.log, refresh: request.refresh)
+            return (MonzoAPI(transport: transport, account: record.account.account, currency: currency), record.header)
+        }, keep: { api, header, directory in
+            guard let monzo = api as? MonzoAPI else { return }
+            LastBankAccount<KeptMonzoAccount>(source: "monzo", cacheDirectory: directory, baseURL: monzo.baseURL)
+                .save(.init(account: KeptMonzoAccount(monzo), header: header))
         }, awaitsApproval: { error in error.message.contains(MonzoAPI.approvalNeeded) },
         oauth: OAuthSupport { apiURL, clientId, secret, allowInsecureHTTP, log in
             MonzoOAuthFlow(oauth: MonzoOAuth(clientId: clientId, clientSecret: secret, apiURL: apiURL,

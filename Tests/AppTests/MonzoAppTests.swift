@@ -1,4 +1,5 @@
 import Commands
+import FeedCache
 @testable import DemoServer
 @testable import DemoData
 @testable import MonzoClient
@@ -45,6 +46,40 @@ import TermUI
         }
     }
 
+    /// Started once, the app keeps the account beside the cache; with Monzo unreachable the next
+    /// start opens on it and its cache, offline, with the last header and no token in the file.
+    @Test func startsOfflineOnTheLastAccount() async throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("qt-monzo-offline-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        var served: URL?
+        try await withMonzoServer(MonzoDemoAPI(backend: DemoBackend(now: Date(), options: .init(currency: .gbp)))) { url in
+            served = url
+            let app = try await open(url, cache: cache)
+            _ = await app.start()
+        }
+        let url = try #require(served)
+        let environment = ["XDG_CONFIG_HOME": cache.path + "/config", "MONZO_TOKEN": Self.token]
+        let options = try AppOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--cache-dir", cache.path, "--no-color"])
+        let settings = try options.settings(environment: environment)
+        guard case .connected(let connection) = try await options.startBank(settings.source, environment: environment) else {
+            Issue.record("no offline start")
+            return
+        }
+        #expect(connection.offline)
+        #expect(connection.api.accountId == MonzoDemoAPI.accountId && connection.api.accountCurrency == .gbp)
+        #expect(connection.header.hasPrefix("Mikael · 04-00-04 12345678 · £"))
+        let kept = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { $0.hasPrefix("monzo-account-") }
+        #expect(kept.count == 1)
+        #expect(kept.allSatisfy(CacheFiles.isCacheFile), "pruned with the cache it belongs to")
+        #expect(!CacheFiles.isCacheFile("roundups-0a1b.json") && !CacheFiles.isCacheFile("-account-x.json"))
+        let bytes = try Data(contentsOf: cache.appendingPathComponent(try #require(kept.first)))
+        #expect(bytes.range(of: Data(Self.token.utf8)) == nil)
+        let app = AppHarness(core: options.openBank(connection, source: settings.source, settings: settings, environment: environment),
+                             width: 200)
+        let lines = await app.start()
+        #expect(lines.contains { $0.contains("Balloons") }, "the cached pots: \(lines.joined(separator: "\n"))")
+    }
+
     /// `roundups --save` twice for the same week, from two machines (two cache directories),
     /// and again from the first: the deposit's dedupe_id comes from (monzo, base URL, account,
     /// week), so money moves once.
@@ -57,12 +92,15 @@ import TermUI
                 let options = try HeadlessOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--token", Self.token,
                                                          "--cache-dir", root.appendingPathComponent(machine).path])
                 let real = try await options.context(environment: ["XDG_CONFIG_HOME": root.path + "/config"])
-                let (context, output) = commandContext(real.api, format: .table, kind: real.sourceKind, currency: real.currency,
-                                                       saver: real.saver)
+                let output = Locked("")
+                let context = CommandContext(api: real.api, sourceKind: real.sourceKind, currency: real.currency, format: .table,
+                                             output: OutputSink(colors: false) { more in output.withLock { $0 += more } },
+                                             calendar: Week.calendar(in: TimeZone(identifier: "Europe/London")!), now: { fixedNow },
+                                             saver: real.saver)
                 #expect(real.saver.identity == SaveIdentity(source: "monzo " + AppOptions.sourceText(url), account: MonzoDemoAPI.accountId))
                 try await RoundUpsCommands.save(context, week: try context.week("last"), goal: "Balloons", dryRun: false, yes: true,
                                                 confirm: { _ in true })
-                return output.value
+                return output.withLock { $0 }
             }
             let first = try await run("a")
             #expect(first.contains("saved £") && first.contains("into Balloons"), "\(first)")
