@@ -74,7 +74,8 @@ struct LoginCommand: AsyncParsableCommand {
             throw ValidationError(error.message)
         }
         StandardStream.error.line("Signed in. The token pair is kept in \(TextSanitizer.clean(pairs.fileURL.path)) (only you can read it).")
-        StandardStream.error.line("Approve this sign-in in the \(source) app, then run: qapital-tui --source \(source.lowercased())"
+        let title = SourceRegistry.named(source)?.description.title ?? source
+        StandardStream.error.line("Approve this sign-in in the \(TextSanitizer.clean(title)) app, then run: qapital-tui --source \(source.lowercased())"
                                   + (self.apiURL.map { " --api-url " + TextSanitizer.clean($0) } ?? ""))
     }
 

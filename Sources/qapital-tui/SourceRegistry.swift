@@ -231,18 +231,18 @@ extension RegisteredSource {
                                         log: request.log, targetAmounts: try upTargets(request))
             },
             offline: { request, directory in
-                guard let record = LastUpAccount(cacheDirectory: directory, baseURL: request.baseURL).load(),
+                guard let record = LastBankAccount<KeptUpAccounts>(source: "up", cacheDirectory: directory, baseURL: request.baseURL).load(),
                       let targets = try? upTargets(request),
                       let api = try? UpAPI(transport: UpAPI.transport(baseURL: request.baseURL, token: request.token,
                                                                       allowInsecureHTTP: request.allowInsecureHTTP, log: request.log),
-                                           spending: record.spending, accounts: record.accounts, targetAmounts: targets)
+                                           spending: record.account.spending, accounts: record.account.accounts, targetAmounts: targets)
                 else { return nil }
                 return (api, record.header)
             },
             keep: { api, header, directory in
                 guard let up = api as? UpAPI else { return }
-                LastUpAccount(cacheDirectory: directory, baseURL: up.baseURL)
-                    .save(.init(spending: up.spending, accounts: up.knownAccounts, header: header))
+                LastBankAccount<KeptUpAccounts>(source: "up", cacheDirectory: directory, baseURL: up.baseURL)
+                    .save(.init(account: KeptUpAccounts(spending: up.spending, accounts: up.knownAccounts), header: header))
             })),
         serve: Serving(currency: Currency(code: "AUD"),
                        handler: { backend, flags in UpDemoAPI(backend: backend, pageSize: flags.pageSize, rateLimit: flags.rateLimit) },

@@ -3,11 +3,12 @@ import FeedModel
 import Foundation
 import MonzoClient
 import StarlingClient
+import UpClient
 
 /// The account last opened on a bank's base URL, kept beside the offline cache (no token in
 /// it), so that the app can start when the bank cannot be reached: the cache file is chosen by
 /// the account, which otherwise only the bank could name. One file per source and base URL:
-/// `starling-account-<name>.json`, `monzo-account-<name>.json`.
+/// `starling-account-<name>.json`, `monzo-account-<name>.json`, `up-account-<name>.json`.
 struct LastBankAccount<Kept: Codable & Sendable> {
     struct Record: Codable {
         var account: Kept
@@ -68,4 +69,11 @@ struct KeptMonzoAccount: Codable, Sendable {
         Monzo.Account(id: id, description: description, created: createdAt, currency: currency,
                       owners: owner.map { [Monzo.Owner(userId: nil, preferredName: $0)] }, accountNumber: accountNumber, sortCode: sortCode)
     }
+}
+
+/// What an Up start needs without asking Up: the spending account, and the savers' and other
+/// accounts' names by id ("Saved into Holiday" offline too).
+struct KeptUpAccounts: Codable, Sendable {
+    var spending: Up.AccountResource
+    var accounts: [Up.AccountResource]
 }
