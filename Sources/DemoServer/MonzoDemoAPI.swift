@@ -274,14 +274,8 @@ public actor MonzoDemoAPI: ServeHandler {
                              accountNumber: "12345678", sortCode: "040004")
     }
 
-    /// The start of the day before the oldest thing the account has.
-    private func createdAt() async -> Date {
-        let dataset = await backend.dataset
-        let oldest = ([dataset.transactions.last?.timestamp] + dataset.feeds.values.map { $0.map(\.timestamp).min() })
-            .compactMap { $0 }.min() ?? dataset.now
-        let day: TimeInterval = 86_400
-        return Date(timeIntervalSince1970: ((oldest.timeIntervalSince1970 / day).rounded(.down) - 1) * day)
-    }
+    /// When the demo account was opened (`DemoAccount.openedAt`).
+    private func createdAt() async -> Date { await DemoAccount.openedAt(backend) }
 
     /// 1,000 units to start with, plus everything in the feed that was not declined; the total adds the pots.
     private func balance() async throws -> Monzo.Balance {

@@ -184,14 +184,8 @@ public actor StarlingDemoAPI: ServeHandler {
                              createdAt: await createdAt(), name: "Personal")
     }
 
-    /// The start of the day before the oldest thing the account has (a payment or a saving).
-    private func createdAt() async -> Date {
-        let dataset = await backend.dataset
-        let oldest = ([dataset.transactions.last?.timestamp] + dataset.feeds.values.map { $0.map(\.timestamp).min() })
-            .compactMap { $0 }.min() ?? dataset.now
-        let day: TimeInterval = 86_400
-        return Date(timeIntervalSince1970: ((oldest.timeIntervalSince1970 / day).rounded(.down) - 1) * day)
-    }
+    /// When the demo account was opened (`DemoAccount.openedAt`).
+    private func createdAt() async -> Date { await DemoAccount.openedAt(backend) }
 
     private func holderName() async -> String {
         let dataset = await backend.dataset

@@ -207,14 +207,8 @@ public actor UpDemoAPI: ServeHandler {
         return accounts
     }
 
-    /// The start of the day before the oldest thing the account has (a payment or a saving).
-    private func createdAt() async -> Date {
-        let dataset = await backend.dataset
-        let oldest = ([dataset.transactions.last?.timestamp] + dataset.feeds.values.map { $0.map(\.timestamp).min() })
-            .compactMap { $0 }.min() ?? dataset.now
-        let day: TimeInterval = 86_400
-        return Date(timeIntervalSince1970: ((oldest.timeIntervalSince1970 / day).rounded(.down) - 1) * day)
-    }
+    /// When the demo account was opened (`DemoAccount.openedAt`).
+    private func createdAt() async -> Date { await DemoAccount.openedAt(backend) }
 
     /// An opening A$1,000 plus everything the spending account's feed holds.
     private func spendingBalance() async -> Money {
