@@ -33,9 +33,8 @@ final class SignInOverlay: Overlay {
 
     /// The check's answer: the refusal under the field, or the form closes.
     func receive(_ event: StoreEvent, _ data: ScreenData) -> Outcome {
-        guard event == .signIn, form.phase == .checking, let check = data.tokenCheck, !check.isBusy,
-              let answer = check.answer, answer.attempt == check.latestAttempt else { return .ignored }
-        if let refusal = answer.refusal {
+        guard event == .signIn, form.phase == .checking, let answer = data.tokenCheck?.answer else { return .ignored }
+        if case .failure(let refusal) = answer {
             form.phase = .refused(refusal.message)
             return .consumed
         }

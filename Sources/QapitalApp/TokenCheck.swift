@@ -10,22 +10,19 @@ final class TokenCheck {
     private let events: EventSink<StoreEvent>
     private var attempt = 0
     private var task: Task<Void, Never>?
-    /// The newest check's answer: nil refusal = accepted.
-    private(set) var answer: (attempt: Int, refusal: SignInRefusal?)?
+    /// The newest check's answer (nil while it is under way, or before any): accepted, or refused.
+    private(set) var answer: Result<Void, SignInRefusal>?
     /// A check is under way (the app is not settled until its answer is in).
-    private(set) var isBusy = false
+    var isBusy: Bool { task != nil }
 
     init(_ capability: AppCore.SignInCapability, events: EventSink<StoreEvent>) {
         self.capability = capability
         self.events = events
     }
 
-    /// The number of the newest check (an overlay compares it with the answer's).
-    var latestAttempt: Int { attempt }
-
     func check(_ entry: SignInAttempt) {
         attempt += 1
-        isBusy = true
+        answer = nil
         task?.cancel()
         let (number, check) = (attempt, capability.check)
         task = Task { [weak self] in
@@ -36,8 +33,8 @@ final class TokenCheck {
 
     private func finish(_ refusal: SignInRefusal?, attempt number: Int) {
         guard number == attempt else { return }
-        answer = (number, refusal)
-        isBusy = false
+        answer = refusal.map { .failure($0) } ?? .success(())
+        task = nil
         events.send(.signIn)
     }
 }
