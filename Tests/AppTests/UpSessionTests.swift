@@ -43,7 +43,10 @@ let audCurrency = Currency.from(code: "AUD")!
         #expect(lines.joined().contains("Balloons"))
         lines = await app.press(.enter)
         lines = await app.press(.escape, .char("2"))
-        let yearAgo = fixedNow.addingTimeInterval(-365 * 86_400)
+        // A year and the window it ends in: whatever the pager has fetched ahead when the walk
+        // stops, more than 365 / 14 whole windows lie behind (a year to the day could end a
+        // window short, by when the prefetch came in).
+        let yearAgo = fixedNow.addingTimeInterval(-Double(365 / 14 + 1) * ActivityPager.windowLength)
         var presses = 0
         while (app.core.feed.activities.last?.timestamp ?? fixedNow) > yearAgo, presses < 200 {
             lines = await app.press(.char("G"))
