@@ -40,7 +40,12 @@ struct ScreenWriter {
     private var out: [UInt8] = []
     /// Where the terminal's cursor is; nil: unknown (after a wide or combined character, the
     /// last column, or anything written by others).
-    private var cursor: (x: Int, y: Int)?
+    private var cursor: (x: Int, y: Int)? {
+        didSet { if cursor != nil { wrapRow = nil } }
+    }
+    /// The row whose last column was just written (the cursor waits there to wrap): `\r\n`
+    /// reaches the next row from it whatever the terminal thinks of the wrap.
+    private var wrapRow: Int?
     /// The terminal's current colours and attributes (resolved); nil: unknown.
     private var pen: Style?
 
@@ -61,6 +66,7 @@ struct ScreenWriter {
     mutating func frame(_ next: CellBuffer, repaint: some Sequence<Int> = [Int]()) -> [UInt8] {
         out.removeAll(keepingCapacity: true)
         cursor = nil
+        wrapRow = nil
         pen = screen == nil ? nil : .plain
         var old: CellBuffer
         if let screen, screen.width == next.width, screen.height == next.height {
@@ -94,9 +100,11 @@ struct ScreenWriter {
     }
 
     /// The scroll that saves the most cells from being written again, when it saves at least a
-    /// row's worth: for each shift, the run of rows where the old content that many rows lower
-    /// (or higher) is closer to the new than what is there now, less what the rows it empties
-    /// cost. Rows need not match exactly: a scrollbar's thumb moving along still scrolls.
+    /// row's worth. Rows need not match exactly (a scrollbar's thumb moving along still
+    /// scrolls): for a shift, each row gains the cells that the old content that many rows lower
+    /// (or higher) has right over what is there now, and the rows the scroll empties cost what
+    /// writing them on blank costs more than over what they held. Shifts tried: one and two
+    /// rows either way, and the four that line up the most identical rows (a page).
     static func bestScroll(from old: CellBuffer, to next: CellBuffer) -> Scroll? {
         let height = next.height, width = next.width
         guard height > 2, old.width == width, old.height == height, width > 0 else { return nil }
@@ -111,26 +119,39 @@ struct ScreenWriter {
             for x in 0..<width where next.cells[new + x] != old.cells[was + x] { count += 1 }
             return count
         }
+        func hashes(_ buffer: CellBuffer) -> [Int] {
+            (0..<height).map { y in
+                var hasher = Hasher()
+                for x in 0..<width { hasher.combine(buffer.cells[y * width + x]) }
+                return hasher.finalize()
+            }
+        }
+        let oldHashes = hashes(old)
+        let oldRows = Dictionary(grouping: 0..<height) { oldHashes[$0] }
+        var lineUps: [Int: Int] = [:]
+        for (y, hash) in hashes(next).enumerated() {
+            for z in oldRows[hash] ?? [] where z != y { lineUps[z - y, default: 0] += 1 }
+        }
+        let shifts = Set([1, -1, 2, -2] + lineUps.sorted { $0.value > $1.value }.prefix(4).map(\.key))
         let inPlace = (0..<height).map { differing($0, $0) }
+        // What writing a row on blank costs more than writing it over what it held.
+        let blankCost = (0..<height).map { differing($0, nil) - inPlace[$0] }
         var best: (scroll: Scroll, saved: Int)?
-        for by in 1..<height {
-            for shift in [by, -by] {
-                // Kadane's run of the largest total gain.
-                var run: (start: Int, gain: Int) = (0, 0)
-                var top: (start: Int, end: Int, gain: Int)?
-                for y in 0..<height {
-                    guard (0..<height).contains(y + shift) else { run = (y + 1, 0); continue }
-                    let gain = inPlace[y] - differing(y, y + shift)
-                    run = run.gain > 0 ? (run.start, run.gain + gain) : (y, gain)
-                    if run.gain > top?.gain ?? 0 { top = (run.start, y, run.gain) }
+        for shift in shifts where abs(shift) < height {
+            // gains[y]: the row y taken from y + shift, where that row exists.
+            let rows = shift > 0 ? 0..<(height - shift) : (-shift)..<height
+            var prefix = [0]
+            for y in rows { prefix.append(prefix.last! + inPlace[y] - differing(y, y + shift)) }
+            for start in rows {
+                for end in start..<rows.upperBound {
+                    let gain = prefix[end - rows.lowerBound + 1] - prefix[start - rows.lowerBound]
+                    let emptied = shift > 0 ? (end + 1)...(end + shift) : (start + shift)...(start - 1)
+                    let saved = gain - emptied.reduce(0) { $0 + blankCost[$1] }
+                    if saved >= width, saved > best?.saved ?? 0 {
+                        best = (shift > 0 ? Scroll(top: start, bottom: end + shift, by: shift)
+                            : Scroll(top: start + shift, bottom: end, by: shift), saved)
+                    }
                 }
-                guard let top else { continue }
-                let scroll = shift > 0 ? Scroll(top: top.start, bottom: top.end + shift, by: shift)
-                    : Scroll(top: top.start + shift, bottom: top.end, by: shift)
-                // The rows the scroll empties are written from blank instead of from what they held.
-                let emptied = shift > 0 ? (top.end + 1)...(top.end + shift) : (top.start + shift)...(top.start - 1)
-                let saved = emptied.reduce(top.gain) { $0 - (differing($1, nil) - inPlace[$1]) }
-                if saved >= width, saved > best?.saved ?? 0 { best = (scroll, saved) }
             }
         }
         return best?.scroll
@@ -167,7 +188,10 @@ struct ScreenWriter {
     private mutating func writeRow(_ y: Int, of next: CellBuffer, over old: CellBuffer, all: Bool) {
         let width = next.width
         let base = y * width
-        func changed(_ x: Int) -> Bool { all || next.cells[base + x] != old.cells[base + x] }
+        func changed(_ x: Int) -> Bool {
+            let new = next.cells[base + x], was = old.cells[base + x]
+            return all || (new != was && !sameBlank(new, was))
+        }
         var x = 0
         // Set after a write or an erase: the unchanged cell just right of it is written again.
         // Terminals that draw glyphs with a font (xterm's Xft) let a glyph's edge spill into the
@@ -177,7 +201,10 @@ struct ScreenWriter {
         while x < width {
             guard changed(x) else {
                 let cell = next.cells[base + x]
-                if neighbour, cell.width == 1, Self.widthIsCertain(cell) {
+                // Right after a write, a single unchanged cell before the next change is written
+                // by moveOrRewrite anyway.
+                let rewrittenAnyway = x + 1 < width && changed(x + 1) && cursor.map { $0 == (x, y) } == true
+                if neighbour, cell.width == 1, Self.widthIsCertain(cell), !rewrittenAnyway {
                     let style = theme.resolve(cell.style)
                     if let at = cursor, at == (x, y), style != pen, features.eraseCharacters, isErasable(cell, style), style.bg == pen?.bg {
                         // A blank in the pen's background: erased where it is, the pen kept.
@@ -232,6 +259,12 @@ struct ScreenWriter {
         return style.bg == .default || features.backColorErase
     }
 
+    /// Two blanks that show the same: their foreground or bold differ, nothing else.
+    private func sameBlank(_ a: Cell, _ b: Cell) -> Bool {
+        let styleA = theme.resolve(a.style)
+        return isErasable(a, styleA) && looksBlank(b, background: styleA.bg)
+    }
+
     private func looksBlank(_ cell: Cell, background: Color) -> Bool {
         let style = theme.resolve(cell.style)
         return isErasable(cell, style) && style.bg == background
@@ -249,7 +282,9 @@ struct ScreenWriter {
             cursor = (at.x + advance, at.y)
         } else {
             // The last column (the terminal waits to wrap), or a width terminals may not agree on.
+            let row = cursor.flatMap { $0.x + advance == width && (ascii || Self.widthIsCertain(cell)) ? $0.y : nil }
             cursor = nil
+            wrapRow = row
         }
     }
 
@@ -270,7 +305,13 @@ struct ScreenWriter {
     }
 
     private func movement(to x: Int, _ y: Int) -> String {
-        guard let at = cursor else { return x == 0 ? "\u{1B}[\(y + 1)H" : "\u{1B}[\(y + 1);\(x + 1)H" }
+        let absolute = x == 0 ? "\u{1B}[\(y + 1)H" : "\u{1B}[\(y + 1);\(x + 1)H"
+        if cursor == nil, let row = wrapRow, row + 1 == y {
+            // Down from the last column (a scrollbar): a new line, then along.
+            let along = x == 0 ? "" : "\u{1B}[\(x)C"
+            return "\r\n" + along
+        }
+        guard let at = cursor else { return absolute }
         if at.x == x && at.y == y { return "" }
         if at.y == y {
             if x == 0 { return "\r" }
@@ -278,7 +319,7 @@ struct ScreenWriter {
             return x > at.x && forward.utf8.count <= column.utf8.count ? forward : column
         }
         if at.y + 1 == y && x == 0 { return "\r\n" }
-        return x == 0 ? "\u{1B}[\(y + 1)H" : "\u{1B}[\(y + 1);\(x + 1)H"
+        return absolute
     }
 
     /// Reaches `x` on the cursor's row by writing the few unchanged cells before it again when
@@ -286,7 +327,7 @@ struct ScreenWriter {
     private mutating func moveOrRewrite(to x: Int, _ y: Int, in next: CellBuffer, before style: Style) {
         if let at = cursor, at.y == y, at.x < x, x - at.x <= 4 {
             let gap = (at.x..<x).map { next[$0, y] }
-            if gap.allSatisfy({ $0.width == 1 && $0.scalars.count == 1 && $0.scalar.isASCII }) {
+            if gap.allSatisfy({ $0.width == 1 && Self.widthIsCertain($0) }) {
                 var rewrite = 0
                 var simulated = pen
                 for cell in gap {
@@ -296,7 +337,8 @@ struct ScreenWriter {
                 }
                 rewrite += penChange(from: simulated, to: style).utf8.count
                 let move = movement(to: x, y).utf8.count + penChange(from: pen, to: style).utf8.count
-                if rewrite <= move {
+                // One cell is always written again: it may hold the edge of the glyph before it.
+                if rewrite <= move || gap.count == 1 {
                     for (offset, cell) in gap.enumerated() {
                         put(cell, style: theme.resolve(cell.style), x: at.x + offset, width: next.width)
                     }

@@ -342,9 +342,9 @@ struct SplitMix: RandomNumberGenerator {
         frame.write([Span("a "), Span("You", .bold), Span(" saved "), Span("$4.00", .role(.moneyIn))], x: 0, y: 0)
         let bytes = String(decoding: writer.frame(frame), as: UTF8.self)
         // Bold on, then off (a reset is shorter than 22), the space between words written rather
-        // than skipped, the green alone, one reset at the end. The blank right after a word is
-        // erased (`CSI X`): a glyph's edge may have spilled into it.
-        #expect(bytes == "\u{1B}[1Ha \u{1B}[1mYou\u{1B}[X\u{1B}[0m saved \u{1B}[38;5;34m$4.00\u{1B}[X\u{1B}[0m")
+        // than skipped, the green alone, one reset at the end. The blank right after the last word
+        // is erased (`CSI X`): a glyph's edge may have spilled into it.
+        #expect(bytes == "\u{1B}[1Ha \u{1B}[1mYou\u{1B}[0m saved \u{1B}[38;5;34m$4.00\u{1B}[X\u{1B}[0m")
         frame.write([Span("You", .role(.moneyIn, .bold)), Span(" saved "), Span("$4.00", .role(.moneyIn, .bold))], x: 2, y: 0)
         // The unchanged words are stepped over, and the pen, bold green, is not sent again for "$4.00".
         #expect(String(decoding: writer.frame(frame), as: UTF8.self) == "\u{1B}[1;3H\u{1B}[1;38;5;34mYou\u{1B}[X\u{1B}[7C$4.00\u{1B}[X\u{1B}[0m")
