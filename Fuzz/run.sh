@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(markup sanitizer payloads starling mapping up monzo images)
+all=(markup sanitizer payloads starling mapping up monzo images replies)
 mode=time
 seconds=60
 case "${1:-}" in
@@ -85,6 +85,13 @@ if wanted images; then
     fi
     swiftc "${flags[@]}" -module-name TermImage -I Sources/CImageCodecs ${codecs[@]+"${codecs[@]}"} -lpng16 -ljpeg \
         -o "$out/images" Sources/TermImage/ImageDecoder.swift Sources/TermImage/RGBAImage.swift Fuzz/harnesses/images.swift
+fi
+if wanted replies; then
+    # The terminal's answers and the keys: the scanner, the probe's parser and the key stream,
+    # inside TermUI's own module (so the harness sees their internals), with ncurses for the key codes.
+    swiftc "${flags[@]}" -module-name TermUI -I Sources/CNcurses -lncursesw -o "$out/replies" \
+        Sources/TermUI/{Key,KeyDecoder,KeyStream,EscapeSequenceScanner,MouseReports,TerminalReplies,TerminalReplyParser}.swift \
+        Fuzz/harnesses/replies.swift
 fi
 
 status=0
