@@ -76,7 +76,10 @@ struct EscapeSequenceScanner: Sendable {
     var bufferedCount: Int { buffer.count }
 
     static func isIntroducer(_ value: UInt32) -> Bool {
-        [0x50, 0x5F, 0x5D, 0x5E, 0x58].contains(value)  // P _ ] ^ X
+        switch value {
+        case 0x50, 0x5F, 0x5D, 0x5E, 0x58: return true  // P _ ] ^ X
+        default: return false
+        }
     }
 
     /// Takes one character (a byte, or a Unicode scalar value from ncurses).

@@ -47,14 +47,16 @@ public struct KeyStream: Sendable {
     public mutating func feed(status: Int32, value: UInt32) -> [Key] {
         if status == OK {
             scanner.scan(value, into: &events)
-            return take()
+            return events.isEmpty ? [] : take()
         }
         let key = KeyDecoder.decode(status: status, value: value)
         // A resize is not typed: whatever sequence is in progress goes on.
         if key == .resize { return [.resize] }
         // A key ncurses decoded ends the sequence in progress.
         scanner.finish(into: &events)
-        return take() + [key]
+        var keys = take()
+        keys.append(key)
+        return keys
     }
 
     /// The input went quiet: what is pending ends here.
@@ -65,8 +67,8 @@ public struct KeyStream: Sendable {
 
     private mutating func take() -> [Key] {
         var keys: [Key] = []
-        for event in events {
-            switch event {
+        for index in events.indices {
+            switch events[index] {
             case .character(let value):
                 keys.append(KeyDecoder.decodeCharacter(value))
             case .escape:

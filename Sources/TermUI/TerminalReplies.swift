@@ -45,7 +45,7 @@ public struct TerminalReplies: Hashable, Sendable {
     /// for an ANSI mode (`$ y`). No key is sent that way; `<` is an SGR mouse report, not a reply.
     public static func isReply(controlSequence sequence: [UInt8]) -> Bool {
         guard let first = sequence.first, let final = sequence.last else { return false }
-        if [UInt8(ascii: "?"), UInt8(ascii: ">"), UInt8(ascii: "=")].contains(first) { return true }
+        if first == UInt8(ascii: "?") || first == UInt8(ascii: ">") || first == UInt8(ascii: "=") { return true }
         if final == UInt8(ascii: "t") { return true }
         return final == UInt8(ascii: "y") && sequence.dropLast().last == UInt8(ascii: "$")
     }

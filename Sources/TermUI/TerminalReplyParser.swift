@@ -31,7 +31,7 @@ public struct TerminalReplyParser: Sendable {
     public mutating func feed<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
         for byte in bytes {
             scanner.scan(UInt32(byte), into: &events)
-            take()
+            if !events.isEmpty { take() }
         }
     }
 
@@ -43,8 +43,8 @@ public struct TerminalReplyParser: Sendable {
     }
 
     private mutating func take() {
-        for event in events {
-            switch event {
+        for index in events.indices {
+            switch events[index] {
             case .character(let value):
                 input.append(UInt8(truncatingIfNeeded: value))
             case .escape:
