@@ -9,7 +9,7 @@ import CNcurses
 ///   `CSI > … c`, window reports `CSI 4;h;w t`, DECRPM `CSI ? n ; m $ y`, any other
 ///   `TerminalReplies.isReply`) and every string (XTVERSION `DCS > | … ST`, kitty's
 ///   `APC G … ST`, OSC, PM, SOS) is swallowed, never a key; what it says is kept in
-///   `lateReplies` (for a report);
+///   `lateReplies` (nothing shows them yet);
 /// - an SGR mouse report (`CSI < b ; x ; y M`) is its key (`MouseReports.parse`);
 /// - any other control sequence is Esc and its characters, as ncurses gave them;
 /// - Esc followed by a character that starts no sequence is Esc and that key (Alt-x).
