@@ -23,6 +23,10 @@ public final class NcursesTerminal: Terminal {
     /// Set when started on a device other than stdin/stdout (`newterm`).
     private var screen: OpaquePointer?
     private var deviceFile: UnsafeMutablePointer<FILE>?
+    /// Keys from what `get_wch` returns, late terminal replies taken out (`KeyStream`).
+    private var keys = KeyStream()
+    /// Counts reads: a quiet flush scheduled before the latest read is stale.
+    private var quietGeneration = 0
     /// SGR mouse reports (`MouseReports`): wanted (the terminal has a mouse), and asked for.
     private var mouseReports = (wanted: false, sent: false)
     /// SIGQUIT too: cbreak keeps Ctrl-\ live, and its default action would dump core with the
@@ -83,8 +87,13 @@ public final class NcursesTerminal: Terminal {
             theme = .noColor
         }
         size = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
+<<<<<<< HEAD
         writer = ScreenWriter(features: Self.features(colors: colorCount, capabilities: capabilities), theme: theme)
         settleNcurses()
+=======
+        shown = nil
+        keys = KeyStream()
+>>>>>>> probe
         // Pushed back last first: ncurses reads them before the terminal, keys decoded as usual.
         for byte in pendingInput.reversed() { ungetch(Int32(byte)) }
         hasPendingInput = !pendingInput.isEmpty
@@ -210,7 +219,7 @@ public final class NcursesTerminal: Terminal {
     private nonisolated static let watchdogQueue = DispatchQueue(label: "qapital-tui.exit-watchdog")
 
     /// Reads every key waiting; returns whether there was at least one.
-    private func drainInput(_ sink: @MainActor (TerminalEvent) -> Void) -> Bool {
+    private func drainInput(_ sink: @escaping @MainActor (TerminalEvent) -> Void) -> Bool {
         var any = false
         var value: wint_t = 0
         while isStarted {
@@ -224,6 +233,7 @@ public final class NcursesTerminal: Terminal {
                 }
                 continue
             }
+<<<<<<< HEAD
             let key = KeyDecoder.decode(status: status, value: value)
             if key == .escape {
                 for key in keysAfterEscape() { sink(.key(key)) }
@@ -237,41 +247,40 @@ public final class NcursesTerminal: Terminal {
                 if current != size {
                     size = current
                     sink(.resize(width: current.width, height: current.height))
+=======
+            for key in keys.feed(status: status, value: UInt32(value)) { deliver(key, sink) }
+        }
+        guard isStarted, any else { return any }
+        quietGeneration &+= 1
+        guard keys.isPending else { return any }
+        if keys.waitsForMore {
+            // A sequence cut in two (a reply, a mouse report): its rest comes within moments;
+            // if nothing comes before the next read, it is given up (KeyStream.flush).
+            let generation = quietGeneration
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(KeyStream.quietFlushMilliseconds)) { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self, self.isStarted, self.quietGeneration == generation else { return }
+                    for key in self.keys.flush() { self.deliver(key, sink) }
+>>>>>>> probe
                 }
-                continue
             }
-            sink(.key(key))
+        } else {
+            // A lone Esc: ncurses waited its Esc delay for more, so it is the key.
+            for key in keys.flush() { deliver(key, sink) }
         }
         return any
     }
 
-    /// After an Esc: an SGR mouse report ncurses left undecoded (`MouseReports.parse`) becomes
-    /// its key; anything else is the Esc and what followed it, as read.
-    private func keysAfterEscape() -> [Key] {
-        var read: [Key] = []
-        var text = ""
-        var value: wint_t = 0
-        var waits = 0
-        while isStarted {
-            let status = get_wch(&value)
-            if status == ERR {
-                // A report the link cut in two: its rest comes within moments.
-                var keys = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-                waits += 1
-                if !text.isEmpty, waits <= 3, poll(&keys, 1, 50) > 0 { continue }
-                break
-            }
-            let key = KeyDecoder.decode(status: status, value: value)
-            read.append(key)
-            guard case .char(let character) = key else { break }
-            text.append(character)
-            switch MouseReports.parse(text[...]) {
-            case .partial: continue
-            case .report(let mouse): return mouse.map { [$0] } ?? []
-            case .notAReport: return [.escape] + read
-            }
+    private func deliver(_ key: Key, _ sink: @MainActor (TerminalEvent) -> Void) {
+        guard key == .resize else { return sink(.key(key)) }
+        // resizeterm queues a KEY_RESIZE itself; calling it again here would queue another one
+        // forever. ncurses has the new size already: report it if it changed.
+        let current = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
+        if current != size {
+            size = current
+            shown = nil
+            sink(.resize(width: current.width, height: current.height))
         }
-        return [.escape] + read
     }
 
     /// Where ncurses writes: the device given to `start`, else stdout.
