@@ -87,13 +87,9 @@ public final class NcursesTerminal: Terminal {
             theme = .noColor
         }
         size = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
-<<<<<<< HEAD
         writer = ScreenWriter(features: Self.features(colors: colorCount, capabilities: capabilities), theme: theme)
         settleNcurses()
-=======
-        shown = nil
         keys = KeyStream()
->>>>>>> probe
         // Pushed back last first: ncurses reads them before the terminal, keys decoded as usual.
         for byte in pendingInput.reversed() { ungetch(Int32(byte)) }
         hasPendingInput = !pendingInput.isEmpty
@@ -233,21 +229,6 @@ public final class NcursesTerminal: Terminal {
                 }
                 continue
             }
-<<<<<<< HEAD
-            let key = KeyDecoder.decode(status: status, value: value)
-            if key == .escape {
-                for key in keysAfterEscape() { sink(.key(key)) }
-                continue
-            }
-            if key == .resize {
-                // resizeterm queues a KEY_RESIZE itself; calling it again here would queue
-                // another one forever. ncurses has the new size already: report it if it changed.
-                let current = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
-                settleNcurses()
-                if current != size {
-                    size = current
-                    sink(.resize(width: current.width, height: current.height))
-=======
             for key in keys.feed(status: status, value: UInt32(value)) { deliver(key, sink) }
         }
         guard isStarted, any else { return any }
@@ -261,7 +242,6 @@ public final class NcursesTerminal: Terminal {
                 MainActor.assumeIsolated {
                     guard let self, self.isStarted, self.quietGeneration == generation else { return }
                     for key in self.keys.flush() { self.deliver(key, sink) }
->>>>>>> probe
                 }
             }
         } else {
@@ -276,9 +256,9 @@ public final class NcursesTerminal: Terminal {
         // resizeterm queues a KEY_RESIZE itself; calling it again here would queue another one
         // forever. ncurses has the new size already: report it if it changed.
         let current = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
+        settleNcurses()
         if current != size {
             size = current
-            shown = nil
             sink(.resize(width: current.width, height: current.height))
         }
     }
