@@ -301,7 +301,8 @@ public final class NcursesTerminal: Terminal {
         if capabilities.synchronizedOutput {
             bytes = Array(Self.beginSynchronizedUpdate.utf8) + bytes + Array(Self.endSynchronizedUpdate.utf8)
         }
-        writeOut(bytes)
+        // A frame cut short leaves the screen unknown: the next one draws everything.
+        if !writeOut(bytes) { self.writer?.forget() }
         if mouseReports.wanted && !mouseReports.sent {
             MouseReports.send(MouseReports.enableSequence, to: outputDescriptor)
             mouseReports.sent = true
@@ -322,13 +323,16 @@ public final class NcursesTerminal: Terminal {
         writeOut(Array(text.utf8))
     }
 
-    private func writeOut(_ all: [UInt8]) {
+    /// Whether every byte went out.
+    @discardableResult
+    private func writeOut(_ all: [UInt8]) -> Bool {
         var bytes = all[...]
         while !bytes.isEmpty {
             let count = bytes.withUnsafeBytes { write(outputDescriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
+            guard count > 0 else { return false }
             bytes = bytes.dropFirst(count)
         }
+        return true
     }
 }
