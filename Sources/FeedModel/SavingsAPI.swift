@@ -60,12 +60,17 @@ public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
     /// The HTTP status behind the error, where there was one (a server tells 400 from 409 by it).
     public let status: Int?
+    /// The token is good, but the customer has yet to approve it in the bank's app (Monzo's
+    /// strong customer authentication): the request is refused (`.unauthorized`) without the
+    /// token being refused, and is asked again when the user says so, never in a loop.
+    public let awaitsApproval: Bool
 
-    public init(kind: Kind, request: String, message: String, status: Int? = nil) {
+    public init(kind: Kind, request: String, message: String, status: Int? = nil, awaitsApproval: Bool = false) {
         self.kind = kind
         self.request = request
         self.message = message
         self.status = status
+        self.awaitsApproval = awaitsApproval
     }
 
     public var description: String { message }

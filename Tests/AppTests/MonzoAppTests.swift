@@ -46,6 +46,50 @@ import TermUI
         }
     }
 
+    /// Monzo asks the customer to approve access again in the middle of a session (403
+    /// `forbidden.verification_required`): no sign-in form; the status bar says to approve it in
+    /// the Monzo app and press r; what was loaded stays on screen; nothing is asked again until
+    /// the user presses r, and then everything works with the same token.
+    @Test func approvalAskedAgainMidSessionKeepsTheScreenAndWaitsForTheUser() async throws {
+        let demo = MonzoDemoAPI(backend: DemoBackend(now: Date(), options: .init(currency: .gbp)))
+        let handler = RecordingHandler(demo)
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("qt-monzo-sca-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        try await withMonzoServer(handler) { url in
+            let app = try await open(url, cache: cache)
+            _ = await app.start()
+            let activity = await app.press(.char("2"))
+            #expect(activity.contains { $0.contains("Saved into") })
+            var goals = await app.press(.char("1"))
+            #expect(goals.contains { $0.contains("Balloons") })
+
+            #expect(await demo.lapseApproval(Self.token))
+            goals = await app.press(.char("r"))
+            let note = "Approve access in the Monzo app, then press r to try again"
+            #expect(!app.core.overlays.contains { $0 is SignInOverlay }, "no sign-in form: the token is good")
+            #expect(app.core.overlays.isEmpty)
+            #expect(goals.last?.contains(note) == true, "\(goals.last ?? "")")
+            #expect(goals.contains { $0.contains("Balloons") }, "the pots stay: \(goals.joined(separator: "\n"))")
+            let shown = await app.press(.char("2"), .char("r"))
+            #expect(shown.contains { $0.contains("Saved into") }, "the activity stays: \(shown.joined(separator: "\n"))")
+            #expect(shown.last?.contains(note) == true)
+            #expect(!shown.joined().contains(Self.token))
+
+            // Nothing polls: ticks (offline retries, expiring messages) ask Monzo nothing.
+            let asked = await handler.targets.count
+            for _ in 0..<3 { _ = app.tick() }
+            _ = await app.screen()
+            #expect(await handler.targets.count == asked)
+
+            // Approved in the app, r: loaded again with the same token, the note gone.
+            #expect(await demo.approve(Self.token))
+            let again = await app.press(.char("1"), .char("r"))
+            #expect(again.contains { $0.contains("Balloons") })
+            #expect(again.last?.contains("Approve access") == false, "\(again.last ?? "")")
+            #expect(app.core.overlays.isEmpty)
+        }
+    }
+
     /// Started once, the app keeps the account beside the cache; with Monzo unreachable the next
     /// start opens on it and its cache, offline, with the last header and no token in the file.
     @Test func startsOfflineOnTheLastAccount() async throws {

@@ -148,10 +148,10 @@ enum Fixture {
         #expect(oauth == "Refresh token has already been used (invalid_grant)")
         // Through the transport's reading: the approval state says what to do; the rest quote the server.
         let pending = try #require(MonzoAPI.classify(403, try Fixture.data("monzo_error_code"), "GET /pots"))
-        #expect(pending.kind == .unauthorized)
+        #expect(pending.kind == .unauthorized && pending.awaitsApproval)
         #expect(pending.message == "GET /pots: approve this sign-in in the Monzo app, then try again (HTTP 403)")
         let refused = try #require(MonzoAPI.classify(400, try Fixture.data("monzo_error_oauth"), "POST /oauth2/token"))
-        #expect(refused.kind == .rejected)
+        #expect(refused.kind == .rejected && !refused.awaitsApproval)
         #expect(refused.message == "POST /oauth2/token: HTTP 400: Refresh token has already been used (invalid_grant)")
         let hostile = Data(#"{"code": "bad_request", "message": "\u001b]0;owned\u0007line one\nline two"}"#.utf8)
         let message = try #require(MonzoAPI.classify(400, hostile, "GET /x")).message
