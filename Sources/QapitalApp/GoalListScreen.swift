@@ -133,8 +133,8 @@ final class GoalListScreen: TabScreen {
     }
 
     /// A coloured block with the goal's initials (or reverse video without colour).
-    static func monogramSpan(_ name: String, width: Int, colors: Bool) -> Span {
-        Pictures.monogramSpan(initials: DisplayFormat.monogram(name), name: name, width: width, colors: colors)
+    static func monogramSpan(_ goal: Goal, width: Int, colors: Bool) -> Span {
+        Pictures.monogramSpan(initials: DisplayFormat.monogram(goal.name), name: goal.name, tint: goal.tint, width: width, colors: colors)
     }
 
     /// The widths of the amount columns, from every goal listed, so amounts line up and none is cut.
@@ -198,7 +198,7 @@ final class GoalListScreen: TabScreen {
     static func drawRow(_ goal: Goal, users: UserDirectory, colors: Bool, filter: String = "", images: ImageStore? = nil,
                         columns: AmountColumns = AmountColumns(), into buffer: inout CellBuffer, row: Rect) {
         var x = row.x
-        x += buffer.write([monogramSpan(goal.name, width: 4, colors: colors)], x: x, y: row.y, maxWidth: row.width)
+        x += buffer.write([monogramSpan(goal, width: 4, colors: colors)], x: x, y: row.y, maxWidth: row.width)
         Pictures.draw(goal.imageURL, images: images, columns: Pictures.rowSize.columns, rows: Pictures.rowSize.rows,
                       into: &buffer, x: row.x, y: row.y, clip: row)
         x += 1
@@ -252,12 +252,12 @@ final class GoalListScreen: TabScreen {
             let rect = Rect(x: inner.x, y: y, width: min(rows * 2, width), height: min(rows, inner.maxY - y))
             if !Pictures.draw(goal.imageURL, images: images, columns: rows * 2, rows: rows, into: &buffer,
                               x: rect.x, y: rect.y, clip: rect) {
-                Pictures.monogramBlock(goal.name, colors: colors, rect: rect, into: &buffer)
+                Pictures.monogramBlock(goal.name, tint: goal.tint, colors: colors, rect: rect, into: &buffer)
             }
             y += rows
         } else {
             // One block of two lines, its letters once.
-            Pictures.monogramBlock(goal.name, colors: colors, rect: Rect(x: inner.x, y: y, width: min(8, width), height: min(2, inner.maxY - y)),
+            Pictures.monogramBlock(goal.name, tint: goal.tint, colors: colors, rect: Rect(x: inner.x, y: y, width: min(8, width), height: min(2, inner.maxY - y)),
                                    into: &buffer)
             y += 2
         }

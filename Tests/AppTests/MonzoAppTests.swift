@@ -90,6 +90,45 @@ import TermUI
         }
     }
 
+    /// A pot's style colours its monogram through the theme's roles (so a theme, or no colour,
+    /// decides the colour): known styles only; an unknown one keeps the name's colour; without
+    /// colour every monogram is reverse video alone.
+    @Test func potStylesColourTheirMonogramsThroughTheTheme() async throws {
+        let pots: [(String, String?)] = [("Plain", nil), ("Trip", "beach_ball"), ("Fun", "raspberry"), ("Odd", "umbrella")]
+        let goals = try pots.enumerated().map { index, pot in
+            try MonzoMapping.goal(Monzo.Pot(id: "pot_\(index)", name: pot.0, style: pot.1, balance: 2_500, currency: "GBP",
+                                            goalAmount: 10_000, created: nil, updated: nil))
+        }
+        let api = FakeSavingsAPI()
+        api.script { $0.goals = { goals } }
+        for colors in [true, false] {
+            let app = AppHarness(api: api, width: 120, colors: colors, currency: .gbp)
+            _ = await app.start()
+            func monogram(_ name: String) throws -> Style {
+                app.terminal.style(atX: 1, y: try #require(app.row(containing: name), "\(name) not listed"))
+            }
+            let reverse: Attributes = [.reverse, .bold]
+            if colors {
+                #expect(try monogram("Trip") == Style(fg: .role(.moneyOut), attributes: reverse))
+                #expect(try monogram("Fun") == Style(fg: .role(.highlight), attributes: reverse))
+                let odd = try monogram("Odd")
+                #expect(odd.fg == .indexed(231) && odd.bg == DisplayFormat.monogramColor("Odd"), "an unknown style: the name's colour")
+                // The summary beside the list draws the selected pot's block in its colour too.
+                let tripRow = try #require(app.row(containing: "Trip"))
+                _ = await app.press(.char("j"))
+                let block = (0..<app.terminal.lines.count).filter { $0 != tripRow }.contains { y in
+                    (0..<120).contains { app.terminal.style(atX: $0, y: y) == Style(fg: .role(.moneyOut), attributes: reverse) }
+                }
+                #expect(block)
+            } else {
+                for name in ["Trip", "Fun", "Odd"] {
+                    #expect(try monogram(name) == Style(attributes: reverse), "\(name)")
+                }
+                #expect(Theme.noColor.resolve(Style(fg: .role(.moneyOut), attributes: reverse)) == Style(attributes: reverse))
+            }
+        }
+    }
+
     /// Started once, the app keeps the account beside the cache; with Monzo unreachable the next
     /// start opens on it and its cache, offline, with the last header and no token in the file.
     @Test func startsOfflineOnTheLastAccount() async throws {
