@@ -233,14 +233,20 @@ extension RegisteredSource {
                       let targets = try? upTargets(request),
                       let api = try? UpAPI(transport: UpAPI.transport(baseURL: request.baseURL, token: request.token,
                                                                       allowInsecureHTTP: request.allowInsecureHTTP, log: request.log),
-                                           spending: record.account.spending, accounts: record.account.accounts, targetAmounts: targets)
+                                           spending: record.account.spending, accounts: record.account.accounts, targetAmounts: targets,
+                                           people: record.account.peopleById)
                 else { return nil }
                 return (api, record.header)
             },
             keep: { api, header, directory in
                 guard let up = api as? UpAPI else { return }
-                LastBankAccount<KeptUpAccounts>(source: "up", cacheDirectory: directory, baseURL: up.baseURL)
-                    .save(.init(account: KeptUpAccounts(spending: up.spending, accounts: up.knownAccounts), header: header))
+                let file = LastBankAccount<KeptUpAccounts>(source: "up", cacheDirectory: directory, baseURL: up.baseURL)
+                let save = { @Sendable (people: [Int: String]) in
+                    file.save(.init(account: KeptUpAccounts(spending: up.spending, accounts: up.knownAccounts, people: people), header: header))
+                }
+                save(up.knownPeople)
+                // People on a joint account are met as their payments arrive: kept as they are met.
+                up.whenPeopleChange(save)
             })),
         serve: Serving(currency: Currency(code: "AUD"),
                        handler: { backend, flags in UpDemoAPI(backend: backend, pageSize: flags.pageSize, rateLimit: flags.rateLimit) },
