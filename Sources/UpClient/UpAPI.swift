@@ -397,12 +397,12 @@ public struct UpAPI: BankAPI {
 
         func meet(id: Int, name: String) {
             guard !name.isEmpty else { return }
-            let changed: [Int: String]? = state.withLock { state in
-                guard state.people[id] != name else { return nil }
-                state.people[id] = name
-                return state.people
+            let changed = state.withLock { state in
+                defer { state.people[id] = name }
+                return state.people[id] != name
             }
-            if let changed, let observer = observer.withLock({ $0 }) { observer(changed) }
+            // One at a time, each with everyone met by then: the last one kept is the newest.
+            if changed { observer.withLock { observer in observer?(people) } }
         }
 
         var people: [Int: String] { state.withLock { $0.people } }
