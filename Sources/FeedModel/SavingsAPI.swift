@@ -22,9 +22,14 @@ public protocol SavingsAPI: Sendable {
     /// The bank account behind the source, with its holder, numbers and balance; nil for a
     /// source that has none (the demo and the Qapital API).
     func account() async throws -> Account?
+    /// Whether `user(id:)` and `rules()` are answered without a request (a bank that knows its
+    /// people and has no rules): their answers then say nothing of whether the server is reached.
+    var answersUsersAndRulesItself: Bool { get }
 }
 
 extension SavingsAPI {
+    public var answersUsersAndRulesItself: Bool { false }
+
     /// A source without photos: the goal is created without it.
     public func createGoal(name: String, target: Money?, photo: Data?) async throws -> Goal {
         try await createGoal(name: name, target: target)

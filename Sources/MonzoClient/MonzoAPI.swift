@@ -184,6 +184,9 @@ public struct MonzoAPI: BankAPI {
             .sorted { $0.timestamp > $1.timestamp }
     }
 
+    /// People and rules are answered here, without a request.
+    public var answersUsersAndRulesItself: Bool { true }
+
     /// Monzo has no savings rules.
     public func rules() async throws -> [SavingsRule] { [] }
 

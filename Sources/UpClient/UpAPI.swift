@@ -218,6 +218,9 @@ public struct UpAPI: BankAPI {
         }.sorted { $0.timestamp > $1.timestamp }
     }
 
+    /// People and rules are answered here, without a request.
+    public var answersUsersAndRulesItself: Bool { true }
+
     /// Up has no savings rules.
     public func rules() async throws -> [SavingsRule] { [] }
 

@@ -177,6 +177,9 @@ import TestSupport
         }
         _ = await app.start()
         let activity = await app.press(.char("2")).joined(separator: "\n")
+        // Naming them asked Up nothing: the app still knows it is offline (and keeps trying to reconnect).
+        let bar = await MainActor.run { app.terminal.lines.last ?? "" }
+        #expect(bar.contains("offline — showing cached data"), "\(bar)")
         #expect(!activity.contains("User #"), "\(activity)")
         #expect(names.count == 2 && names.allSatisfy { activity.contains($0) }, "\(names) in \(activity)")
         let people = await app.press(.char("5")).joined(separator: "\n")
