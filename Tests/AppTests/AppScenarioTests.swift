@@ -198,7 +198,8 @@ import TermUI
     }
 
     @Test func anUnreachableServerOpensTheAppAndSaysSo() async throws {
-        let port = try freeLoopbackPort()
+        let refusing = try RefusingPort()
+        let port = refusing.port
         let api = QapitalHTTPAPI(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)
         let app = AppHarness(api: api)
         let lines = await app.start()
@@ -206,6 +207,7 @@ import TermUI
         #expect(lines.last!.hasPrefix(" 127.0.0.1:\(port)"))
         let activity = await app.press(.char("2"))
         #expect(activity.contains { $0.contains("✗ GET /activities: cannot connect") })
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func resizingKeepsTheSelectionAndTinyTerminalsSaySo() async {
@@ -252,20 +254,6 @@ import TermUI
         #expect(column(of: " of ", in: tokyo) == column(of: " of ", in: bike))
         #expect(TextWidth.of(tokyo) == 90)
     }
-}
-
-/// A loopback port nothing listens on: bound, then released.
-func freeLoopbackPort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-    return UInt16(bigEndian: address.sin_port)
 }
 
 @MainActor

@@ -100,16 +100,13 @@ import TestSupport
     }
 
     @Test func aRefusedPortSaysCannotConnect() async throws {
-        // A port that was just bound and released: nothing listens there now.
-        let server = try DemoHTTPServer(backend: DemoBackend(now: fixedNow))
-        try await server.start()
-        let url = await server.baseURL
-        let port = await server.port
-        await server.stop()
-
-        let api = QapitalHTTPAPI(baseURL: url, timeout: 5)
+        // A port bound but not listening, held for the test: nothing answers there.
+        let refusing = try RefusingPort()
+        let port = refusing.port
+        let api = QapitalHTTPAPI(baseURL: URL(string: "http://127.0.0.1:\(port)")!, timeout: 5)
         let error = await ServeFaultTests.apiError { _ = try await api.goals() }
         #expect(error?.kind == .cannotConnect)
         #expect(error?.message == "GET /savingsgoals: cannot connect to 127.0.0.1:\(port)")
+        withExtendedLifetime(refusing) {}
     }
 }
