@@ -206,8 +206,10 @@ struct ScreenWriter {
                 let rewrittenAnyway = x + 1 < width && changed(x + 1) && cursor.map { $0 == (x, y) } == true
                 if neighbour, cell.width == 1, Self.widthIsCertain(cell), !rewrittenAnyway {
                     let style = theme.resolve(cell.style)
-                    if let at = cursor, at == (x, y), style != pen, features.eraseCharacters, isErasable(cell, style), style.bg == pen?.bg {
-                        // A blank in the pen's background: erased where it is, the pen kept.
+                    if let at = cursor, at == (x, y), let pen, style != pen, features.eraseCharacters, isErasable(cell, style),
+                       style.bg == pen.bg, pen.attributes.isDisjoint(with: [.reverse, .underline]) {
+                        // A blank in the pen's background: erased where it is, the pen kept (not
+                        // a reversed pen: some terminals, kitty among them, erase with it reversed).
                         emit("\u{1B}[X")
                     } else {
                         moveOrRewrite(to: x, y, in: next, before: style)

@@ -33,9 +33,12 @@ struct ScreenModel {
         cells = Array(repeating: Array(repeating: Shown(), count: width), count: height)
     }
 
+    /// What an erase leaves: the pen's background where the terminal has `bce`; with a reversed
+    /// pen, kitty erases to its foreground, so the model does too (the writer must not erase so).
     var erased: Shown {
         var blank = Shown()
-        if backColorErase { blank.bg = pen.bg }
+        if backColorErase { blank.bg = pen.attributes.contains(.reverse) ? pen.fg : pen.bg }
+        if pen.attributes.contains(.reverse) && pen.fg == .default { blank.attributes = .reverse }
         return blank
     }
 
