@@ -1,3 +1,4 @@
+@testable import DemoData
 import Foundation
 import Testing
 import TermImage
@@ -62,6 +63,43 @@ import TermUI
         #expect(Self.placementsStandOnTheirCells(app))
         _ = await app.press(.escape)
         #expect(app.terminal.pictures.contains { $0.rect.width == 16 })
+    }
+
+    /// The goal detail at 120 × 40 places the large photo (24 × 12 cells at 10 × 20 pixels: 240 × 240),
+    /// made from the picture as decoded; leaving the detail places it no more, and the list's
+    /// pictures come back.
+    @Test func theDetailsLargePhotoIsPlacedAndLeavingClearsIt() async throws {
+        let app = AppHarness(width: 120, height: 40, colors: true, pictureCellPixels: Self.cell)
+        _ = await app.start()
+        let listPictures = app.terminal.pictures.count
+        #expect(listPictures > 1)
+        _ = await app.press(.enter)
+        let photo = try #require(app.terminal.pictures.first { $0.rect == Rect(x: 0, y: 1, width: 24, height: 12) },
+                                 "\(app.terminal.pictures.map(\.rect))")
+        #expect(app.terminal.pictures.count == 1)
+        #expect(photo.picture.width == 240 && photo.picture.height == 240)
+        #expect(Self.placementsStandOnTheirCells(app))
+        // Scaled from the decoded picture (kept up to `GoalDetailHeader.sourceSide`), not from a smaller size.
+        let balloons = try #require(app.core.stores.goals.goals.first { $0.name == "Balloons" })
+        let png = try #require(balloons.imageURL.flatMap { DemoImages.png(atPath: $0.path) })
+        let source = try #require(ImageDecoder.decode(png)).limited(toMaxSide: GoalDetailHeader.sourceSide(cell: Self.cell))
+        let expected = try #require(HalfBlockImage(source, columns: 24, rows: 12, cellPixels: Self.cell).picture)
+        #expect(photo.picture.rgb == expected.rgb)
+
+        _ = await app.press(.escape)
+        #expect(!app.terminal.pictures.contains { $0.picture == photo.picture || $0.rect == photo.rect })
+        #expect(app.terminal.pictures.count == listPictures)
+        #expect(Self.placementsStandOnTheirCells(app))
+    }
+
+    /// Below 100 × 30 the detail keeps its 8 × 4 header picture, also placed.
+    @Test func aSmallDetailPlacesItsHeaderPicture() async throws {
+        let app = AppHarness(width: 80, height: 24, colors: true, pictureCellPixels: Self.cell)
+        _ = await app.start()
+        _ = await app.press(.enter)
+        let placed = app.terminal.pictures.map(\.rect)
+        #expect(placed == [Rect(x: 0, y: 1, width: 8, height: 4)])
+        #expect(app.terminal.pictures.first.map { $0.picture.width == 80 && $0.picture.height == 80 } == true)
     }
 
     @Test func halfBlocksOnlyPlaceNothing() async throws {
