@@ -102,6 +102,33 @@ import TermUI
         #expect(app.terminal.pictures.first.map { $0.picture.width == 80 && $0.picture.height == 80 } == true)
     }
 
+    /// Avatars (activity feed, People, a person, the person card) and achievement pictures go
+    /// through the same placements as goal photos: each at the terminal's resolution, on its cells.
+    @Test func avatarsAndAchievementPicturesArePlacedToo() async throws {
+        let achievements = DemoImages.withOwnPictures(GoldenFrameTests.achievements)
+        let app = AppHarness(width: 120, height: 40, colors: true, achievements: achievements, pictureCellPixels: Self.cell)
+        _ = await app.start()
+        func placed(_ columns: Int, _ rows: Int) -> [PicturePlacement] {
+            app.terminal.pictures.filter { $0.rect.width == columns && $0.rect.height == rows }
+        }
+        func atResolution(_ placements: [PicturePlacement]) -> Bool {
+            placements.allSatisfy { $0.picture.width == $0.rect.width * 10 && $0.picture.height == $0.rect.height * 20 }
+        }
+        _ = await app.press(.char("u"))
+        #expect(placed(4, 2).count == 1 && atResolution(placed(4, 2)), "the person card: \(app.terminal.pictures.map(\.rect))")
+        _ = await app.press(.escape)
+        _ = await app.press(.char("2"))
+        #expect(placed(2, 1).count > 3 && atResolution(placed(2, 1)), "activity avatars: \(app.terminal.pictures.map(\.rect))")
+        _ = await app.press(.char("4"))
+        #expect(placed(4, 1).count == achievements.achievements.count(where: { $0.backgroundImageURL != nil }), "achievements")
+        #expect(atResolution(placed(4, 1)))
+        _ = await app.press(.char("5"))
+        #expect(placed(4, 1).count > 3 && atResolution(placed(4, 1)), "People: \(app.terminal.pictures.map(\.rect))")
+        _ = await app.press(.enter)
+        #expect(placed(16, 8).count == 1 && atResolution(placed(16, 8)), "a person: \(app.terminal.pictures.map(\.rect))")
+        #expect(Self.placementsStandOnTheirCells(app))
+    }
+
     @Test func halfBlocksOnlyPlaceNothing() async throws {
         let app = AppHarness(width: 120, height: 35, colors: true)
         let lines = await app.start()
