@@ -29,11 +29,12 @@ enum GoalDetailHeader {
         case large(photo: Rect, text: Rect, chart: Rect, height: Int)
     }
 
-    /// The header for `area`: large only with pictures on and the room for it. `cellPixels`: the
+    /// The header for `area`: large only with pictures on, the chart shown (`c` hides it to give
+    /// the feed the rows: then the compact header) and the room for it. `cellPixels`: the
     /// terminal's cell where it draws pictures itself; `aspect`: the photo's width over its
     /// height once it arrived (square until then).
-    static func layout(area: Rect, pictures: Bool, cellPixels: PixelSize?, aspect: Double?) -> Layout {
-        guard pictures, area.width >= minimumArea.width, area.height >= minimumArea.height else { return .compact }
+    static func layout(area: Rect, pictures: Bool, chart: Bool = true, cellPixels: PixelSize?, aspect: Double?) -> Layout {
+        guard pictures, chart, area.width >= minimumArea.width, area.height >= minimumArea.height else { return .compact }
         let columns = min(photoColumns(cellPixels: cellPixels, aspect: aspect), area.width / 2)
         let photo = Rect(x: area.x, y: area.y, width: columns, height: photoRows)
         let side = Rect(x: photo.maxX + 1, y: area.y, width: area.maxX - photo.maxX - 1, height: photoRows + 1)

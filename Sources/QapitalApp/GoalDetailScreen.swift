@@ -121,16 +121,14 @@ final class GoalDetailScreen: Screen {
         }
         let feed = store.feed(for: goal.id)
         var body: Rect
-        switch GoalDetailHeader.layout(area: area, pictures: images != nil, cellPixels: images?.cellPixels,
+        switch GoalDetailHeader.layout(area: area, pictures: images != nil, chart: state.showsChart, cellPixels: images?.cellPixels,
                                        aspect: images?.aspectRatio(for: goal.imageURL)) {
         case .large(let photo, let text, let chart, let height):
             GoalDetailHeader.draw(goal, photo: photo, text: text, height: height, users: users, colors: colors, images: images,
                                   into: &buffer, area: area)
             // The chart beside the photo, under the text; its rule is the header's.
-            if state.showsChart {
-                GoalChart.draw(goal: goal, feed: feed.entries.map(\.item), now: format.now(), calendar: calendar, format: format,
-                               into: &buffer, rect: chart)
-            }
+            GoalChart.draw(goal: goal, feed: feed.entries.map(\.item), now: format.now(), calendar: calendar, format: format,
+                           into: &buffer, rect: chart)
             body = Rect(x: area.x, y: area.y + height, width: area.width, height: area.height - height)
         case .compact:
             let header = area.top(min(headerHeight, area.height))

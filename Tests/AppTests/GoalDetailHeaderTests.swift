@@ -4,7 +4,7 @@ import TermUI
 @testable import QapitalApp
 
 /// The goal detail's header: the large photo where there is room (100 × 28 cells of screen area,
-/// a terminal of 100 × 30, pictures on), the compact one elsewhere; the photo's width from its
+/// a terminal of 100 × 30, pictures on, the chart shown), the compact one elsewhere; the photo's width from its
 /// aspect ratio and the cell's shape.
 @MainActor
 @Suite struct GoalDetailHeaderTests {
@@ -14,6 +14,8 @@ import TermUI
         let enough = Rect(x: 0, y: 1, width: 100, height: 28)
         #expect(GoalDetailHeader.layout(area: enough, pictures: true, cellPixels: nil, aspect: nil) != .compact)
         #expect(GoalDetailHeader.layout(area: enough, pictures: false, cellPixels: nil, aspect: nil) == .compact)
+        // `c` hid the chart: the compact header gives the feed the rows.
+        #expect(GoalDetailHeader.layout(area: enough, pictures: true, chart: false, cellPixels: nil, aspect: nil) == .compact)
         for area in [Rect(x: 0, y: 1, width: 99, height: 28), Rect(x: 0, y: 1, width: 100, height: 27),
                      Rect(x: 0, y: 1, width: 78, height: 22), Rect(x: 0, y: 1, width: 200, height: 10)] {
             #expect(GoalDetailHeader.layout(area: area, pictures: true, cellPixels: Self.cell, aspect: 1) == .compact, "\(area)")

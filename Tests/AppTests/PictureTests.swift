@@ -83,6 +83,11 @@ import TermUI
         let source = try #require(ImageDecoder.decode(png))
         let expected = HalfBlockImage(source, columns: 24, rows: 12)
         for y in 0..<12 { for x in 0..<24 { #expect(app.terminal.screen[x, y + 1] == expected.cell(column: x, row: y)) } }
+        // `c` hides the chart, and the compact header gives the feed its rows; `c` again, back.
+        let compact = await app.press(.char("c"))
+        #expect(compact[1].hasPrefix("▀▀▀▀▀▀▀▀ Balloons") && compact[5].hasPrefix("────"))
+        #expect(compact[6].contains("Johan made a roundup."))
+        #expect(await app.press(.char("c"))[1].hasPrefix(photo + "  Balloons"))
     }
 
     @Test func noImagesAndNoColourShowMonogramsOnly() async throws {
