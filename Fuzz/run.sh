@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(markup sanitizer payloads starling mapping up monzo images)
+all=(markup sanitizer payloads starling mapping up monzo images replies)
 mode=time
 seconds=60
 case "${1:-}" in
@@ -86,6 +86,13 @@ if wanted images; then
     swiftc "${flags[@]}" -module-name TermImage -I Sources/CImageCodecs ${codecs[@]+"${codecs[@]}"} -lpng16 -ljpeg \
         -o "$out/images" Sources/TermImage/ImageDecoder.swift Sources/TermImage/RGBAImage.swift Fuzz/harnesses/images.swift
 fi
+if wanted replies; then
+    # The terminal's answers and the keys: the scanner, the probe's parser and the key stream,
+    # inside TermUI's own module (so the harness sees their internals), with ncurses for the key codes.
+    swiftc "${flags[@]}" -module-name TermUI -I Sources/CNcurses -lncursesw -o "$out/replies" \
+        Sources/TermUI/{Key,KeyDecoder,KeyStream,EscapeSequenceScanner,MouseReports,TerminalReplies,TerminalReplyParser}.swift \
+        Fuzz/harnesses/replies.swift
+fi
 
 status=0
 for harness in "${harnesses[@]}"; do
@@ -102,7 +109,10 @@ for harness in "${harnesses[@]}"; do
     target=$out/corpus/$harness
     mkdir -p "$target"
     [ "$mode" = ci ] && target=$work
-    if ! "$out/$harness" "${limits[@]}" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+    # Terminal replies are short: 4 KB reaches well past the scanner's limits (64 and 1024 bytes).
+    max_len=65536
+    [ "$harness" = replies ] && max_len=4096
+    if ! "$out/$harness" "${limits[@]}" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$out/crashes/$harness/" "$target" "$corpus" 2>"$work/log"; then
         echo "fuzz: $harness FAILED; the end of its log:" >&2
         tail -30 "$work/log" >&2

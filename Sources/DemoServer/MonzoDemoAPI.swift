@@ -11,6 +11,9 @@ import MonzoClient
 ///   refresh replaces the pair and the old one is refused from then on.
 /// - With `scaPending`, a new token is refused with `forbidden.verification_required` until
 ///   `POST /test/approve` is sent with it (what the customer's tap in the Monzo app does).
+/// - With `approvalLapsesAfter` N, a token's approval lapses once after N requests it made
+///   (Monzo asking the customer again, in the middle of a session): refused the same way until
+///   approved again.
 /// - `historyWindow` after a token was issued, transactions older than 90 days are refused (403).
 /// - `PUT /pots/{id}/deposit` is idempotent by `dedupe_id`: the same one twice moves money once.
 /// - Pots are the demo's goals (`pot_0000demo000000000000000N`); the account's transactions are
@@ -34,12 +37,15 @@ public actor MonzoDemoAPI: ServeHandler {
         public var scaPending = false
         /// How long issued access tokens last.
         public var tokenLifetime: TimeInterval = MonzoDemoAPI.tokenLifetime
+        /// After this many requests with a token, its approval lapses once (nil: never).
+        public var approvalLapsesAfter: Int?
 
         public init(historyWindow: TimeInterval = MonzoAPI.fullHistoryWindow, scaPending: Bool = false,
-                    tokenLifetime: TimeInterval = MonzoDemoAPI.tokenLifetime) {
+                    tokenLifetime: TimeInterval = MonzoDemoAPI.tokenLifetime, approvalLapsesAfter: Int? = nil) {
             self.historyWindow = historyWindow
             self.scaPending = scaPending
             self.tokenLifetime = tokenLifetime
+            self.approvalLapsesAfter = approvalLapsesAfter
         }
     }
 
@@ -47,6 +53,10 @@ public actor MonzoDemoAPI: ServeHandler {
         var issuedAt: Date
         var expiresAt: Date?
         var approved: Bool
+        /// Requests answered with it so far.
+        var served = 0
+        /// Its approval lapsed once already (`approvalLapsesAfter`).
+        var lapsed = false
     }
 
     private let backend: DemoBackend
@@ -187,6 +197,15 @@ public actor MonzoDemoAPI: ServeHandler {
         return true
     }
 
+    /// Takes the approval of `token` back (Monzo asking the customer again mid-session): its
+    /// requests are refused with `forbidden.verification_required` until it is approved again.
+    public func lapseApproval(_ token: String) -> Bool {
+        guard grants[token] != nil else { return false }
+        grants[token]?.approved = false
+        grants[token]?.lapsed = true
+        return true
+    }
+
     private func authorize(_ header: String?, path: String) throws -> String {
         guard let header, header.hasPrefix("Bearer ") else {
             throw Failure.monzo(401, "unauthorized.bad_access_token", "No access token")
@@ -198,10 +217,14 @@ public actor MonzoDemoAPI: ServeHandler {
         if let expiry = grant.expiresAt, clock() >= expiry {
             throw Failure.monzo(401, "unauthorized.bad_access_token.expired", "The access token has expired")
         }
-        if !grant.approved, path != "/test/approve" {
+        if grant.approved, !grant.lapsed, let limit = options.approvalLapsesAfter, grant.served >= limit {
+            _ = lapseApproval(token)
+        }
+        if grants[token]?.approved != true, path != "/test/approve" {
             throw Failure.monzo(403, "forbidden.verification_required",
                                 "Verification required: approve this sign-in in the Monzo app")
         }
+        grants[token]?.served += 1
         return token
     }
 

@@ -4,7 +4,9 @@ import Foundation
 ///
 /// - Goals, rules and feeds go to the server first and are kept; when the server cannot be
 ///   reached, what was kept is answered instead and `connectivity` says offline.
-/// - Users are trusted for `userLifetime` (24 h) without a request.
+/// - Users are trusted for `userLifetime` (24 h) without a request. A source that answers users
+///   and rules itself (`answersUsersAndRulesItself`) is asked for them directly: no request is
+///   made, so they tell nothing of whether the server is reached.
 /// - Activity windows that end more than two weeks before now and were fetched before are
 ///   answered from the cache without a request, unless `refresh()` was asked for since.
 /// - Transactions, new goals and transfers always go to the server.
@@ -62,8 +64,9 @@ public final class CachingSavingsAPI: SavingsAPI {
     }
 
     public func rules() async throws -> [SavingsRule] {
-        try await fetch({ try await remote.rules() }, save: { await cache.saveRules($0, at: $1) },
-                        fallback: { await cache.rules()?.value })
+        if remote.answersUsersAndRulesItself { return try await remote.rules() }
+        return try await fetch({ try await remote.rules() }, save: { await cache.saveRules($0, at: $1) },
+                               fallback: { await cache.rules()?.value })
     }
 
     public func feed(goalId: GoalID) async throws -> [FeedItem] {
@@ -77,6 +80,12 @@ public final class CachingSavingsAPI: SavingsAPI {
             return cached.value
         }
         do {
+            if remote.answersUsersAndRulesItself {
+                // No request: kept as usual, but nothing is learnt of the server (offline stays offline).
+                let user = try await remote.user(id: id)
+                await cache.saveUser(user, at: now())
+                return user
+            }
             return try await fetch({ try await remote.user(id: id) }, save: { await cache.saveUser($0, at: $1) },
                                    fallback: { cached?.value })
         } catch let error as APIError where !error.isConnectivity && error.kind != .notFound {

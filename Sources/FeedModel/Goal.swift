@@ -31,9 +31,11 @@ public struct Goal: Identifiable, Hashable, Sendable {
     public var balance: Money
     public var status: Status
     public var connectedUserIds: [Int]
+    /// The goal's own colour, where the source gives one (a Monzo pot's style).
+    public var tint: GoalTint?
 
     public init(id: GoalID, name: String, ownerId: Int, imageURL: URL? = nil, target: Money?, balance: Money,
-                status: Status = .active, connectedUserIds: [Int] = []) {
+                status: Status = .active, connectedUserIds: [Int] = [], tint: GoalTint? = nil) {
         self.id = id
         self.name = TextSanitizer.clean(name)
         self.ownerId = ownerId
@@ -42,6 +44,7 @@ public struct Goal: Identifiable, Hashable, Sendable {
         self.balance = balance
         self.status = status
         self.connectedUserIds = connectedUserIds
+        self.tint = tint
     }
 
     public var isShared: Bool { !connectedUserIds.isEmpty }
@@ -56,6 +59,8 @@ public struct Goal: Identifiable, Hashable, Sendable {
 extension Goal: Codable {
     enum CodingKeys: String, CodingKey {
         case id, name, userId, goalImageURL, targetAmount, currentBalance, status, connectedUsers
+        /// Kept in the offline cache (the Qapital API sends none); an unknown value is no tint.
+        case tint
     }
 
     public init(from decoder: Decoder) throws {
@@ -69,7 +74,8 @@ extension Goal: Codable {
             target: try container.moneyIfPresent(.targetAmount, currency: currency),
             balance: try container.moneyIfPresent(.currentBalance, currency: currency) ?? .zero(currency),
             status: Status(raw: try container.decodeIfPresent(String.self, forKey: .status) ?? "active"),
-            connectedUserIds: try container.decodeIfPresent([Int].self, forKey: .connectedUsers) ?? []
+            connectedUserIds: try container.decodeIfPresent([Int].self, forKey: .connectedUsers) ?? [],
+            tint: (try? container.decodeIfPresent(String.self, forKey: .tint)).flatMap { $0.flatMap(GoalTint.init(rawValue:)) }
         )
     }
 
@@ -83,6 +89,7 @@ extension Goal: Codable {
         try container.encode(balance.decimalValue, forKey: .currentBalance)
         try container.encode(status.rawValue, forKey: .status)
         try container.encode(connectedUserIds, forKey: .connectedUsers)
+        try container.encodeIfPresent(tint?.rawValue, forKey: .tint)
     }
 }
 

@@ -22,9 +22,14 @@ public protocol SavingsAPI: Sendable {
     /// The bank account behind the source, with its holder, numbers and balance; nil for a
     /// source that has none (the demo and the Qapital API).
     func account() async throws -> Account?
+    /// Whether `user(id:)` and `rules()` are answered without a request (a bank that knows its
+    /// people and has no rules): their answers then say nothing of whether the server is reached.
+    var answersUsersAndRulesItself: Bool { get }
 }
 
 extension SavingsAPI {
+    public var answersUsersAndRulesItself: Bool { false }
+
     /// A source without photos: the goal is created without it.
     public func createGoal(name: String, target: Money?, photo: Data?) async throws -> Goal {
         try await createGoal(name: name, target: target)
@@ -60,12 +65,17 @@ public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
     /// The HTTP status behind the error, where there was one (a server tells 400 from 409 by it).
     public let status: Int?
+    /// The token is good, but the customer has yet to approve it in the bank's app (Monzo's
+    /// strong customer authentication): the request is refused (`.unauthorized`) without the
+    /// token being refused, and is asked again when the user says so, never in a loop.
+    public let awaitsApproval: Bool
 
-    public init(kind: Kind, request: String, message: String, status: Int? = nil) {
+    public init(kind: Kind, request: String, message: String, status: Int? = nil, awaitsApproval: Bool = false) {
         self.kind = kind
         self.request = request
         self.message = message
         self.status = status
+        self.awaitsApproval = awaitsApproval
     }
 
     public var description: String { message }

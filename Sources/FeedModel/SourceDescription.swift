@@ -91,6 +91,9 @@ public protocol BankAPI: SavingsAPI {
     var skippedRecords: SkippedRecords? { get }
     /// Whether the bank refused the token in use (the app then asks for another).
     var tokenRefused: Bool { get }
+    /// Whether the bank's last answer to the token in use was "approve it in the bank's app"
+    /// (`APIError.awaitsApproval`), with no answer since: the app says so and waits for the user.
+    var awaitsApproval: Bool { get }
     /// Checks `token` and, when it opens this same account, uses it from now on. Throws the
     /// refusal in one line, never quoting the token.
     func replaceToken(_ token: String) async throws(APIError)
@@ -104,5 +107,6 @@ public protocol BankAPI: SavingsAPI {
 
 extension BankAPI {
     public var statusNote: String? { nil }
+    public var awaitsApproval: Bool { false }
     public func answerNextAsk(with account: Account) {}
 }

@@ -54,14 +54,19 @@ public struct HTTPTransport: Sendable {
     /// Whether the server refused the token now in use (401 or 403) since it was set.
     public var tokenRefused: Bool { credential.refused }
 
+    /// Whether the last answer to the token now in use said the customer has yet to approve it in
+    /// the bank's app (a `classify` reading with `awaitsApproval`); any answer of 2xx since clears it.
+    public var awaitsApproval: Bool { credential.awaitsApproval }
+
     /// Uses `token` from now on (a sign-in after a refusal), for every copy of this transport.
     public func replaceToken(_ token: String) {
         credential.replace(token.isEmpty ? nil : token)
     }
 
-    /// The token and whether it was refused, behind a lock (requests run on many tasks).
+    /// The token, whether it was refused or waits for the customer's approval, behind a lock
+    /// (requests run on many tasks).
     private final class Credential: Sendable {
-        private let state: Locked<(token: String?, refused: Bool)>
+        private let state: Locked<(token: String?, refused: Bool, awaitsApproval: Bool)>
         /// For a token that can be refreshed (an OAuth pair): given the token a 401 refused,
         /// answers a fresh one (nil: none). The request is then sent once more with it.
         let refresh: (@Sendable (String?) async -> String?)?
@@ -71,18 +76,22 @@ public struct HTTPTransport: Sendable {
         let classify: (@Sendable (Int, Data, String) -> APIError?)?
 
         init(token: String?, classify: (@Sendable (Int, Data, String) -> APIError?)?, refresh: (@Sendable (String?) async -> String?)?) {
-            state = Locked((token, false))
+            state = Locked((token, false, false))
             self.classify = classify
             self.refresh = refresh
         }
 
         var token: String? { state.withLock { $0.token } }
         var refused: Bool { state.withLock { $0.refused } }
+        var awaitsApproval: Bool { state.withLock { $0.awaitsApproval } }
 
-        func replace(_ token: String?) { state.withLock { $0 = (token, false) } }
+        func replace(_ token: String?) { state.withLock { $0 = (token, false, false) } }
 
         /// A refusal counts only for the token it was sent with (not for one replaced meanwhile).
         func refuse(_ sent: String?) { state.withLock { if $0.token == sent { $0.refused = true } } }
+
+        /// The answer to `sent` said whether the customer has yet to approve it (only for the token in use).
+        func approval(pending: Bool, _ sent: String?) { state.withLock { if $0.token == sent { $0.awaitsApproval = pending } } }
     }
 
     /// Checks a user-given base URL: http or https with a host. Throws a message when unusable.
@@ -236,10 +245,15 @@ public struct HTTPTransport: Sendable {
 
     /// The error for a non-2xx answer: the source's own reading first (`classify`), else the
     /// shared one; a 401 or 403 (or what the source reads as `.unauthorized`) also marks the
-    /// token it was sent with as refused.
+    /// token it was sent with as refused, unless the reading says the token awaits the customer's
+    /// approval in the bank's app (it is kept, and `awaitsApproval` says so).
     public func error(for answer: Answer, label: String) -> APIError {
         if let classified = credential.classify?(answer.status, answer.body, label) {
-            if classified.kind == .unauthorized { credential.refuse(answer.sent) }
+            if classified.awaitsApproval {
+                credential.approval(pending: true, answer.sent)
+            } else if classified.kind == .unauthorized {
+                credential.refuse(answer.sent)
+            }
             return classified
         }
         if answer.status == 401 || answer.status == 403 { credential.refuse(answer.sent) }
@@ -256,6 +270,8 @@ public struct HTTPTransport: Sendable {
             credential.replace(fresh)
             answer = try await exchange(method, url, logged: logged, body: body, contentType: contentType, label: label)
         }
+        // An answer the token was good for: whatever approval was awaited has been given.
+        if answer.isSuccess { credential.approval(pending: false, answer.sent) }
         return answer
     }
 

@@ -58,6 +58,9 @@ public struct MonzoAPI: BankAPI {
     public var sourceName: String { transport.hostAndPort }
     public var skippedRecords: SkippedRecords? { decoder.skipped }
     public var tokenRefused: Bool { transport.tokenRefused }
+    /// Whether Monzo's last answer was "approve this sign-in in the Monzo app" (strong customer
+    /// authentication), in the middle of a session too: the token is kept, the app says so.
+    public var awaitsApproval: Bool { transport.awaitsApproval }
 
     /// A transport with Monzo's error shapes, its approval state and its 90-day edge.
     /// `refresh`: for a token from an OAuth pair, a fresh one when Monzo refuses it (401).
@@ -73,7 +76,8 @@ public struct MonzoAPI: BankAPI {
         let body = try? JSONDecoder().decode(Monzo.ErrorBody.self, from: data)
         let code = body?.anyCode?.lowercased() ?? ""
         if status == 403, code.hasPrefix("forbidden.verification_required") {
-            return APIError(kind: .unauthorized, request: label, message: "\(label): \(approvalNeeded) (HTTP 403)", status: status)
+            return APIError(kind: .unauthorized, request: label, message: "\(label): \(approvalNeeded) (HTTP 403)", status: status,
+                            awaitsApproval: true)
         }
         if status == 403, code.hasPrefix("forbidden.insufficient_permissions") || code.contains("history") {
             // The 90-day edge: not a refusal of the token.
@@ -179,6 +183,9 @@ public struct MonzoAPI: BankAPI {
         return mapEach(transactions.filter { $0.potId == goalId.rawValue }, label, name: { "id \($0.id)" }, MonzoMapping.potFeedItem)
             .sorted { $0.timestamp > $1.timestamp }
     }
+
+    /// People and rules are answered here, without a request.
+    public var answersUsersAndRulesItself: Bool { true }
 
     /// Monzo has no savings rules.
     public func rules() async throws -> [SavingsRule] { [] }

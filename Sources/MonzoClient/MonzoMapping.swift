@@ -34,7 +34,21 @@ public enum MonzoMapping {
             amount > 0 ? try money(amount, pot.currency, "goal_amount") : nil
         }
         return Goal(id: GoalID(pot.id), name: pot.name ?? "", ownerId: holderId, imageURL: nil, target: target, balance: balance,
-                    status: .active)
+                    status: .active, tint: tint(style: pot.style))
+    }
+
+    /// A pot's `style` as a colour: only names in this table count (the server's text is never
+    /// shown or used as a colour); an unknown or missing style is no tint. `beach_ball` is
+    /// Monzo's documented example; the rest are names of Monzo's pot designs seen in public
+    /// projects and plain colour words (Monzo documents no list).
+    static let styleTints: [String: GoalTint] = [
+        "beach_ball": .orange, "raspberry": .pink, "blue_steel": .blue, "sunny_day": .yellow, "yellow": .yellow,
+        "cactus": .green, "green": .green, "blue": .blue, "pink": .pink, "orange": .orange,
+    ]
+
+    public static func tint(style: String?) -> GoalTint? {
+        guard let style, style.count <= 40 else { return nil }
+        return styleTints[style.lowercased()]
     }
 
     /// Who the money went to or came from: the merchant's name, the counterparty's, else the description.

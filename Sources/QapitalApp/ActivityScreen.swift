@@ -234,7 +234,10 @@ final class ActivityScreen: TabScreen {
                        area: Rect) {
         let rowCount = rows.count + 1
         let activities = feed.activities
-        let view = ListView()
+        var view = ListView()
+        // The selected activity is marked by a block over its time, not the whole row: a step of
+        // `j` then rewrites a few cells, as `less` would (docs/performance.md, bytes per j).
+        view.selectionColumns = 9
         // When the selection is a day's first activity at the top, show the day's header above it.
         list.update(visibleRows: view.rowsArea(in: area).height, count: rowCount)
         let selected = list.selected

@@ -85,6 +85,10 @@ extension AppCore {
         public var tokenCheck = "GET /api/v2/accounts"
         /// Whether the server refused the token in use.
         public var isRefused: @Sendable () -> Bool
+        /// Whether the bank waits for the customer to approve the token in its app (Monzo's
+        /// strong customer authentication, in the middle of a session): no form then, the status
+        /// bar says to approve it and retry; nothing is asked again until the user does.
+        public var awaitsApproval: @Sendable () -> Bool = { false }
         /// Checks a token; when accepted the source uses it from then on (kept between runs if
         /// `remember`) and the answer is nil, else the one-line refusal.
         public var check: @Sendable (_ token: String, _ remember: Bool) async -> SignInRefusal?

@@ -41,7 +41,7 @@ struct AppFrame {
         let keys = data.keys
         let hints = stack.count > 1 ? "\(keys[.back]) back  \(keys[.help]) help  \(keys[.quit]) back "
                                     : "\(keys[.help]) help  \(keys[.quit]) quit "
-        status.draw(into: &buffer, rect: area.bottom(1), filter: screen.filter, hints: hints, cachedAt: cachedAt)
+        status.draw(into: &buffer, rect: area.bottom(1), filter: screen.filter, hints: hints, cachedAt: cachedAt, refreshKey: keys[.refresh])
         for overlay in overlays { overlay.draw(into: &buffer, area: body, statusBar: area.bottom(1), data) }
         return layout
     }

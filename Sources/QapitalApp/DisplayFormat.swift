@@ -91,6 +91,17 @@ final class DisplayFormat {
         return String(letters.prefix(2)).uppercased().isEmpty ? "?" : String(letters.prefix(2)).uppercased()
     }
 
+    /// The theme's colour role a goal's own colour is drawn in (so a theme, or no colour, decides it).
+    nonisolated static func role(_ tint: GoalTint) -> ColorRole {
+        switch tint {
+        case .blue: .accent
+        case .green: .moneyIn
+        case .yellow: .warning
+        case .orange: .moneyOut
+        case .pink: .highlight
+        }
+    }
+
     /// A stable colour (from the 256-colour cube, mid brightness) for a name.
     nonisolated static func monogramColor(_ name: String) -> Color {
         var hash: UInt32 = 2_166_136_261

@@ -171,7 +171,7 @@ final class GoalDetailScreen: Screen {
             let picture = Rect(x: area.x, y: area.y, width: 8, height: headerHeight - 1)
             if !Pictures.draw(goal.imageURL, images: images, columns: picture.width, rows: picture.height,
                               into: &buffer, x: picture.x, y: picture.y, clip: picture) {
-                Pictures.monogramBlock(goal.name, colors: colors, rect: picture, into: &buffer)
+                Pictures.monogramBlock(goal.name, tint: goal.tint, colors: colors, rect: picture, into: &buffer)
             }
             let text = Rect(x: area.x + picture.width + 1, y: area.y, width: area.width - picture.width - 1, height: headerHeight - 2)
             drawHeaderText(goal, users: users, into: &buffer, area: text, x: text.x)
@@ -179,7 +179,7 @@ final class GoalDetailScreen: Screen {
             return
         }
         var x = area.x
-        x += buffer.write([GoalListScreen.monogramSpan(goal.name, width: 4, colors: colors)], x: x, y: area.y, maxWidth: area.width)
+        x += buffer.write([GoalListScreen.monogramSpan(goal, width: 4, colors: colors)], x: x, y: area.y, maxWidth: area.width)
         drawHeaderText(goal, users: users, into: &buffer, area: area, x: x + 1)
         if area.height > 3 {
             buffer.write(String(repeating: "─", count: area.width), x: area.x, y: area.y + 3, style: Style(fg: .role(.border)))

@@ -133,8 +133,8 @@ final class GoalListScreen: TabScreen {
     }
 
     /// A coloured block with the goal's initials (or reverse video without colour).
-    static func monogramSpan(_ name: String, width: Int, colors: Bool) -> Span {
-        Pictures.monogramSpan(initials: DisplayFormat.monogram(name), name: name, width: width, colors: colors)
+    static func monogramSpan(_ goal: Goal, width: Int, colors: Bool) -> Span {
+        Pictures.monogramSpan(initials: DisplayFormat.monogram(goal.name), name: goal.name, tint: goal.tint, width: width, colors: colors)
     }
 
     /// The widths of the amount columns, from every goal listed, so amounts line up and none is cut.
@@ -166,39 +166,56 @@ final class GoalListScreen: TabScreen {
     /// names are whole at 80 columns, and so in the list beside the summary at 100).
     nonisolated static let preferredNameWidth = 16
 
-    /// Which columns a row of `width` cells shows: the saved amount always; as the row narrows
-    /// the people go first, then the bar while names would be cut (the summary beside the list
-    /// shows the selected goal's), then the name gives way down to `minimumNameWidth`, then the
-    /// target, then the bar.
-    nonisolated static func layout(width: Int, columns: AmountColumns) -> (target: Bool, bar: Bool, people: Bool) {
-        let bar = 16, people = 15
-        func needed(_ choice: (target: Bool, bar: Bool, people: Bool)) -> Int {
-            columns.saved + (choice.target ? columns.target : 0) + (choice.bar ? bar : 0) + (choice.people ? people : 0)
+    /// The bar column's widths, the two cells before it included: the full bar, a short one, the
+    /// percentage alone.
+    nonisolated static let barWidths = (full: 16, short: 12, percentage: 7)
+
+    /// Which columns a row of `width` cells shows (`bar`: the bar column's cells, 0 for none): the
+    /// saved amount always; as the row narrows the people go first, then the bar shortens to a
+    /// short one, then to the percentage alone, then goes while names would be cut (the summary
+    /// beside the list shows the selected goal's), then the name gives way down to
+    /// `minimumNameWidth`, then the target, then the bar.
+    nonisolated static func layout(width: Int, columns: AmountColumns) -> (target: Bool, bar: Int, people: Bool) {
+        let (bar, people) = (barWidths.full, 15)
+        func needed(_ choice: (target: Bool, bar: Int, people: Bool)) -> Int {
+            columns.saved + (choice.target ? columns.target : 0) + choice.bar + (choice.people ? people : 0)
         }
-        // Names whole: the people, then the bar give way first.
-        for choice in [(true, true, true), (true, true, false), (true, false, false)] as [(target: Bool, bar: Bool, people: Bool)] {
-            if choice.people && width < 80 { continue }
+        // Names whole: the people, then the bar give way first (shortened before it goes; below 60 columns never short).
+        let whole: [(target: Bool, bar: Int, people: Bool)] = [
+            (true, bar, true), (true, bar, false), (true, barWidths.short, false), (true, barWidths.percentage, false), (true, 0, false),
+        ]
+        for choice in whole {
+            if choice.people && width < 80 || choice.bar > 0 && choice.bar < bar && width < 60 { continue }
             if needed(choice) <= width - 5 - 1 - max(minimumNameWidth, columns.name) { return choice }
         }
         let room = width - 5 - 1 - minimumNameWidth
-        let choices: [(target: Bool, bar: Bool, people: Bool)] = [
-            (true, true, true), (true, true, false), (false, true, false),
+        let choices: [(target: Bool, bar: Int, people: Bool)] = [
+            (true, bar, true), (true, bar, false), (false, bar, false),
             // Below 60 columns there is never a bar: the target stays while it fits.
-            (true, false, false), (false, false, false),
+            (true, 0, false), (false, 0, false),
         ]
         for choice in choices {
-            if choice.bar && width < 60 || !choice.bar && choice.target && width >= 60 { continue }
+            if choice.bar > 0 && width < 60 || choice.bar == 0 && choice.target && width >= 60 { continue }
             if choice.people && width < 80 { continue }
             if needed(choice) <= room { return choice }
         }
-        return (false, false, false)
+        return (false, 0, false)
+    }
+
+    /// The bar column's runs, `width` cells after its two-cell gap: a bar with the percentage, or
+    /// where the bar would be too short to read, the percentage alone; blank without a target.
+    nonisolated static func progressSpans(_ goal: Goal, width: Int) -> [Span] {
+        guard let fraction = goal.progress else { return [Span(String(repeating: " ", count: width))] }
+        let bar = ProgressBar(fraction: fraction)
+        if width >= 10 { return bar.spans(width: width) }
+        return [Span(TextWidth.pad("\(bar.percent)%", to: width, alignRight: true), bar.isOver ? bar.overStyle : .plain)]
     }
 
     @MainActor
     static func drawRow(_ goal: Goal, users: UserDirectory, colors: Bool, filter: String = "", images: ImageStore? = nil,
                         columns: AmountColumns = AmountColumns(), into buffer: inout CellBuffer, row: Rect) {
         var x = row.x
-        x += buffer.write([monogramSpan(goal.name, width: 4, colors: colors)], x: x, y: row.y, maxWidth: row.width)
+        x += buffer.write([monogramSpan(goal, width: 4, colors: colors)], x: x, y: row.y, maxWidth: row.width)
         Pictures.draw(goal.imageURL, images: images, columns: Pictures.rowSize.columns, rows: Pictures.rowSize.rows,
                       into: &buffer, x: row.x, y: row.y, clip: row)
         x += 1
@@ -210,10 +227,8 @@ final class GoalListScreen: TabScreen {
             right.append(Span(DisplayFormat.amountColumn(targetText(goal), to: columns.target, alignRight: false),
                               goal.target == nil ? Style(fg: .role(.muted)) : .plain))
         }
-        if shown.bar {
-            let bar: [Span] = goal.progress.map { ProgressBar(fraction: $0).spans(width: 14) }
-                ?? [Span(String(repeating: " ", count: 14))]
-            right += [Span("  ")] + bar
+        if shown.bar > 0 {
+            right += [Span("  ")] + progressSpans(goal, width: shown.bar - 2)
         }
         if shown.people {
             let people = goal.connectedUserIds.prefix(3).map { users.initials(for: $0) }.joined(separator: " ")
@@ -252,12 +267,12 @@ final class GoalListScreen: TabScreen {
             let rect = Rect(x: inner.x, y: y, width: min(rows * 2, width), height: min(rows, inner.maxY - y))
             if !Pictures.draw(goal.imageURL, images: images, columns: rows * 2, rows: rows, into: &buffer,
                               x: rect.x, y: rect.y, clip: rect) {
-                Pictures.monogramBlock(goal.name, colors: colors, rect: rect, into: &buffer)
+                Pictures.monogramBlock(goal.name, tint: goal.tint, colors: colors, rect: rect, into: &buffer)
             }
             y += rows
         } else {
             // One block of two lines, its letters once.
-            Pictures.monogramBlock(goal.name, colors: colors, rect: Rect(x: inner.x, y: y, width: min(8, width), height: min(2, inner.maxY - y)),
+            Pictures.monogramBlock(goal.name, tint: goal.tint, colors: colors, rect: Rect(x: inner.x, y: y, width: min(8, width), height: min(2, inner.maxY - y)),
                                    into: &buffer)
             y += 2
         }

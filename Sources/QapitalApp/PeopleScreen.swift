@@ -439,7 +439,7 @@ final class PersonScreen: Screen {
             buffer.write(text, x: rect.x + 3, y: rect.y, maxWidth: rect.width - 4, style: muted)
         case .goal(let goal):
             var x = rect.x + 2
-            x += buffer.write([GoalListScreen.monogramSpan(goal.name, width: 4, colors: data.colors)], x: x, y: rect.y, maxWidth: 4)
+            x += buffer.write([GoalListScreen.monogramSpan(goal, width: 4, colors: data.colors)], x: x, y: rect.y, maxWidth: 4)
             Pictures.draw(goal.imageURL, images: data.images, columns: 4, rows: 1, into: &buffer, x: rect.x + 2, y: rect.y, clip: rect)
             x += 1
             let amount = Span(DisplayFormat.amountColumn(goal.balance.formatted, to: 12), DisplayFormat.moneyStyle)

@@ -21,10 +21,10 @@ enum Pictures {
         return true
     }
 
-    /// A monogram filling `rect`: the initials centred on the name's colour (reverse video without colour).
-    static func monogramBlock(_ name: String, colors: Bool, rect: Rect, into buffer: inout CellBuffer) {
-        let style = colors ? Style(fg: .indexed(231), bg: DisplayFormat.monogramColor(name), attributes: .bold)
-            : Style(attributes: [.reverse, .bold])
+    /// A monogram filling `rect`: the initials centred on the goal's own colour (`tint`) or the
+    /// name's (reverse video without colour).
+    static func monogramBlock(_ name: String, tint: GoalTint? = nil, colors: Bool, rect: Rect, into buffer: inout CellBuffer) {
+        let style = monogramStyle(name, tint: tint, colors: colors)
         buffer.fill(rect, style: style)
         let letters = DisplayFormat.monogram(name)
         let x = rect.x + max(0, (rect.width - TextWidth.of(letters)) / 2)
@@ -32,14 +32,19 @@ enum Pictures {
     }
 
     /// A person's avatar as `initials` on the name's colour, `width` cells wide, one line.
-    static func monogramSpan(initials: String, name: String, width: Int, colors: Bool) -> Span {
+    static func monogramSpan(initials: String, name: String, tint: GoalTint? = nil, width: Int, colors: Bool) -> Span {
         // "佐美" is four cells: in two, the first letter alone.
         let letters = TextWidth.of(initials) > width ? String(initials.prefix(1)) : initials
         let pad = max(0, (width - TextWidth.of(letters)) / 2)
         let text = TextWidth.pad(String(repeating: " ", count: pad) + TextWidth.truncate(letters, to: width), to: width)
-        if colors {
-            return Span(text, Style(fg: .indexed(231), bg: DisplayFormat.monogramColor(name), attributes: .bold))
-        }
-        return Span(text, Style(attributes: [.reverse, .bold]))
+        return Span(text, monogramStyle(name, tint: tint, colors: colors))
+    }
+
+    /// White letters on the name's colour; on a goal's own colour, its theme role in reverse video
+    /// (the letters in the terminal's background, readable on any hue); without colour, reverse video.
+    static func monogramStyle(_ name: String, tint: GoalTint?, colors: Bool) -> Style {
+        guard colors else { return Style(attributes: [.reverse, .bold]) }
+        if let tint { return Style(fg: .role(DisplayFormat.role(tint)), attributes: [.reverse, .bold]) }
+        return Style(fg: .indexed(231), bg: DisplayFormat.monogramColor(name), attributes: .bold)
     }
 }

@@ -25,6 +25,9 @@ struct StatusLine {
     var skippedRecords: SkippedRecords?
     /// The source's own note beside the header (Up's rate limit running low).
     var sourceNote: (@Sendable () -> String?)?
+    /// A bank that may wait for the customer's approval in its app mid-session: its name ("Monzo")
+    /// and whether it waits now.
+    var approval: (bank: String, pending: @Sendable () -> Bool)?
     /// Offline, when to try the server again.
     private var reconnect = ReconnectPolicy()
     private var reportedFailures: Set<String> = []
@@ -46,6 +49,13 @@ struct StatusLine {
         self.init(sourceName: configuration.sourceName, lifetime: configuration.errorLifetime, now: now)
         (errorLog, connectivity, skippedRecords) = (capabilities.errorLog, capabilities.connectivity, capabilities.skippedRecords)
         sourceNote = capabilities.sourceNote
+        approval = capabilities.signIn.map { ($0.title, $0.awaitsApproval) }
+    }
+
+    /// While the bank waits for the customer's approval in its app: what to do, in words.
+    func approvalNote(refreshKey: String) -> String? {
+        guard let approval, approval.pending() else { return nil }
+        return "Approve access in the \(approval.bank) app, then press \(refreshKey) to try again"
     }
 
     var isOffline: Bool { connectivity?.isOffline == true }
@@ -152,8 +162,11 @@ struct StatusLine {
         }
     }
 
-    func draw(into buffer: inout CellBuffer, rect: Rect, filter: String, hints: String, cachedAt: Date?) {
+    func draw(into buffer: inout CellBuffer, rect: Rect, filter: String, hints: String, cachedAt: Date?, refreshKey: String = "r") {
         var left = [Span(" " + sourceName + " ")]
+        let approvalNote = approvalNote(refreshKey: refreshKey)
+        // First, so that it is seen however long the header; the refusals it explains are not shown besides.
+        if let approvalNote { left.insert(Span(" " + approvalNote + " ", Style(fg: .role(.warning), attributes: .bold)), at: 0) }
         if isOffline {
             let text = connectivity?.showsCachedData == true ? "offline — showing cached data " : "offline "
             left.append(Span(text, Style(fg: .role(.warning), attributes: .bold)))
@@ -163,7 +176,7 @@ struct StatusLine {
         if let note = sourceNote?() { left.append(Span(TextSanitizer.clean(note) + " ", Style(fg: .role(.warning), attributes: .bold))) }
         if let frame = spinnerFrame { left.append(Span(frame + " ")) }
         var center: [Span] = []
-        if let error {
+        if let error, approvalNote == nil {
             center = [Span("✗ " + error.message, Style(fg: .role(.error), attributes: [.bold, .reverse]))]
         } else if !filter.isEmpty {
             center = [Span("filter: " + filter + " (Esc clears)")]

@@ -25,6 +25,10 @@ public struct ListView: Sendable {
     public var showsScrollbar: Bool
     public var showsPosition: Bool
     public var selectionStyle = Style(fg: .role(.selection), attributes: .reverse)
+    /// How many cells at the start of the selected row take `selectionStyle`; nil: the whole
+    /// row. A long feed marks its rows by their first cells, so moving or scrolling by one row
+    /// rewrites a few cells instead of two whole rows (bytes per `j` as `less`).
+    public var selectionColumns: Int?
     public var scrollbarStyle = Style(fg: .role(.muted))
     public var positionStyle = Style(fg: .role(.muted))
 
@@ -64,7 +68,10 @@ public struct ListView: Sendable {
             buffer.fill(rowRect)
             let isSelected = index == state.selected
             drawRow(&buffer, index, rowRect, isSelected)
-            if isSelected { buffer.patch(rowRect, with: selectionStyle) }
+            if isSelected {
+                let marked = selectionColumns.map { Rect(x: rowRect.x, y: rowRect.y, width: min($0, rowRect.width), height: 1) } ?? rowRect
+                buffer.patch(marked, with: selectionStyle)
+            }
         }
         if scrollbar {
             drawScrollbar(into: &buffer, column: Rect(x: area.maxX - 1, y: area.y, width: 1, height: area.height),

@@ -13,11 +13,8 @@ public final class NcursesTerminal: Terminal {
     /// The theme colours are resolved with; `.noColor` when colours are off.
     public private(set) var theme: Theme
 
-    private var colorCount = 0
-    private var pairs: [PairKey: Int32] = [:]
-    private var nextPair: Int32 = 1
-    /// The last frame presented, to send ncurses only the cells that changed.
-    private var shown: CellBuffer?
+    /// Turns each frame into the bytes that change the screen; nil until started.
+    private var writer: ScreenWriter?
     private var sources: [any DispatchSourceProtocol] = []
     /// The pictures on screen in the terminal's own graphics.
     private var pictures: PictureLayer
@@ -26,16 +23,15 @@ public final class NcursesTerminal: Terminal {
     /// Set when started on a device other than stdin/stdout (`newterm`).
     private var screen: OpaquePointer?
     private var deviceFile: UnsafeMutablePointer<FILE>?
+    /// Keys from what `get_wch` returns, late terminal replies taken out (`KeyStream`).
+    private var keys = KeyStream()
+    /// Counts reads: a quiet flush scheduled before the latest read is stale.
+    private var quietGeneration = 0
     /// SGR mouse reports (`MouseReports`): wanted (the terminal has a mouse), and asked for.
     private var mouseReports = (wanted: false, sent: false)
     /// SIGQUIT too: cbreak keeps Ctrl-\ live, and its default action would dump core with the
     /// terminal still in the alternate screen.
     private static let quitSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-
-    private struct PairKey: Hashable {
-        var fg: Int32
-        var bg: Int32
-    }
 
     /// What the terminal can do beyond text (`TerminalProbe` at start, or `.plain`).
     public let capabilities: TerminalCapabilities
@@ -61,27 +57,12 @@ public final class NcursesTerminal: Terminal {
         // Keys from the terminal even when stdin is a pipe (ControllingTerminal).
         if device == nil { ControllingTerminal.takeStandardInput() }
         qt_install_crash_restore()
-        // Truecolor asked for (COLORTERM) on a terminfo entry without it: a direct-colour copy.
-        var directEntry: String?
-        if colors && capabilities.truecolor, let term = getenv("TERM").map({ String(cString: $0) }), !term.contains("direct") {
-            directEntry = DirectColorTerminfo.compile(term: term)
-        }
-        let previousTerminfo = getenv("TERMINFO").map { String(cString: $0) }
-        if let directEntry { setenv("TERMINFO", directEntry, 1) }
         if let device, let file = fdopen(dup(device), "r+") {
             deviceFile = file
-            screen = directEntry.flatMap { _ in newterm(DirectColorTerminfo.name, file, file) } ?? newterm(nil, file, file)
-            set_term(screen)
-        } else if directEntry != nil, let direct = newterm(DirectColorTerminfo.name, qt_stdout(), qt_stdin()) {
-            screen = direct
+            screen = newterm(nil, file, file)
             set_term(screen)
         } else {
             initscr()
-        }
-        if let directEntry {
-            // ncurses has read the entry: the directory and the variable go.
-            if let previousTerminfo { setenv("TERMINFO", previousTerminfo, 1) } else { unsetenv("TERMINFO") }
-            DirectColorTerminfo.remove(directEntry)
         }
         isStarted = true
         let win = qt_stdscr()
@@ -90,16 +71,6 @@ public final class NcursesTerminal: Terminal {
         nonl()
         intrflush(win, false)
         keypad(win, true)
-        // Lets doupdate scroll the terminal (scroll region, insert/delete line) when rows
-        // moved, instead of rewriting every row: far fewer bytes per scrolled line.
-        idlok(win, true)
-        // A sixel's pixels are part of the screen but not of ncurses' picture of it: scrolling
-        // lines or shifting characters would move them where nothing redraws them. Rows are
-        // rewritten instead (more bytes per scroll step, in sixel terminals only).
-        if capabilities.graphics == .sixel || capabilities.graphics == .iterm2 {
-            idlok(win, false)
-            idcok(win, false)
-        }
         nodelay(win, true)
         curs_set(0)
         set_escdelay(25)
@@ -107,16 +78,18 @@ public final class NcursesTerminal: Terminal {
         mouseinterval(0)
         mouseReports = (MouseReports.terminalHasMouse, false)
         if mouseReports.wanted { MouseReports.takeOverFromNcurses() }
+        var colorCount = 0
         if colors && has_colors() {
             start_color()
             use_default_colors()
             colorCount = Int(qt_colors())
         } else {
-            colorCount = 0
             theme = .noColor
         }
         size = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
-        shown = nil
+        writer = ScreenWriter(features: Self.features(colors: colorCount, capabilities: capabilities), theme: theme)
+        settleNcurses()
+        keys = KeyStream()
         // Pushed back last first: ncurses reads them before the terminal, keys decoded as usual.
         for byte in pendingInput.reversed() { ungetch(Int32(byte)) }
         hasPendingInput = !pendingInput.isEmpty
@@ -156,8 +129,31 @@ public final class NcursesTerminal: Terminal {
 
     /// Forgets what is on screen, so the next `present` repaints everything (Ctrl-L).
     public func invalidate() {
-        shown = nil
-        if isStarted { clearok(qt_stdscr(), true) }
+        writer?.forget()
+    }
+
+    /// What terminfo and the probe say the writer may use. Colours as 24-bit RGB where the
+    /// terminal said so (`COLORTERM`), whatever terminfo says.
+    private static func features(colors: Int, capabilities: TerminalCapabilities) -> ScreenWriter.Features {
+        func hasString(_ name: String) -> Bool {
+            guard let value = name.withCString({ tigetstr($0) }) else { return false }
+            return Int(bitPattern: value) != -1
+        }
+        let picturesInPixels = capabilities.graphics == .sixel || capabilities.graphics == .iterm2
+        return ScreenWriter.Features(
+            colors: colors, truecolor: colors > 0 && capabilities.truecolor,
+            backColorErase: "bce".withCString { tigetflag($0) } > 0,
+            eraseCharacters: hasString("ech"), scrollRegions: hasString("csr") && !picturesInPixels)
+    }
+
+    /// ncurses' own picture of the screen made current, so `get_wch` (which refreshes it when
+    /// it was touched: at start, after a resize) writes nothing over the app's frames later.
+    /// The app's next frame then draws everything.
+    private func settleNcurses() {
+        let win = qt_stdscr()
+        wnoutrefresh(win)
+        doupdate()
+        writer?.forget()
     }
 
     // MARK: Events
@@ -219,7 +215,7 @@ public final class NcursesTerminal: Terminal {
     private nonisolated static let watchdogQueue = DispatchQueue(label: "qapital-tui.exit-watchdog")
 
     /// Reads every key waiting; returns whether there was at least one.
-    private func drainInput(_ sink: @MainActor (TerminalEvent) -> Void) -> Bool {
+    private func drainInput(_ sink: @escaping @MainActor (TerminalEvent) -> Void) -> Bool {
         var any = false
         var value: wint_t = 0
         while isStarted {
@@ -233,54 +229,38 @@ public final class NcursesTerminal: Terminal {
                 }
                 continue
             }
-            let key = KeyDecoder.decode(status: status, value: value)
-            if key == .escape {
-                for key in keysAfterEscape() { sink(.key(key)) }
-                continue
-            }
-            if key == .resize {
-                // resizeterm queues a KEY_RESIZE itself; calling it again here would queue
-                // another one forever. ncurses has the new size already: report it if it changed.
-                let current = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
-                if current != size {
-                    size = current
-                    shown = nil
-                    sink(.resize(width: current.width, height: current.height))
+            for key in keys.feed(status: status, value: UInt32(value)) { deliver(key, sink) }
+        }
+        guard isStarted, any else { return any }
+        quietGeneration &+= 1
+        guard keys.isPending else { return any }
+        if keys.waitsForMore {
+            // A sequence cut in two (a reply, a mouse report): its rest comes within moments;
+            // if nothing comes before the next read, it is given up (KeyStream.flush).
+            let generation = quietGeneration
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(KeyStream.quietFlushMilliseconds)) { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self, self.isStarted, self.quietGeneration == generation else { return }
+                    for key in self.keys.flush() { self.deliver(key, sink) }
                 }
-                continue
             }
-            sink(.key(key))
+        } else {
+            // A lone Esc: ncurses waited its Esc delay for more, so it is the key.
+            for key in keys.flush() { deliver(key, sink) }
         }
         return any
     }
 
-    /// After an Esc: an SGR mouse report ncurses left undecoded (`MouseReports.parse`) becomes
-    /// its key; anything else is the Esc and what followed it, as read.
-    private func keysAfterEscape() -> [Key] {
-        var read: [Key] = []
-        var text = ""
-        var value: wint_t = 0
-        var waits = 0
-        while isStarted {
-            let status = get_wch(&value)
-            if status == ERR {
-                // A report the link cut in two: its rest comes within moments.
-                var keys = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-                waits += 1
-                if !text.isEmpty, waits <= 3, poll(&keys, 1, 50) > 0 { continue }
-                break
-            }
-            let key = KeyDecoder.decode(status: status, value: value)
-            read.append(key)
-            guard case .char(let character) = key else { break }
-            text.append(character)
-            switch MouseReports.parse(text[...]) {
-            case .partial: continue
-            case .report(let mouse): return mouse.map { [$0] } ?? []
-            case .notAReport: return [.escape] + read
-            }
+    private func deliver(_ key: Key, _ sink: @MainActor (TerminalEvent) -> Void) {
+        guard key == .resize else { return sink(.key(key)) }
+        // resizeterm queues a KEY_RESIZE itself; calling it again here would queue another one
+        // forever. ncurses has the new size already: report it if it changed.
+        let current = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
+        settleNcurses()
+        if current != size {
+            size = current
+            sink(.resize(width: current.width, height: current.height))
         }
-        return [.escape] + read
     }
 
     /// Where ncurses writes: the device given to `start`, else stdout.
@@ -290,47 +270,39 @@ public final class NcursesTerminal: Terminal {
         var rows: Int32 = 0, cols: Int32 = 0
         if qt_window_size(&rows, &cols) == 0 { resizeterm(rows, cols) }
         size = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
-        shown = nil
+        settleNcurses()
         return .resize(width: size.width, height: size.height)
     }
 
     // MARK: Drawing
 
-    /// Draws the cells that changed since the last frame into ncurses' virtual screen, then one
-    /// `doupdate`: ncurses compares with what the terminal shows and sends only the difference.
+    /// Sends what changed since the last frame (`ScreenWriter`), the pictures after it, all in
+    /// one write inside the synchronized-output brackets. ncurses draws nothing: it keeps the
+    /// terminal's modes and reads the keys.
     public func present(_ buffer: CellBuffer) {
-        guard isStarted else { return }
-        let win = qt_stdscr()
-        var anyChange = true
+        guard isStarted, var writer else { return }
         var changedLines = Set<Int>()
-        if shown == nil { pictures.forgetScreen() }
-        if let previous = shown, let changed = buffer.changedCells(since: previous) {
-            for i in changed { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
-            anyChange = !changed.isEmpty
-            if capabilities.graphics != .halfBlocks {
-                for i in changed { changedLines.insert(i / max(1, buffer.width)) }
-            }
-        } else {
-            werase(win)
-            for i in buffer.cells.indices { draw(buffer.cells[i], index: i, bufferWidth: buffer.width, win: win) }
+        let fullRepaint = writer.screen == nil
+        if fullRepaint {
+            pictures.forgetScreen()
+        } else if capabilities.graphics != .halfBlocks, let previous = writer.screen, let changed = buffer.changedCells(since: previous) {
+            for i in changed { changedLines.insert(i / max(1, buffer.width)) }
         }
-        let fullRepaint = shown == nil
-        shown = buffer
-        // Pictures in the terminal's own graphics: lines a picture left are repainted by ncurses,
-        // the pictures drawn after it.
+        // Pictures in the terminal's own graphics: lines a picture left are written again, the
+        // pictures drawn after the cells.
         let pictureStep = pictures.update(to: capabilities.graphics == .halfBlocks ? [] : buffer.visiblePictures, size: size,
-                                          fullRepaint: fullRepaint, changedLines: changedLines)
-        for line in pictureStep.repaint { wredrawln(win, Int32(line), 1) }
-        anyChange = anyChange || !pictureStep.output.isEmpty
-        // Synchronized output: the terminal shows the frame once it is whole. doupdate flushes
-        // ncurses' own buffer before it returns, so bytes written to the descriptor around it
-        // arrive in order.
-        let bracket = anyChange && capabilities.synchronizedOutput
-        if bracket { writeOut(Self.beginSynchronizedUpdate) }
-        wnoutrefresh(win)
-        doupdate()
-        if !pictureStep.output.isEmpty { writeOut(pictureStep.output) }
-        if bracket { writeOut(Self.endSynchronizedUpdate) }
+                                          fullRepaint: fullRepaint || writer.screen?.width != buffer.width
+                                              || writer.screen?.height != buffer.height,
+                                          changedLines: changedLines)
+        var bytes = writer.frame(buffer, repaint: pictureStep.repaint)
+        self.writer = writer
+        bytes.append(contentsOf: pictureStep.output.utf8)
+        guard !bytes.isEmpty else { return }
+        if capabilities.synchronizedOutput {
+            bytes = Array(Self.beginSynchronizedUpdate.utf8) + bytes + Array(Self.endSynchronizedUpdate.utf8)
+        }
+        // A frame cut short leaves the screen unknown: the next one draws everything.
+        if !writeOut(bytes) { self.writer?.forget() }
         if mouseReports.wanted && !mouseReports.sent {
             MouseReports.send(MouseReports.enableSequence, to: outputDescriptor)
             mouseReports.sent = true
@@ -348,78 +320,19 @@ public final class NcursesTerminal: Terminal {
 
     /// Writes straight to the terminal, after whatever ncurses has flushed.
     private func writeOut(_ text: String) {
-        var bytes = Array(text.utf8)[...]
+        writeOut(Array(text.utf8))
+    }
+
+    /// Whether every byte went out.
+    @discardableResult
+    private func writeOut(_ all: [UInt8]) -> Bool {
+        var bytes = all[...]
         while !bytes.isEmpty {
             let count = bytes.withUnsafeBytes { write(outputDescriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
+            guard count > 0 else { return false }
             bytes = bytes.dropFirst(count)
         }
-    }
-
-    private func draw(_ cell: Cell, index: Int, bufferWidth: Int, win: UnsafeMutablePointer<WINDOW>?) {
-        guard !cell.isContinuation else { return }
-        let x = index % bufferWidth, y = index / bufferWidth
-        guard y < size.height, x + Int(cell.width) <= size.width else { return }
-        let style = theme.resolve(cell.style)
-        var pair = pairNumber(fg: style.fg, bg: style.bg)
-        var cc = cchar_t()
-        let marks = cell.packedMarks
-        var chars: (wchar_t, wchar_t, wchar_t, wchar_t, wchar_t) = (
-            wchar_t(bitPattern: cell.scalar.value), wchar_t(bitPattern: marks.0),
-            wchar_t(bitPattern: marks.1), wchar_t(bitPattern: marks.2), 0
-        )
-        withUnsafePointer(to: &chars) { tuple in
-            tuple.withMemoryRebound(to: wchar_t.self, capacity: 5) { text in
-                _ = setcchar(&cc, text, attributes(style.attributes), 0, &pair)
-            }
-        }
-        // ERR at the bottom-right cell only means the cursor could not advance; the cell is drawn.
-        _ = mvwadd_wch(win, Int32(y), Int32(x), &cc)
-    }
-
-    private func attributes(_ a: Attributes) -> attr_t {
-        var result = qt_a_normal()
-        if a.contains(.bold) { result |= qt_a_bold() }
-        if a.contains(.dim) { result |= qt_a_dim() }
-        if a.contains(.reverse) { result |= qt_a_reverse() }
-        if a.contains(.underline) { result |= qt_a_underline() }
-        if a.contains(.italic) { result |= qt_a_italic() }
-        return result
-    }
-
-    /// Colour pairs are allocated on first use and cached; when the terminal runs out, the
-    /// default pair is used (text stays readable, only the colour is lost).
-    private func pairNumber(fg: Color, bg: Color) -> Int32 {
-        guard colorCount > 0 else { return 0 }
-        let key = PairKey(fg: colorNumber(fg), bg: colorNumber(bg))
-        if key.fg == -1 && key.bg == -1 { return 0 }
-        if let pair = pairs[key] { return pair }
-        guard nextPair < qt_color_pairs(), init_extended_pair(nextPair, key.fg, key.bg) == OK else { return 0 }
-        pairs[key] = nextPair
-        nextPair += 1
-        return nextPair - 1
-    }
-
-    /// The ncurses colour number: -1 is the terminal default. Terminals with more than 256
-    /// colours (`*-direct`) take 0xRRGGBB for anything but the first eight.
-    private func colorNumber(_ color: Color) -> Int32 {
-        let direct = colorCount > 256
-        switch color {
-        case .default, .role:
-            return -1
-        case .indexed(let i):
-            if direct {
-                guard i >= 8 else { return Int32(i) }
-                let (r, g, b) = ColorPalette.rgb(of: Int(i))
-                return Int32(r << 16 | g << 8 | b)
-            }
-            if Int(i) < colorCount { return Int32(i) }
-            let (r, g, b) = ColorPalette.rgb(of: Int(i))
-            return Int32(ColorPalette.nearest(r: r, g: g, b: b, count: colorCount))
-        case .rgb(let r, let g, let b):
-            if direct { return Int32(Int(r) << 16 | Int(g) << 8 | Int(b)) }
-            return Int32(ColorPalette.nearest(r: Int(r), g: Int(g), b: Int(b), count: colorCount))
-        }
+        return true
     }
 }

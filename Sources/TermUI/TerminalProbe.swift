@@ -6,7 +6,8 @@ import Glibc
 /// Asks the terminal what it can do, once, before curses starts: one batch of queries ended by
 /// the primary device attributes, which every terminal answers, read under a short deadline. A
 /// terminal that answers nothing costs the deadline; keys typed meanwhile are kept (`input`)
-/// for the key decoder, and no reply reaches it.
+/// for the key decoder, and no reply reaches it. A reply that comes after the deadline reaches
+/// the key decoding, which takes it out too (`KeyStream`).
 public enum TerminalProbe {
     /// kitty graphics (`a=q` with a 1×1 picture), DECRQM 2026, the cell size and the text area
     /// in pixels, XTVERSION, then DA1.
@@ -19,6 +20,10 @@ public enum TerminalProbe {
     /// curses as keys, so the wait is longer (a terminal that answers nothing is rare: every
     /// terminal answers the device attributes).
     public static let remoteDeadline: Duration = .milliseconds(600)
+
+    /// How much longer the probe reads when the deadline falls inside a sequence. A reply that
+    /// begins after the deadline reaches the key decoding whole, which swallows it (`KeyStream`).
+    public static let sequenceGrace: Duration = .milliseconds(100)
 
     /// The deadline for this session: longer when `SSH_TTY` or `SSH_CONNECTION` is set.
     public static func deadline(environment: [String: String]) -> Duration {
@@ -60,8 +65,15 @@ public enum TerminalProbe {
         }
         var parser = TerminalReplyParser()
         var chunk = [UInt8](repeating: 0, count: 4096)
-        while !parser.isComplete {
-            let left = deadline - (ContinuousClock.now - start)
+        var limit = deadline
+        // Until the closing answer, and any sequence begun (an answer, a key) is whole.
+        while !parser.isComplete || parser.isInsideSequence {
+            var left = limit - (ContinuousClock.now - start)
+            if left <= .zero, parser.isPending, limit == deadline {
+                // An answer cut at the deadline: its rest, briefly, so no half of it is left for the keys.
+                limit = deadline + sequenceGrace
+                left = limit - (ContinuousClock.now - start)
+            }
             guard left > .zero else { break }
             var poller = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             let milliseconds = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))

@@ -37,9 +37,11 @@ public struct UpAPI: BankAPI {
     private let decoder: PayloadDecoder
     private let now: @Sendable () -> Date
 
+    /// `people`: the names of people on a joint account as a last run met them (an offline start
+    /// names them before Up answers).
     public init(transport: HTTPTransport, spending: Up.AccountResource, accounts: [Up.AccountResource] = [],
                 targets: [String: Money] = [:], targetAmounts: [String: Decimal] = [:], rateLimit: UpRateLimit = UpRateLimit(),
-                now: @escaping @Sendable () -> Date = { Date() }) throws(MalformedPayload) {
+                people: [Int: String] = [:], now: @escaping @Sendable () -> Date = { Date() }) throws(MalformedPayload) {
         let balance = try spending.attributes.balance.money("accounts[].attributes.balance")
         self.transport = transport
         self.spending = spending
@@ -51,6 +53,7 @@ public struct UpAPI: BankAPI {
         self.decoder = PayloadDecoder(accountCurrency: balance.currency, skipped: SkippedRecords())
         self.now = now
         directory.learn(accounts + [spending])
+        for (id, name) in people { directory.meet(id: id, name: TextSanitizer.clean(name)) }
     }
 
     /// Notes about records Up's answers held but that could not be read (for the status bar).
@@ -146,6 +149,14 @@ public struct UpAPI: BankAPI {
     /// offline start needs to name savers again.
     public var knownAccounts: [Up.AccountResource] { directory.accounts }
 
+    /// The people on a joint account met so far, by user id: what an offline start needs to name
+    /// them again.
+    public var knownPeople: [Int: String] { directory.people }
+
+    /// Calls `observer` with everyone met so far each time someone is met for the first time (or
+    /// under a new name): to keep them for an offline start.
+    public func whenPeopleChange(_ observer: @escaping @Sendable ([Int: String]) -> Void) { directory.observe(observer) }
+
     /// Whether the spending account is a joint (2Up) one: who made each payment is then shown.
     public var isJoint: Bool { spending.isJoint }
 
@@ -206,6 +217,9 @@ public struct UpAPI: BankAPI {
             try UpMapping.goalFeedItem(item, accounts: accounts, joint: joint)
         }.sorted { $0.timestamp > $1.timestamp }
     }
+
+    /// People and rules are answered here, without a request.
+    public var answersUsersAndRulesItself: Bool { true }
 
     /// Up has no savings rules.
     public func rules() async throws -> [SavingsRule] { [] }
@@ -384,7 +398,20 @@ public struct UpAPI: BankAPI {
             state.withLock { state in state.accounts.filter { state.savers.contains($0.key) } }
         }
 
-        func meet(id: Int, name: String) { state.withLock { $0.people[id] = name } }
+        func meet(id: Int, name: String) {
+            guard !name.isEmpty else { return }
+            let changed = state.withLock { state in
+                defer { state.people[id] = name }
+                return state.people[id] != name
+            }
+            // One at a time, each with everyone met by then: the last one kept is the newest.
+            if changed { observer.withLock { observer in observer?(people) } }
+        }
+
+        var people: [Int: String] { state.withLock { $0.people } }
+
+        private let observer = Locked<(@Sendable ([Int: String]) -> Void)?>(nil)
+        func observe(_ observer: @escaping @Sendable ([Int: String]) -> Void) { self.observer.withLock { $0 = observer } }
 
         private let next = Locked<Account?>(nil)
         func keepNext(_ account: Account) { next.withLock { $0 = account } }

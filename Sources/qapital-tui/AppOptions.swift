@@ -357,6 +357,7 @@ struct AppOptions: ParsableArguments {
         }
         capability.title = source.title
         capability.tokenCheck = source.tokenCheck ?? capability.tokenCheck
+        capability.awaitsApproval = { api.awaitsApproval }
         return capability
     }
 
@@ -400,7 +401,7 @@ struct AppOptions: ParsableArguments {
             return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
                                                            settings: sourceSettings))
         } catch where error.kind == .unauthorized {
-            if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: token) }
+            if error.awaitsApproval { return .signIn(refusal: error.message, pending: token) }
             // A remembered token that is refused now is dropped.
             if given == nil { try? remembered.forget(baseURL) }
             return .signIn(refusal: error.message)
@@ -449,7 +450,7 @@ struct AppOptions: ParsableArguments {
         case .failure(let error):
             guard error.kind == .unauthorized else { throw error }
             let current = await refresher?.pair.accessToken ?? token
-            if bank.awaitsApproval?(error) == true { return .signIn(refusal: error.message, pending: current) }
+            if error.awaitsApproval { return .signIn(refusal: error.message, pending: current) }
             if let refusal = await refresher?.refusal { return ended(refusal) }
             return .signIn(refusal: error.message)
         }

@@ -72,6 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (1...100).contains(pageSize) else { throw ValidationError("--page-size must be between 1 and 100") }
         guard rateLimit >= 0 else { throw ValidationError("--rate-limit must not be negative") }
+        if let scaAfter, scaAfter < 1 { throw ValidationError("--sca-after must be 1 or more") }
         guard SourceRegistry.named(api)?.serve != nil else {
             throw ValidationError("--api wants \(SourceRegistry.list(SourceRegistry.served)), not \"\(TextSanitizer.clean(String(api.prefix(40))))\"")
         }
@@ -136,9 +137,13 @@ struct ServeCommand: AsyncParsableCommand {
           help: "For monzo: new tokens wait for approval in the app (send POST /test/approve with the token to approve it).")
     var scaPending = false
 
+    @Option(name: .customLong("sca-after"),
+            help: "For monzo: a token's approval lapses once after N requests, as when Monzo asks again mid-session (approve it again with POST /test/approve).")
+    var scaAfter: Int?
+
     /// The flags a source's handler may read.
     var flags: ServeFlags {
-        ServeFlags(historyMinutes: historyMinutes, scaPending: scaPending, pageSize: pageSize, rateLimit: rateLimit)
+        ServeFlags(historyMinutes: historyMinutes, scaPending: scaPending, scaAfter: scaAfter, pageSize: pageSize, rateLimit: rateLimit)
     }
 
     /// How long requests under way may take to finish once a stop signal has come.

@@ -89,9 +89,6 @@ struct BankConnector: Sendable {
     /// offline start for this bank); `keep` writes what it needs after each connection.
     var offline: (@Sendable (BankRequest, _ cacheDirectory: URL) -> (api: any BankAPI, header: String)?)?
     var keep: (@Sendable (any BankAPI, _ header: String, _ cacheDirectory: URL) -> Void)?
-    /// Whether a refusal means the customer has yet to approve the sign-in in the bank's app
-    /// (Monzo's strong customer authentication): the token is kept for another try, never polled.
-    var awaitsApproval: (@Sendable (APIError) -> Bool)?
     /// `login NAME` and refreshing its token pair (nil: tokens only).
     var oauth: OAuthSupport?
 }
@@ -113,6 +110,8 @@ struct ServeFlags: Sendable {
     /// `--sca-pending`: new tokens wait for the customer's approval in the app (strong customer
     /// authentication) until `POST /test/approve` is sent with them.
     var scaPending = false
+    /// `--sca-after`: after N requests a token's approval lapses once (Monzo asking again mid-session).
+    var scaAfter: Int?
     /// `--page-size`: records a page at most, for an API that pages (Up's `links.next`).
     var pageSize = UpDemoAPI.defaultPageSize
     /// `--rate-limit`: requests an hour before each answer is 429 (Up).
@@ -180,13 +179,12 @@ extension RegisteredSource {
             guard let monzo = api as? MonzoAPI else { return }
             LastBankAccount<KeptMonzoAccount>(source: "monzo", cacheDirectory: directory, baseURL: monzo.baseURL)
                 .save(.init(account: KeptMonzoAccount(monzo), header: header))
-        }, awaitsApproval: { error in error.message.contains(MonzoAPI.approvalNeeded) },
-        oauth: OAuthSupport { apiURL, clientId, secret, allowInsecureHTTP, log in
+        }, oauth: OAuthSupport { apiURL, clientId, secret, allowInsecureHTTP, log in
             MonzoOAuthFlow(oauth: MonzoOAuth(clientId: clientId, clientSecret: secret, apiURL: apiURL,
                                              allowInsecureHTTP: allowInsecureHTTP, log: log))
         })),
         serve: Serving(currency: .gbp, handler: { backend, flags in
-            var options = MonzoDemoAPI.Options(scaPending: flags.scaPending)
+            var options = MonzoDemoAPI.Options(scaPending: flags.scaPending, approvalLapsesAfter: flags.scaAfter)
             if let minutes = flags.historyMinutes { options.historyWindow = minutes * 60 }
             return MonzoDemoAPI(backend: backend, options: options)
         }, greeting: { url in
@@ -235,14 +233,20 @@ extension RegisteredSource {
                       let targets = try? upTargets(request),
                       let api = try? UpAPI(transport: UpAPI.transport(baseURL: request.baseURL, token: request.token,
                                                                       allowInsecureHTTP: request.allowInsecureHTTP, log: request.log),
-                                           spending: record.account.spending, accounts: record.account.accounts, targetAmounts: targets)
+                                           spending: record.account.spending, accounts: record.account.accounts, targetAmounts: targets,
+                                           people: record.account.peopleById)
                 else { return nil }
                 return (api, record.header)
             },
             keep: { api, header, directory in
                 guard let up = api as? UpAPI else { return }
-                LastBankAccount<KeptUpAccounts>(source: "up", cacheDirectory: directory, baseURL: up.baseURL)
-                    .save(.init(account: KeptUpAccounts(spending: up.spending, accounts: up.knownAccounts), header: header))
+                let file = LastBankAccount<KeptUpAccounts>(source: "up", cacheDirectory: directory, baseURL: up.baseURL)
+                let save = { @Sendable (people: [Int: String]) in
+                    file.save(.init(account: KeptUpAccounts(spending: up.spending, accounts: up.knownAccounts, people: people), header: header))
+                }
+                save(up.knownPeople)
+                // People on a joint account are met as their payments arrive: kept as they are met.
+                up.whenPeopleChange(save)
             })),
         serve: Serving(currency: Currency(code: "AUD"),
                        handler: { backend, flags in UpDemoAPI(backend: backend, pageSize: flags.pageSize, rateLimit: flags.rateLimit) },

@@ -46,6 +46,89 @@ import TermUI
         }
     }
 
+    /// Monzo asks the customer to approve access again in the middle of a session (403
+    /// `forbidden.verification_required`): no sign-in form; the status bar says to approve it in
+    /// the Monzo app and press r; what was loaded stays on screen; nothing is asked again until
+    /// the user presses r, and then everything works with the same token.
+    @Test func approvalAskedAgainMidSessionKeepsTheScreenAndWaitsForTheUser() async throws {
+        let demo = MonzoDemoAPI(backend: DemoBackend(now: Date(), options: .init(currency: .gbp)))
+        let handler = RecordingHandler(demo)
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("qt-monzo-sca-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        try await withMonzoServer(handler) { url in
+            let app = try await open(url, cache: cache)
+            _ = await app.start()
+            let activity = await app.press(.char("2"))
+            #expect(activity.contains { $0.contains("Saved into") })
+            var goals = await app.press(.char("1"))
+            #expect(goals.contains { $0.contains("Balloons") })
+
+            #expect(await demo.lapseApproval(Self.token))
+            goals = await app.press(.char("r"))
+            let note = "Approve access in the Monzo app, then press r to try again"
+            #expect(!app.core.overlays.contains { $0 is SignInOverlay }, "no sign-in form: the token is good")
+            #expect(app.core.overlays.isEmpty)
+            #expect(goals.last?.contains(note) == true, "\(goals.last ?? "")")
+            #expect(goals.contains { $0.contains("Balloons") }, "the pots stay: \(goals.joined(separator: "\n"))")
+            let shown = await app.press(.char("2"), .char("r"))
+            #expect(shown.contains { $0.contains("Saved into") }, "the activity stays: \(shown.joined(separator: "\n"))")
+            #expect(shown.last?.contains(note) == true)
+            #expect(!shown.joined().contains(Self.token))
+
+            // Nothing polls: ticks (offline retries, expiring messages) ask Monzo nothing.
+            let asked = await handler.targets.count
+            for _ in 0..<3 { _ = app.tick() }
+            _ = await app.screen()
+            #expect(await handler.targets.count == asked)
+
+            // Approved in the app, r: loaded again with the same token, the note gone.
+            #expect(await demo.approve(Self.token))
+            let again = await app.press(.char("1"), .char("r"))
+            #expect(again.contains { $0.contains("Balloons") })
+            #expect(again.last?.contains("Approve access") == false, "\(again.last ?? "")")
+            #expect(app.core.overlays.isEmpty)
+        }
+    }
+
+    /// A pot's style colours its monogram through the theme's roles (so a theme, or no colour,
+    /// decides the colour): known styles only; an unknown one keeps the name's colour; without
+    /// colour every monogram is reverse video alone.
+    @Test func potStylesColourTheirMonogramsThroughTheTheme() async throws {
+        let pots: [(String, String?)] = [("Plain", nil), ("Trip", "beach_ball"), ("Fun", "raspberry"), ("Odd", "umbrella")]
+        let goals = try pots.enumerated().map { index, pot in
+            try MonzoMapping.goal(Monzo.Pot(id: "pot_\(index)", name: pot.0, style: pot.1, balance: 2_500, currency: "GBP",
+                                            goalAmount: 10_000, created: nil, updated: nil))
+        }
+        let api = FakeSavingsAPI()
+        api.script { $0.goals = { goals } }
+        for colors in [true, false] {
+            let app = AppHarness(api: api, width: 120, colors: colors, currency: .gbp)
+            _ = await app.start()
+            func monogram(_ name: String) throws -> Style {
+                app.terminal.style(atX: 1, y: try #require(app.row(containing: name), "\(name) not listed"))
+            }
+            let reverse: Attributes = [.reverse, .bold]
+            if colors {
+                #expect(try monogram("Trip") == Style(fg: .role(.moneyOut), attributes: reverse))
+                #expect(try monogram("Fun") == Style(fg: .role(.highlight), attributes: reverse))
+                let odd = try monogram("Odd")
+                #expect(odd.fg == .indexed(231) && odd.bg == DisplayFormat.monogramColor("Odd"), "an unknown style: the name's colour")
+                // The summary beside the list draws the selected pot's block in its colour too.
+                let tripRow = try #require(app.row(containing: "Trip"))
+                _ = await app.press(.char("j"))
+                let block = (0..<app.terminal.lines.count).filter { $0 != tripRow }.contains { y in
+                    (0..<120).contains { app.terminal.style(atX: $0, y: y) == Style(fg: .role(.moneyOut), attributes: reverse) }
+                }
+                #expect(block)
+            } else {
+                for name in ["Trip", "Fun", "Odd"] {
+                    #expect(try monogram(name) == Style(attributes: reverse), "\(name)")
+                }
+                #expect(Theme.noColor.resolve(Style(fg: .role(.moneyOut), attributes: reverse)) == Style(attributes: reverse))
+            }
+        }
+    }
+
     /// Started once, the app keeps the account beside the cache; with Monzo unreachable the next
     /// start opens on it and its cache, offline, with the last header and no token in the file.
     @Test func startsOfflineOnTheLastAccount() async throws {

@@ -169,6 +169,35 @@ func withMonzoServer(_ handler: any ServeHandler, isolation: isolated (any Actor
         }
     }
 
+    /// `serve --api monzo --sca-after N`: after N requests the token's approval lapses once, as
+    /// when Monzo asks the customer again mid-session. The client keeps the token (not refused),
+    /// says it awaits approval, asks nothing by itself, and works again once approved.
+    @Test func approvalLapsingMidSessionKeepsTheToken() async throws {
+        let (handler, _) = demo(.init(approvalLapsesAfter: 4))
+        try await withMonzoServer(handler) { url in
+            let api = try await MonzoAPI.connect(baseURL: url, token: Self.token)  // whoami, accounts, (balance)
+            _ = try await api.goals()
+            #expect(!api.awaitsApproval)
+            var refusal: APIError?
+            for _ in 0..<3 where refusal == nil {
+                do { _ = try await api.goals() } catch let error as APIError { refusal = error }
+            }
+            let error = try #require(refusal, "the approval never lapsed")
+            #expect(error.kind == .unauthorized && error.awaitsApproval)
+            #expect(error.message == "GET /pots: approve this sign-in in the Monzo app, then try again (HTTP 403)")
+            #expect(api.awaitsApproval)
+            #expect(!api.tokenRefused, "the token is good: only the customer's approval is missing")
+            // Still refused until approved; then the same token works, and the state clears.
+            await #expect(throws: APIError.self) { _ = try await api.goals() }
+            #expect(api.awaitsApproval)
+            #expect(await handler.approve(Self.token))
+            #expect(try await api.goals().count > 0)
+            #expect(!api.awaitsApproval && !api.tokenRefused)
+            // It lapses once: the demo stays usable after.
+            for _ in 0..<5 { _ = try await api.goals() }
+        }
+    }
+
     /// Five minutes after a sign-in only the last 90 days can be read: the feed ends at the edge
     /// with a row that says why, whether the client knows it by its own clock or the bank says so.
     @Test func theNinetyDayEdge() async throws {

@@ -375,6 +375,33 @@ import TestSupport
         }
     }
 
+    /// At 100 columns beside the summary the bar is shorter rather than gone: each goal with a
+    /// target shows its percentage (and a short bar), names still whole, amounts uncut.
+    @Test func theListBesideTheSummaryShowsProgressAt100Columns() async throws {
+        let wide = AppHarness(width: 100, height: 30, images: false)
+        let lines = await wide.start()
+        for goal in wide.core.goals.goals {
+            let row = try #require(lines.first { $0.contains(" " + goal.name + " ") }, "\(goal.name) is cut: \(lines.joined(separator: "\n"))")
+            let list = String(row.prefix(62))
+            #expect(list.contains(goal.balance.formatted), "\(list)")
+            if let progress = goal.progress {
+                let percent = "\(ProgressBar(fraction: progress).percent)%"
+                #expect(list.contains(" " + percent), "\(goal.name): \(percent) in \(list)")
+                #expect(list.contains { "█▏▎▍▌▋▊▉·".contains($0) }, "a short bar: \(list)")
+            }
+        }
+        // Each width keeps its choice: the full bar where it fits, the percentage alone where a short bar does not.
+        var columns = GoalListScreen.AmountColumns()
+        columns.name = 16
+        #expect(GoalListScreen.layout(width: 72, columns: columns).bar == GoalListScreen.barWidths.full)
+        #expect(GoalListScreen.layout(width: 62, columns: columns).bar == GoalListScreen.barWidths.short)
+        #expect(GoalListScreen.layout(width: 57, columns: columns).bar == 0, "below 60 columns, no short bar")
+        columns.saved = 14  // wider amounts: the short bar no longer fits at 61, the percentage does
+        #expect(GoalListScreen.layout(width: 63, columns: columns).bar == GoalListScreen.barWidths.short)
+        #expect(GoalListScreen.layout(width: 61, columns: columns).bar == GoalListScreen.barWidths.percentage)
+        #expect(GoalListScreen.layout(width: 59, columns: columns).bar == 0)
+    }
+
     @Test func theSummaryWithoutPicturesDrawsItsMonogramOnce() async throws {
         let app = AppHarness(width: 120, height: 40, images: false)
         let lines = await app.start()

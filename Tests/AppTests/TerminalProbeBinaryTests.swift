@@ -116,5 +116,21 @@ extension BlockingTests {
             terminal.send("\u{1B}q")
             #expect(terminal.waitForExit() == 0)
         }
+
+        /// A slow terminal answers after the probe's deadline, while the app runs: the replies
+        /// (one cut in two writes) reach the key decoding, which takes them out. `?` in them would
+        /// open the help, `k` move, Esc go back; the key after them still counts.
+        @Test func repliesThatComeLateAreNoKeys() throws {
+            let terminal = try TerminalSession(environment: ["TERM": "xterm-256color"])
+            #expect(terminal.read(until: { $0.contains("Balloons") && $0.contains("? help") }))
+            terminal.send(Self.kittyReplies + "\(Self.esc)[>1;10;0c\(Self.esc)[4;600;1000t\(Self.esc)]11;rgb:0/0/0\u{07}\(Self.esc)[?6")
+            terminal.send("2;4c2")
+            #expect(terminal.read(until: { $0.contains("Yesterday") }))
+            #expect(!terminal.text.contains("page down"))
+            terminal.send("?")
+            #expect(terminal.read(until: { $0.contains("page down") }))
+            terminal.send("\u{1B}q")
+            #expect(terminal.waitForExit() == 0)
+        }
     }
 }

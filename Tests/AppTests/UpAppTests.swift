@@ -138,6 +138,59 @@ import TestSupport
         #expect(try UpAPI.targetAmounts("Holiday = 2000; 🐷 Savings = 500.50;").get() == ["Holiday": 2000, "🐷 Savings": Decimal(string: "500.50")!])
     }
 
+    /// Started offline, the people on a joint account are named as Up last named them (their
+    /// display names kept with the accounts beside the cache, never the token), not "User #ID",
+    /// even when the last run never showed them (so none was kept as a user in the cache).
+    @Test func anOfflineStartNamesThePeopleOnAJointAccount() async throws {
+        let (environment, directory) = try Self.environment()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let withToken = environment.merging(["UP_TOKEN": UpDemoAPI.testToken]) { $1 }
+        let backend = DemoBackend(now: Date(), options: .init(currency: audCurrency))
+        let users = await backend.dataset.users
+        let names = [1, 2].compactMap { id in users.first { $0.id == id }?.displayName }
+        var served: URL?
+        try await withUpServer(handler: UpDemoAPI(backend: backend)) { _, url in
+            served = url
+            let options = try AppOptions.parse(["--source", "up", "--api-url", url.absoluteString])
+            let settings = try options.settings(environment: withToken)
+            guard case .connected(let connection) = try await options.startBank(settings.source, environment: withToken) else {
+                Issue.record("not connected")
+                return
+            }
+            // The app starts on Goals (the activity's first page loads behind it); nobody is shown.
+            let goals = await MainActor.run {
+                AppHarness(core: options.openBank(connection, source: settings.source, settings: settings, environment: withToken),
+                           width: 120)
+            }
+            _ = await goals.start()
+        }
+        let url = try #require(served)
+        let options = try AppOptions.parse(["--source", "up", "--api-url", url.absoluteString])
+        let settings = try options.settings(environment: withToken)
+        guard case .connected(let connection) = try await options.startBank(settings.source, environment: withToken) else {
+            Issue.record("an unreachable Up did not start offline")
+            return
+        }
+        #expect(connection.offline)
+        let app = await MainActor.run {
+            AppHarness(core: options.openBank(connection, source: settings.source, settings: settings, environment: withToken), width: 120)
+        }
+        _ = await app.start()
+        let activity = await app.press(.char("2")).joined(separator: "\n")
+        // Naming them asked Up nothing: the app still knows it is offline (and keeps trying to reconnect).
+        let bar = await MainActor.run { app.terminal.lines.last ?? "" }
+        #expect(bar.contains("offline — showing cached data"), "\(bar)")
+        #expect(!activity.contains("User #"), "\(activity)")
+        #expect(names.count == 2 && names.allSatisfy { activity.contains($0) }, "\(names) in \(activity)")
+        let people = await app.press(.char("5")).joined(separator: "\n")
+        #expect(!people.contains("User #") && names.allSatisfy { people.contains($0) }, "\(people)")
+        let kept = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter { $0.contains("up-account-") }
+        for file in kept {
+            let bytes = try Data(contentsOf: directory.appendingPathComponent(file))
+            #expect(bytes.range(of: Data(UpDemoAPI.testToken.utf8)) == nil)
+        }
+    }
+
     /// With Up unreachable, the app starts on the last account's cache, from the account kept
     /// beside it (no token in that file).
     @Test func anUnreachableUpStartsOnTheLastAccount() async throws {

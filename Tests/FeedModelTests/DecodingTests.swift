@@ -176,6 +176,19 @@ import Testing
         let data = try JSONEncoder().encode(GoalList(savingsGoals: [goal]))
         #expect(try decoder.decode(GoalList.self, from: data, resource: "x").savingsGoals == [goal])
     }
+
+    /// A goal's own colour survives the offline cache (our encoder and back); a value that is not
+    /// one of the known tints, or not text, is no tint and the goal still reads.
+    @Test func aGoalsTintRoundTripsAndAnUnknownOneIsNone() throws {
+        let goal = Goal(id: 4, name: "Pot", ownerId: 1, target: nil, balance: .zero(.gbp), tint: .pink)
+        let data = try JSONEncoder().encode(GoalList(savingsGoals: [goal]))
+        #expect(try PayloadDecoder(accountCurrency: .gbp).decode(GoalList.self, from: data, resource: "x").savingsGoals.first?.tint == .pink)
+        for tint in [#""red\u001b[0m""#, #""PINK""#, "7", "null", #"{"r": 1}"#] {
+            let json = #"{"savingsGoals": [{"id": 5, "name": "Odd", "currentBalance": 1, "tint": "# + tint + #"}]}"#
+            let goals = try decoder.decode(GoalList.self, from: Data(json.utf8), resource: "x").savingsGoals
+            #expect(goals.count == 1 && goals.first?.tint == nil, "\(tint)")
+        }
+    }
 }
 
 @Suite struct AchievementsLoaderTests {

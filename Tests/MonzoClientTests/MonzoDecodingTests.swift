@@ -64,6 +64,33 @@ enum Fixture {
         #expect(goal.name == "Savings")
         #expect(goal.balance == Money(minorUnits: 133_700, currency: .gbp))
         #expect(goal.target == nil)
+        #expect(goal.tint == .orange, "beach_ball")
+    }
+
+    /// A pot's `style` is a colour only through a fixed table of names; anything else (unknown,
+    /// empty, missing, hostile, huge) is no colour, and the server's text goes nowhere.
+    @Test(arguments: [
+        ("beach_ball", GoalTint.orange), ("raspberry", .pink), ("blue_steel", .blue), ("sunny_day", .yellow), ("yellow", .yellow),
+        ("cactus", .green), ("BEACH_BALL", .orange),
+    ] as [(String, GoalTint)])
+    func knownPotStylesAreTints(style: String, tint: GoalTint) {
+        #expect(MonzoMapping.tint(style: style) == tint)
+    }
+
+    @Test(arguments: ["umbrella", "", " beach_ball", "beach_ball\u{1B}[31m", "\u{1B}]11;#ff0000\u{07}", "#ff0000", "196",
+                      String(repeating: "blue", count: 10_000)] as [String])
+    func unknownPotStylesAreNoTint(style: String) throws {
+        #expect(MonzoMapping.tint(style: style) == nil)
+        let pot = Monzo.Pot(id: "pot_1", name: "Trip", style: style, balance: 1, currency: "GBP", goalAmount: nil, created: nil,
+                            updated: nil, deleted: false)
+        #expect(try MonzoMapping.goal(pot).tint == nil)
+    }
+
+    @Test func aPotWithoutStyleHasNoTint() throws {
+        #expect(MonzoMapping.tint(style: nil) == nil)
+        let pots = try #require(try decoder.decode(Monzo.PotList.self, from: try Fixture.data("monzo_pots_mixed"), resource: "GET /pots").pots)
+        #expect(try MonzoMapping.goal(pots[0]).tint == .orange)
+        #expect(try MonzoMapping.goal(pots[2]).tint == nil, "no style")
     }
 
     /// Deleted pots are hidden by the API (`goals()`); a pot that cannot be read is skipped and
@@ -148,10 +175,10 @@ enum Fixture {
         #expect(oauth == "Refresh token has already been used (invalid_grant)")
         // Through the transport's reading: the approval state says what to do; the rest quote the server.
         let pending = try #require(MonzoAPI.classify(403, try Fixture.data("monzo_error_code"), "GET /pots"))
-        #expect(pending.kind == .unauthorized)
+        #expect(pending.kind == .unauthorized && pending.awaitsApproval)
         #expect(pending.message == "GET /pots: approve this sign-in in the Monzo app, then try again (HTTP 403)")
         let refused = try #require(MonzoAPI.classify(400, try Fixture.data("monzo_error_oauth"), "POST /oauth2/token"))
-        #expect(refused.kind == .rejected)
+        #expect(refused.kind == .rejected && !refused.awaitsApproval)
         #expect(refused.message == "POST /oauth2/token: HTTP 400: Refresh token has already been used (invalid_grant)")
         let hostile = Data(#"{"code": "bad_request", "message": "\u001b]0;owned\u0007line one\nline two"}"#.utf8)
         let message = try #require(MonzoAPI.classify(400, hostile, "GET /x")).message

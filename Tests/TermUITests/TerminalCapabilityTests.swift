@@ -181,18 +181,3 @@ import Testing
     }
 }
 
-@Suite struct DirectColorTerminfoTests {
-    @Test func theEntryAddsDirectColoursToTheTerminalsOwn() throws {
-        let source = try #require(DirectColorTerminfo.source(for: "xterm-256color"))
-        #expect(source.hasPrefix("qapital-direct|xterm-256color with direct colours,\n"))
-        #expect(source.contains("colors#0x1000000"))
-        #expect(source.contains("setaf=\\E[%?%p1%{8}%<%t3%p1%d%e38;2;%p1%{65536}%/%d;%p1%{256}%/%{255}%&%d;%p1%{255}%&%d%;m,"))
-        #expect(source.contains("\tuse=xterm-256color,\n"))
-    }
-
-    @Test func aTermThatCouldInjectTerminfoIsRefused() {
-        #expect(DirectColorTerminfo.source(for: "xterm,\n\tsetaf=x") == nil)
-        #expect(DirectColorTerminfo.source(for: "") == nil)
-        #expect(DirectColorTerminfo.source(for: "foot-extra") != nil)
-    }
-}
