@@ -3,8 +3,9 @@
 # (-ti vt340) and, where it is installed and starts, kitty (kitty graphics).
 #   Scripts/real-terminals.sh [BINARY] [OUTDIR]      (default: .build/debug/qapital-tui, .build/real-terminals)
 # For each terminal: the Goals tab must show Balloons' photo as a picture (more colours in its
-# thumbnail than half blocks have); then Activity, scrolled 40 rows, must be pixel for pixel what
-# a full repaint (Ctrl-L) draws: nothing left behind by pictures that scrolled away.
+# thumbnail than half blocks have); its detail the large photo as a picture, and back on the
+# list the screen must be pixel for pixel what a full repaint (Ctrl-L) draws; then Activity,
+# scrolled 40 rows, the same: nothing left behind by pictures that went away.
 # Needs Xvfb, xterm, xdotool, xwd (x11-apps) and python3; every wait has a deadline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -83,6 +84,32 @@ run() {
     fi
     settled "$name-goals"
     check png "$out/$name-goals.xwd" "$out/$name-goals.png"
+    # Balloons' detail: at 100 × 30 its photo is large, 12 rows from the second line (20 columns
+    # are inside it whatever the cell's shape). The demo's photo is 48 pixels, so most cells
+    # are flat: one in ten varying inside a half is a picture (half blocks: none, a monogram's
+    # two letters: 2 of 240). Back on the list (h) nothing of it may stay.
+    xdotool windowfocus --sync "$window" 2>/dev/null || true
+    xdotool key Return
+    local large=(picture "$out/$name-detail.xwd" 0 "$ch" "$cw" "$ch" 20 12 10)
+    if ! until_ok 20 sh -c "xwd -id $window -silent >'$out/$name-detail.xwd' && python3 Scripts/check_screenshot.py ${large[*]}"; then
+        check "${large[@]}" || true
+        check png "$out/$name-detail.xwd" "$out/$name-detail.png"
+        echo "real-terminals: $name: the goal detail's large photo is not drawn as a picture (see $out/$name-detail.png)" >&2
+        return 1
+    fi
+    settled "$name-detail"
+    check png "$out/$name-detail.xwd" "$out/$name-detail.png"
+    keys "h"
+    until_ok 10 sh -c "xwd -id $window -silent >'$out/$name-back.xwd' && ! python3 Scripts/check_screenshot.py same '$out/$name-back.xwd' '$out/$name-detail.xwd'" || true
+    settled "$name-back"
+    xdotool key ctrl+l
+    settled "$name-back-repainted"
+    if ! check same "$out/$name-back.xwd" "$out/$name-back-repainted.xwd"; then
+        check png "$out/$name-back.xwd" "$out/$name-back.png"
+        check png "$out/$name-back-repainted.xwd" "$out/$name-back-repainted.png"
+        echo "real-terminals: $name: leaving the detail left something behind (compare $out/$name-back.png and -back-repainted.png)" >&2
+        return 1
+    fi
     keys "2"
     keys "$(printf 'j%.0s' $(seq 40))"
     settled "$name-scrolled"
@@ -99,7 +126,7 @@ run() {
     keys "q"
     until_ok 5 sh -c "! kill -0 $terminal" || kill "$terminal" 2>/dev/null || true
     terminal=""
-    echo "real-terminals: $name: pictures drawn, nothing left behind ($out/$name-goals.png)"
+    echo "real-terminals: $name: pictures drawn (the detail's large photo too), nothing left behind ($out/$name-goals.png, $name-detail.png)"
 }
 
 # The control: xterm without sixel (-ti vt220) gets half blocks, and the check says so.
@@ -114,11 +141,21 @@ half_blocks() {
     settled xterm-plain-goals
     settled xterm-plain-goals
     check png "$out/xterm-plain-goals.xwd" "$out/xterm-plain-goals.png"
+    # The detail's large photo in half blocks, for the looser check below.
+    xdotool windowfocus --sync "$window" 2>/dev/null || true
+    xdotool key Return
+    until_ok 10 sh -c "xwd -id $window -silent >'$out/xterm-plain-detail.xwd' && ! python3 Scripts/check_screenshot.py same '$out/xterm-plain-detail.xwd' '$out/xterm-plain-goals.xwd'" || true
+    settled xterm-plain-detail
+    check png "$out/xterm-plain-detail.xwd" "$out/xterm-plain-detail.png"
     keys "q"
     until_ok 5 sh -c "! kill -0 $terminal" || kill "$terminal" 2>/dev/null || true
     terminal=""
     if check picture "$out/xterm-plain-goals.xwd" 0 "$ch" "$cw" "$ch" 4 1; then
         echo "real-terminals: xterm without sixel: the check took half blocks for a picture" >&2
+        return 1
+    fi
+    if check picture "$out/xterm-plain-detail.xwd" 0 "$ch" "$cw" "$ch" 20 12 10; then
+        echo "real-terminals: xterm without sixel: the check took the detail's half blocks for a picture" >&2
         return 1
     fi
     echo "real-terminals: xterm without sixel: half blocks, as expected"

@@ -34,8 +34,12 @@ final class AppStores {
         tokenCheck = signIn.map { TokenCheck($0, events: events) }
         if configuration.images && configuration.colors {
             // The demo's own pictures come from the API in process; everything else over HTTP(S).
-            images = ImageStore(schemes: configuration.pictureSchemes, cellPixels: configuration.pictureCellPixels,
-                                arrived: pictureArrived) { url in
+            // Where the terminal draws pictures: each kept large enough for the goal detail's large
+            // photo, and twice the room for them (a frame's pictures are at the cell's resolution).
+            let cell = configuration.pictureCellPixels
+            images = ImageStore(byteLimit: cell == nil ? ImageStore.defaultByteLimit : 2 * ImageStore.defaultByteLimit,
+                                sourceSide: cell.map { GoalDetailHeader.sourceSide(cell: $0) }, schemes: configuration.pictureSchemes,
+                                cellPixels: cell, arrived: pictureArrived) { url in
                 try await api.imageData(at: url)
             }
         } else {

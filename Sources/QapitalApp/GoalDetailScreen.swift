@@ -97,7 +97,7 @@ final class GoalDetailScreen: Screen {
         return .run(load, then: .push(detail))
     }
 
-    /// Rows of the header above the feed.
+    /// Rows of the compact header above the feed (`GoalDetailHeader` has the large one).
     static let headerHeight = 5
 
     @MainActor
@@ -119,17 +119,28 @@ final class GoalDetailScreen: Screen {
                          maxWidth: area.width - 2, style: Style(fg: .role(.muted)))
             return
         }
-        let header = area.top(min(headerHeight, area.height))
-        drawHeader(goal, users: users, colors: colors, images: images, into: &buffer, area: header)
-        var body = Rect(x: area.x, y: header.maxY, width: area.width, height: area.height - header.height)
-        guard body.height > 0 else { return }
-
         let feed = store.feed(for: goal.id)
-        // The chart, where the height allows: the whole feed's balance, whatever the filter.
-        let chartHeight = state.showsChart ? GoalChart.height(bodyHeight: body.height) : 0
-        if chartHeight > 0, GoalChart.draw(goal: goal, feed: feed.entries.map(\.item), now: format.now(), calendar: calendar, format: format,
-                                           into: &buffer, rect: body.top(chartHeight)) {
-            body = Rect(x: body.x, y: body.y + chartHeight, width: body.width, height: body.height - chartHeight)
+        var body: Rect
+        switch GoalDetailHeader.layout(area: area, pictures: images != nil, chart: state.showsChart, cellPixels: images?.cellPixels,
+                                       aspect: images?.aspectRatio(for: goal.imageURL)) {
+        case .large(let photo, let text, let chart, let height):
+            GoalDetailHeader.draw(goal, photo: photo, text: text, height: height, users: users, colors: colors, images: images,
+                                  into: &buffer, area: area)
+            // The chart beside the photo, under the text; its rule is the header's.
+            GoalChart.draw(goal: goal, feed: feed.entries.map(\.item), now: format.now(), calendar: calendar, format: format,
+                           into: &buffer, rect: chart)
+            body = Rect(x: area.x, y: area.y + height, width: area.width, height: area.height - height)
+        case .compact:
+            let header = area.top(min(headerHeight, area.height))
+            drawHeader(goal, users: users, colors: colors, images: images, into: &buffer, area: header)
+            body = Rect(x: area.x, y: header.maxY, width: area.width, height: area.height - header.height)
+            guard body.height > 0 else { return }
+            // The chart, where the height allows: the whole feed's balance, whatever the filter.
+            let chartHeight = state.showsChart ? GoalChart.height(bodyHeight: body.height) : 0
+            if chartHeight > 0, GoalChart.draw(goal: goal, feed: feed.entries.map(\.item), now: format.now(), calendar: calendar, format: format,
+                                               into: &buffer, rect: body.top(chartHeight)) {
+                body = Rect(x: body.x, y: body.y + chartHeight, width: body.width, height: body.height - chartHeight)
+            }
         }
         let entries = visibleEntries(feed.entries, filter: state.filter, users: users)
         list.clamp(count: entries.count)

@@ -1,6 +1,7 @@
 import FeedModel
 import Foundation
 import TermImage
+import TermUI
 
 /// A photo for a new goal, read from a path on disk and checked: a PNG or JPEG file of at most
 /// 10 MB that decodes. Read when the form's photo field is left or the goal is created (never
@@ -28,7 +29,8 @@ struct GoalPhoto {
     }
 
     /// The photo at `raw` (`~/` is the home folder), or a one-line reason it cannot be one.
-    static func load(path raw: String, home: String = NSHomeDirectory()) -> Result<GoalPhoto, Problem> {
+    /// `cellPixels`: where the terminal draws pictures itself, the preview is one at its resolution.
+    static func load(path raw: String, home: String = NSHomeDirectory(), cellPixels: PixelSize? = nil) -> Result<GoalPhoto, Problem> {
         let trimmed = raw.trimmingCharacters(in: .whitespaces)
         let path = trimmed == "~" ? home : trimmed.hasPrefix("~/") ? home + trimmed.dropFirst(1) : trimmed
         var isFolder: ObjCBool = false
@@ -50,7 +52,8 @@ struct GoalPhoto {
         guard let image = ImageDecoder.decode(data, atLeast: (32, 32)) else {
             return .failure(Problem("a damaged \(format.uppercased()) image (it does not decode)"))
         }
-        let preview = HalfBlockImage(image.limited(toMaxSide: 256), columns: previewSize.columns, rows: previewSize.rows)
+        let preview = HalfBlockImage(image.limited(toMaxSide: 256), columns: previewSize.columns, rows: previewSize.rows,
+                                     cellPixels: cellPixels)
         return .success(GoalPhoto(path: raw, data: data, format: format.uppercased(), preview: preview))
     }
 

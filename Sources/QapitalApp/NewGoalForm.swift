@@ -30,6 +30,8 @@ final class NewGoalForm: Overlay {
     private(set) var photoProblem: String?
     /// Where the photo's `~/` points (tests set their own).
     var home = NSHomeDirectory()
+    /// The terminal's cell where it draws pictures itself: the preview is then a picture too.
+    var cellPixels: PixelSize?
 
     static let nameWidth = 28
     static let targetWidth = 12
@@ -38,7 +40,9 @@ final class NewGoalForm: Overlay {
     /// cannot create goals says why instead.
     static func open(_ data: ScreenData) -> Outcome {
         if let reason = data.noGoalCreation { return .notice(reason) }
-        return .run([.resetGoalCreation], then: .present(NewGoalForm()))
+        let form = NewGoalForm()
+        form.cellPixels = data.images?.cellPixels
+        return .run([.resetGoalCreation], then: .present(form))
     }
 
     func handle(_ key: Key, _ data: ScreenData) -> Outcome {
@@ -99,7 +103,7 @@ final class NewGoalForm: Overlay {
             return
         }
         if photo?.path == photoPath.text { return }
-        switch GoalPhoto.load(path: path, home: home) {
+        switch GoalPhoto.load(path: path, home: home, cellPixels: cellPixels) {
         case .success(let loaded):
             photo = GoalPhoto(path: photoPath.text, data: loaded.data, format: loaded.format, preview: loaded.preview)
             photoProblem = nil

@@ -60,7 +60,10 @@ public final class ImageStore {
     /// `schemes`: http and https by default; the in-process demo adds its own `demo:`.
     /// `sourceSide`: the longest side kept of each picture (64, or `pictureSourceSide` where the
     /// terminal draws pictures: thumbnails at their real resolution).
-    public init(byteLimit: Int = 8 * 1024 * 1024, sourceSide: Int? = nil, schemes: Set<String> = ["http", "https"],
+    /// The LRU's bound where the caller gives none: 8 MB.
+    public static let defaultByteLimit = 8 * 1024 * 1024
+
+    public init(byteLimit: Int = ImageStore.defaultByteLimit, sourceSide: Int? = nil, schemes: Set<String> = ["http", "https"],
                 cellPixels: PixelSize? = nil, arrived: @escaping @MainActor (URL) -> Void = { _ in }, loader: @escaping Loader) {
         self.arrived = arrived
         self.byteLimit = byteLimit
@@ -98,6 +101,13 @@ public final class ImageStore {
         case .pending, nil:
             return nil
         }
+    }
+
+    /// The picture's width over its height as decoded, once it has arrived (nil while loading,
+    /// after a failure, or without a URL). Only reads.
+    public func aspectRatio(for url: URL?) -> Double? {
+        guard let url, case .ready(let decoded) = entries[url] else { return nil }
+        return Double(decoded.source.width) / Double(decoded.source.height)
     }
 
     /// Whether the URL has failed (or cannot be fetched): the caller shows its monogram for good.

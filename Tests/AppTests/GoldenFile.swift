@@ -28,17 +28,27 @@ enum GoldenFile {
         }
     }
 
+    /// In the style layer of a frame with pictures: a picture's half-block cell, whatever its colours.
+    static let pictureCell: Character = "▀"
+
     /// The file's text for `screen`: a title line, the text layer, the style layer, the legend.
-    /// Trailing blanks are trimmed on every line, nothing else.
-    static func render(_ screen: CellBuffer, title: String) throws -> String {
+    /// Trailing blanks are trimmed on every line, nothing else. `pictures`: cells of a picture
+    /// (`▀` in two RGB colours) are named `▀` in the style layer, their colours not compared (a
+    /// picture is hundreds of them; the picture tests look at those), so the frame keeps where
+    /// pictures are drawn.
+    static func render(_ screen: CellBuffer, title: String, pictures: Bool = false) throws -> String {
         var names: [Style: Character] = [.plain: " "]
         var legend: [(Character, Style)] = []
         var styleRows: [String] = []
+        var picturesDrawn = false
         for y in 0..<screen.height {
             var row = ""
             for x in 0..<screen.width {
                 let style = screen.style(atX: x, y: y)
-                if let name = names[style] {
+                if pictures, screen[x, y].scalar == "▀", case .rgb = style.fg, case .rgb = style.bg {
+                    row.append(pictureCell)
+                    picturesDrawn = true
+                } else if let name = names[style] {
                     row.append(name)
                 } else {
                     guard legend.count < styleNames.count else { throw RenderError.tooManyStyles(legend.count + 1) }
@@ -56,6 +66,7 @@ enum GoldenFile {
         lines += styleRows
         lines.append(legendSeparator)
         lines += legend.map { "\($0.0) \(describe($0.1))" }
+        if picturesDrawn { lines.append("\(pictureCell) a picture's half blocks (colours not compared)") }
         return lines.map(trimmingTrailingBlanks).joined(separator: "\n") + "\n"
     }
 

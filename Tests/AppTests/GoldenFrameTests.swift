@@ -11,7 +11,8 @@ import TestSupport
 /// and colour layers, see `GoldenFile`; ratatui's `Buffer::with_lines`, tig's `save-display`):
 /// the five tabs, a goal's detail and every overlay on the demo, and Goals, a goal's detail and
 /// Activity loading, empty and failed, each at 80×24 and 120×40; fixed clock, UTC, colours on,
-/// pictures off (a picture is hundreds of colours; the picture tests look at those).
+/// pictures off (a picture is hundreds of colours; the picture tests look at those), but for the
+/// frames that show where pictures go (`-pictures`: picture cells named `▀`, colours not compared).
 /// `QAPITAL_UPDATE_GOLDEN=1 swift test --filter GoldenFrameTests` writes the files.
 @MainActor
 @Suite(.timeLimit(.minutes(2))) struct GoldenFrameTests {
@@ -22,6 +23,8 @@ import TestSupport
         let name: String
         let keys: [Key]
         var signIn = false
+        /// Pictures on (half blocks): where they are drawn is compared, not their colours.
+        var pictures = false
         var testDescription: String { name }
     }
 
@@ -32,6 +35,8 @@ import TestSupport
         DemoFrame(name: "achievements", keys: [.char("4")]),
         DemoFrame(name: "people", keys: [.char("5")]),
         DemoFrame(name: "goal-detail", keys: [.enter]),
+        // The detail's photo: 8×4 in the compact header, large from 100×30 (GoalDetailHeader).
+        DemoFrame(name: "goal-detail-pictures", keys: [.enter], pictures: true),
         // The overlays (KeysHelp.overlayTypes).
         DemoFrame(name: "keys-help", keys: [.char("?")]),
         DemoFrame(name: "filter-line", keys: [.char("/"), .char("b")]),
@@ -46,11 +51,11 @@ import TestSupport
         for size in Self.sizes {
             // A source whose token was refused from the start: the sign-in form is up at once.
             let signIn = AppCore.SignInCapability(origin: "api.example.test", isRefused: { true }, check: { _, _ in nil })
-            let app = AppHarness(width: size.width, height: size.height, colors: true, images: false,
+            let app = AppHarness(width: size.width, height: size.height, colors: true, images: frame.pictures,
                                  capabilities: .init(signIn: frame.signIn ? signIn : nil), achievements: Self.achievements)
             _ = await app.start()
             for key in frame.keys { await app.press(key) }
-            let text = try GoldenFile.render(app.terminal.screen, title: "\(frame.name) on the demo")
+            let text = try GoldenFile.render(app.terminal.screen, title: "\(frame.name) on the demo", pictures: frame.pictures)
             GoldenFile.check(text, name: "\(frame.name)-\(size.width)x\(size.height)")
         }
     }
@@ -128,5 +133,17 @@ import TestSupport
         lines[2] = "changed"
         let diff = try #require(GoldenFile.problem(lines.joined(separator: "\n"), name: "goals-80x24"))
         #expect(diff.contains("line 3:\n- \(third)\n+ changed"))
+    }
+
+    /// With pictures, a picture's cells are named `▀` whatever their colours (so a frame keeps
+    /// where pictures are, not their hundreds of colours); other `▀` cells keep their style.
+    @Test func pictureCellsAreNamedWithoutTheirColours() throws {
+        var buffer = CellBuffer(width: 4, height: 1)
+        buffer[0, 0] = Cell("▀", style: Style(fg: .rgb(1, 2, 3), bg: .rgb(4, 5, 6)))
+        buffer[1, 0] = Cell("▀", style: Style(fg: .rgb(7, 8, 9), bg: .rgb(0, 0, 0)))
+        buffer[2, 0] = Cell("▀", style: Style(fg: .role(.accent)))
+        let text = try GoldenFile.render(buffer, title: "t", pictures: true)
+        #expect(text.contains("\n" + GoldenFile.styleSeparator + "\n▀▀a\n" + GoldenFile.legendSeparator + "\na fg=accent\n▀ a picture's"))
+        #expect(try GoldenFile.render(buffer, title: "t").contains("\n" + GoldenFile.styleSeparator + "\nabc\n"))
     }
 }

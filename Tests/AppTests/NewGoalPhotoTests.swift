@@ -124,6 +124,28 @@ import TestSupport
     }
 }
 
+extension NewGoalPhotoTests {
+    /// Where the terminal draws pictures itself, the preview is placed as one (12 × 6 cells at
+    /// 10 × 20 pixels), and closing the form takes it away.
+    @Test func thePreviewIsAPictureWhereTheTerminalDrawsThem() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try DemoImages.goalPNG(id: 3).write(to: folder.appendingPathComponent("bike.png"))
+        let app = AppHarness(width: 100, height: 30, colors: true, pictureCellPixels: PixelSize(width: 10, height: 20))
+        _ = await app.start()
+        _ = await app.press(.char("a"))
+        _ = await app.type("New bike")
+        _ = await app.press(.tab, .tab)
+        _ = await app.type(folder.appendingPathComponent("bike.png").path)
+        _ = await app.press(.tab)
+        let preview = try #require(app.terminal.pictures.first { $0.rect.width == 12 && $0.rect.height == 6 },
+                                   "\(app.terminal.pictures.map(\.rect))")
+        #expect(preview.picture.width == 120 && preview.picture.height == 120)
+        _ = await app.press(.escape)
+        #expect(!app.terminal.pictures.contains { $0.picture == preview.picture })
+    }
+}
+
 /// The photo over HTTP: `serve` keeps it and serves it back; Starling's demo takes it as base64.
 @Suite(.timeLimit(.minutes(1))) struct NewGoalPhotoServeTests {
     @Test func serveKeepsThePhotoAndServesItBack() async throws {

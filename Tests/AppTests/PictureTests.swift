@@ -44,11 +44,12 @@ import TermUI
     }
 
     @Test func theGoalHeaderAndTheActivityFeedShowPictures() async throws {
-        let app = AppHarness(width: 100, height: 30, colors: true)
+        // One column short of the large photo: the compact header's 8×4.
+        let app = AppHarness(width: 99, height: 30, colors: true)
         _ = await app.start()
         let detail = await app.press(.enter)
         #expect(detail[1].hasPrefix("▀▀▀▀▀▀▀▀ Balloons"))
-        #expect(detail[4].hasPrefix("▀▀▀▀▀▀▀▀"))
+        #expect(detail[4].hasPrefix("▀▀▀▀▀▀▀▀ "))
         #expect(detail[5].hasPrefix("────"))
         let activity = await app.press(.char("2"))
         let row = try #require(activity.firstIndex { $0.hasPrefix("▀▀ ") })
@@ -57,6 +58,36 @@ import TermUI
         if let daniel = activity.firstIndex(where: { $0.contains(" Daniel made") || $0.contains(" Daniel moved") || $0.contains(" Daniel didn't") }) {
             #expect(activity[daniel].hasPrefix("D  "))
         }
+    }
+
+    /// From 100 × 30 the detail's header is the photo, 24 × 12 half blocks (24 × 24 pixels),
+    /// the text and the chart beside it, a rule under both.
+    @Test func aWideAndTallDetailShowsTheLargePhoto() async throws {
+        let app = AppHarness(width: 100, height: 30, colors: true)
+        _ = await app.start()
+        let detail = await app.press(.enter)
+        let photo = String(repeating: "▀", count: 24)
+        for y in 1...12 {
+            #expect(detail[y].hasPrefix(photo + " "), "line \(y): \(detail[y])")
+            for x in 0..<24 { #expect(PictureTests.isPicture(app, x: x, y: y)) }
+        }
+        #expect(detail[1].hasPrefix(photo + "  Balloons"))
+        #expect(detail[2].hasPrefix(photo + "  Saved $400.00 of $1,500.00"))
+        #expect(detail[5].contains("$1,500.00┤"), "the chart beside the photo: \(detail[5])")
+        #expect(detail[13] == String(repeating: "─", count: 100))
+        #expect(detail[14].contains("Johan made a roundup."))
+        // Made from the decoded picture, not from a smaller size: the half blocks are the
+        // picture's own at 24 × 12.
+        let balloons = try #require(app.core.stores.goals.goals.first { $0.name == "Balloons" })
+        let png = try #require(balloons.imageURL.flatMap { DemoImages.png(atPath: $0.path) })
+        let source = try #require(ImageDecoder.decode(png))
+        let expected = HalfBlockImage(source, columns: 24, rows: 12)
+        for y in 0..<12 { for x in 0..<24 { #expect(app.terminal.screen[x, y + 1] == expected.cell(column: x, row: y)) } }
+        // `c` hides the chart, and the compact header gives the feed its rows; `c` again, back.
+        let compact = await app.press(.char("c"))
+        #expect(compact[1].hasPrefix("▀▀▀▀▀▀▀▀ Balloons") && compact[5].hasPrefix("────"))
+        #expect(compact[6].contains("Johan made a roundup."))
+        #expect(await app.press(.char("c"))[1].hasPrefix(photo + "  Balloons"))
     }
 
     @Test func noImagesAndNoColourShowMonogramsOnly() async throws {

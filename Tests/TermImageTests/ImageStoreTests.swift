@@ -194,6 +194,24 @@ actor ScriptedLoader {
         #expect(plain.sourceSide == 64)
     }
 
+    /// The aspect ratio of the picture as decoded (the goal detail sizes its large photo by it):
+    /// nil until it arrives; kept within `sourceSide` without changing shape.
+    @Test func theAspectRatioIsThePicturesOnceItArrived() async throws {
+        let png = TestImages.png(width: 600, height: 400) { _, _ in (10, 20, 30, 255) }
+        let (arrivals, continuation) = AsyncStream<URL>.makeStream()
+        let store = ImageStore(sourceSide: 360, cellPixels: PixelSize(width: 10, height: 20), arrived: { continuation.yield($0) }) { _ in png }
+        let url = URL(string: "http://images.example/wide.png")!
+        #expect(store.aspectRatio(for: url) == nil && store.aspectRatio(for: nil) == nil)
+        store.request(url)
+        #expect(store.aspectRatio(for: url) == nil)
+        var iterator = arrivals.makeAsyncIterator()
+        _ = await iterator.next()
+        #expect(store.aspectRatio(for: url) == 1.5)
+        // The large photo of a 3:2 picture, 36 × 12 cells, is made from the 360 × 240 kept.
+        let picture = try #require(store.image(for: url, columns: 36, rows: 12)?.picture)
+        #expect(picture.width == 360 && picture.height == 240)
+    }
+
     @Test func drawingPlacesThePictureOnlyWhenItIsWhole() throws {
         let image = TestImages.image(width: 8, height: 8) { _, _ in (10, 200, 30, 255) }
         let cells = HalfBlockImage(image, columns: 4, rows: 2, cellPixels: PixelSize(width: 10, height: 20))
