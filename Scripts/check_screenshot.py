@@ -6,6 +6,13 @@
                                                  PERCENT (75) of them vary inside a half
   check_screenshot.py same A.xwd B.xwd [R B]     exit 0 when both hold the same pixels (but
                                                  R pixels on the right, B at the bottom)
+  check_screenshot.py alike A.xwd B.xwd CW CH [R B]
+                                                 exit 0 when no cell of CW x CH pixels differs
+                                                 in more than 8 pixels: glyph edges that spill
+                                                 over a cell's border (xterm's Xft) differ by a
+                                                 few pixels between a frame drawn in pieces and
+                                                 one drawn whole; a wrong character or a picture
+                                                 left behind differs by dozens
   check_screenshot.py png SHOT.xwd OUT.png       writes the PNG"""
 import os
 import sys
@@ -48,6 +55,20 @@ def main():
         differ = sum(1 for ra, rb in zip(a[:height], b[:height]) for pa, pb in zip(ra[:width], rb[:width]) if pa != pb)
         print("%d pixels differ" % differ)
         sys.exit(0 if differ == 0 and len(a) == len(b) else 1)
+    if mode == "alike":
+        a, b = read_xwd(sys.argv[2])[2], read_xwd(sys.argv[3])[2]
+        cw, ch = int(sys.argv[4]), int(sys.argv[5])
+        right, bottom = (int(sys.argv[6]), int(sys.argv[7])) if len(sys.argv) > 7 else (0, 0)
+        height, width = len(a) - bottom, len(a[0]) - right
+        cells = {}
+        for y, (ra, rb) in enumerate(zip(a[:height], b[:height])):
+            for x, (pa, pb) in enumerate(zip(ra[:width], rb[:width])):
+                if pa != pb:
+                    cells[(x // cw, y // ch)] = cells.get((x // cw, y // ch), 0) + 1
+        differ = sorted(cell for cell, count in cells.items() if count > 8)
+        print("%d pixels differ; %d cells differ in more than 8%s" % (
+            sum(cells.values()), len(differ), (": " + " ".join("%d,%d" % c for c in differ[:10])) if differ else ""))
+        sys.exit(0 if not differ and len(a) == len(b) else 1)
     if mode == "png":
         write_png(sys.argv[3], read_xwd(sys.argv[2])[2])
         sys.exit(0)
