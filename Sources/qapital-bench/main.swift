@@ -66,7 +66,7 @@ func runBenchmarks() async {
     for count in [1_000, 100_000, 1_000_000] where wanted("frames") {
         guard let f = frames[count] else { row("frame cost, \(count) activities", "no pty", "", nil); continue }
         let met = count == 1_000_000 ? f.p99 <= .milliseconds(1) : nil
-        row("frame cost (j + draw + ncurses refresh), \(count.formatted()) activities", "p50 \(ms(f.p50)), p99 \(ms(f.p99))",
+        row("frame cost (j + draw + present), \(count.formatted()) activities", "p50 \(ms(f.p50)), p99 \(ms(f.p99))",
             count == 1_000_000 ? "p99 ≤ 1 ms" : "", met)
     }
     if let small = frames[1_000], let large = frames[1_000_000] {
