@@ -246,8 +246,8 @@ import Testing
     }
 }
 
-/// A small deterministic generator for the garbage tests.
-struct SplitMix64 {
+/// A small deterministic generator for the garbage and model-terminal tests.
+struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

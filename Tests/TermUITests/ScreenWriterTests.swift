@@ -228,18 +228,6 @@ struct ScreenModel {
     var looks: [[Shown]] { cells.map { $0.map(Self.look) } }
 }
 
-/// A fixed-seed generator, so every run draws the same frames.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct ScreenWriterTests {
     static let words = ["Balloons", "Tokyo trip 東京", "$4.00", "▀▀", "│", "Concert ⚡️", "café", "e\u{301}", "  ", "x", "中文字"]
     static let styles: [Style] = [
@@ -247,7 +235,7 @@ struct SplitMix: RandomNumberGenerator {
         Style(bg: .indexed(24)), .underline, .dim, Style(fg: .rgb(10, 200, 30), bg: .rgb(1, 2, 3), attributes: [.italic, .bold]),
     ]
 
-    static func randomRow(_ buffer: inout CellBuffer, y: Int, using rng: inout SplitMix) {
+    static func randomRow(_ buffer: inout CellBuffer, y: Int, using rng: inout SplitMix64) {
         var x = Int.random(in: 0..<4, using: &rng)
         while x < buffer.width - 1 {
             let word = words.randomElement(using: &rng)!
@@ -259,7 +247,7 @@ struct SplitMix: RandomNumberGenerator {
     }
 
     /// The next frame: often the last one scrolled by a few rows in a region, with a few rows changed.
-    static func nextFrame(after previous: CellBuffer, using rng: inout SplitMix) -> CellBuffer {
+    static func nextFrame(after previous: CellBuffer, using rng: inout SplitMix64) -> CellBuffer {
         var next = previous
         let height = previous.height
         if Int.random(in: 0..<3, using: &rng) > 0 {
@@ -297,7 +285,7 @@ struct SplitMix: RandomNumberGenerator {
     ])
     func aModelTerminalShowsEveryFrameExactly(features: ScreenWriter.Features) {
         let theme = features.colors == 0 ? Theme.noColor : Theme.standard
-        var rng = SplitMix(state: 2026)
+        var rng = SplitMix64(seed: 2026)
         let width = 37, height = 12
         var writer = ScreenWriter(features: features, theme: theme)
         var model = ScreenModel(width: width, height: height, backColorErase: features.backColorErase)
