@@ -134,8 +134,11 @@ struct ScreenWriter {
         }
         let shifts = Set([1, -1, 2, -2] + lineUps.sorted { $0.value > $1.value }.prefix(4).map(\.key))
         let inPlace = (0..<height).map { differing($0, $0) }
-        // What writing a row on blank costs more than writing it over what it held.
-        let blankCost = (0..<height).map { differing($0, nil) - inPlace[$0] }
+        // What writing a row on blank costs more than writing it over what it held (summed from
+        // the top, so a run of rows costs one subtraction).
+        var blankCost = [0]
+        for y in 0..<height { blankCost.append(blankCost.last! + differing(y, nil) - inPlace[y]) }
+        func emptiedCost(_ rows: ClosedRange<Int>) -> Int { blankCost[rows.upperBound + 1] - blankCost[rows.lowerBound] }
         var best: (scroll: Scroll, saved: Int)?
         for shift in shifts where abs(shift) < height {
             // gains[y]: the row y taken from y + shift, where that row exists.
@@ -146,7 +149,7 @@ struct ScreenWriter {
                 for end in start..<rows.upperBound {
                     let gain = prefix[end - rows.lowerBound + 1] - prefix[start - rows.lowerBound]
                     let emptied = shift > 0 ? (end + 1)...(end + shift) : (start + shift)...(start - 1)
-                    let saved = gain - emptied.reduce(0) { $0 + blankCost[$1] }
+                    let saved = gain - emptiedCost(emptied)
                     if saved >= width, saved > best?.saved ?? 0 {
                         best = (shift > 0 ? Scroll(top: start, bottom: end + shift, by: shift)
                             : Scroll(top: start + shift, bottom: end, by: shift), saved)
