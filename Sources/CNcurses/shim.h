@@ -122,7 +122,7 @@ static inline struct qt_crash_state *qt_crash_state(void) {
    the alternate screen, show the cursor, reset colours, stop mouse reports, leave keypad mode.
    Only async-signal-safe calls. */
 static inline void qt_restore_terminal_raw(void) {
-    static const char reset[] = "\033[?2026l\033[?1049l\033[?25h\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?1l\033>\r\n";
+    static const char reset[] = "\033[?2026l\033[r\033[?1049l\033[?25h\033[0m\033[?1000l\033[?1002l\033[?1006l\033[?1l\033>\r\n";
     struct qt_crash_state *state = qt_crash_state();
     if (state->termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &state->termios);
     ssize_t ignored = write(STDOUT_FILENO, reset, sizeof reset - 1);

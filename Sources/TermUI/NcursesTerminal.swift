@@ -103,6 +103,8 @@ public final class NcursesTerminal: Terminal {
         sources = []
         if capabilities.graphics == .kitty { writeOut(KittyGraphics.deleteEverything) }
         pictures = PictureLayer(graphics: capabilities.graphics)
+        // No scroll region or pen left to the shell, whatever a cut frame left.
+        writeOut("\u{1B}[r\u{1B}[0m")
         if mouseReports.sent { MouseReports.send(MouseReports.disableSequence, to: outputDescriptor) }
         mouseReports.sent = false
         endwin()
@@ -191,6 +193,20 @@ public final class NcursesTerminal: Terminal {
         winch.resume()
         sources.append(winch)
 
+        // Back from Ctrl-Z: ncurses' own stop handler has repainted its picture of the screen,
+        // which is blank (frames bypass it). Everything is drawn again, mouse modes too.
+        let resumed = DispatchSource.makeSignalSource(signal: SIGCONT, queue: .main)
+        resumed.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.isStarted else { return }
+                self.settleNcurses()
+                self.mouseReports.sent = false
+                sink(.resize(width: self.size.width, height: self.size.height))
+            }
+        }
+        resumed.resume()
+        sources.append(resumed)
+
         for sig in Self.quitSignals {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
             source.setEventHandler { MainActor.assumeIsolated { sink(.quitSignal(sig)) } }
@@ -256,8 +272,9 @@ public final class NcursesTerminal: Terminal {
         // resizeterm queues a KEY_RESIZE itself; calling it again here would queue another one
         // forever. ncurses has the new size already: report it if it changed.
         let current = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
-        settleNcurses()
+        // Unchanged: the SIGWINCH source has settled ncurses and the frame is drawn already.
         if current != size {
+            settleNcurses()
             size = current
             sink(.resize(width: current.width, height: current.height))
         }

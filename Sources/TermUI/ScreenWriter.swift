@@ -72,8 +72,9 @@ struct ScreenWriter {
         if let screen, screen.width == next.width, screen.height == next.height {
             old = screen
         } else {
+            // A frame cut short may have left a scroll region: the whole screen again first.
             setPen(.plain)
-            emit("\u{1B}[H\u{1B}[2J")
+            emit("\u{1B}[r\u{1B}[H\u{1B}[2J")
             cursor = (0, 0)
             old = CellBuffer(width: next.width, height: next.height)
         }
@@ -119,6 +120,9 @@ struct ScreenWriter {
             for x in 0..<width where next.cells[new + x] != old.cells[was + x] { count += 1 }
             return count
         }
+        let inPlace = (0..<height).map { differing($0, $0) }
+        // Fewer changed cells than a row: no scroll can save a row's worth.
+        guard inPlace.reduce(0, +) >= width else { return nil }
         func hashes(_ buffer: CellBuffer) -> [Int] {
             (0..<height).map { y in
                 var hasher = Hasher()
@@ -132,8 +136,9 @@ struct ScreenWriter {
         for (y, hash) in hashes(next).enumerated() {
             for z in oldRows[hash] ?? [] where z != y { lineUps[z - y, default: 0] += 1 }
         }
-        let shifts = Set([1, -1, 2, -2] + lineUps.sorted { $0.value > $1.value }.prefix(4).map(\.key))
-        let inPlace = (0..<height).map { differing($0, $0) }
+        // In a fixed order (ties by shift), so the same frames give the same bytes in every run.
+        let lined = lineUps.sorted { ($0.value, -abs($0.key), $0.key) > ($1.value, -abs($1.key), $1.key) }
+        let shifts = Array(Set([1, -1, 2, -2] + lined.prefix(4).map(\.key))).sorted { (abs($0), $0) < (abs($1), $1) }
         // What writing a row on blank costs more than writing it over what it held (summed from
         // the top, so a run of rows costs one subtraction).
         var blankCost = [0]

@@ -295,6 +295,9 @@ struct ScreenModel {
             model.play(writer.frame(frame, repaint: step % 50 == 7 ? [3] : []))
             let expected = ScreenModel.expected(frame, writer: writer)
             #expect(model.problems == [], "step \(step)")
+            // Every frame ends with the whole screen as the scroll region and the plain pen.
+            #expect(model.top == 0 && model.bottom == height - 1, "step \(step)")
+            #expect(model.pen == ScreenModel.Shown(), "step \(step)")
             if model.looks != expected {
                 let row = (0..<height).first { model.looks[$0] != expected[$0] }!
                 Issue.record("step \(step): row \(row) shows \(model.looks[row]) but should show \(expected[row])")
