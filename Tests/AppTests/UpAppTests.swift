@@ -138,6 +138,19 @@ import TestSupport
         #expect(try UpAPI.targetAmounts("Holiday = 2000; 🐷 Savings = 500.50;").get() == ["Holiday": 2000, "🐷 Savings": Decimal(string: "500.50")!])
     }
 
+    /// `--source up` against `url`, started as the command starts it; nil (and recorded) when
+    /// it did not come up connected, online or offline.
+    static func startUp(_ url: URL, environment: [String: String]) async throws
+        -> (options: AppOptions, settings: AppOptions.Settings, connection: AppOptions.BankConnection)? {
+        let options = try AppOptions.parse(["--source", "up", "--api-url", url.absoluteString])
+        let settings = try options.settings(environment: environment)
+        guard case .connected(let connection) = try await options.startBank(settings.source, environment: environment) else {
+            Issue.record("Up did not start (online or from the last account)")
+            return nil
+        }
+        return (options, settings, connection)
+    }
+
     /// Started offline, the people on a joint account are named as Up last named them (their
     /// display names kept with the accounts beside the cache, never the token), not "User #ID",
     /// even when the last run never showed them (so none was kept as a user in the cache).
@@ -151,12 +164,7 @@ import TestSupport
         var served: URL?
         try await withUpServer(handler: UpDemoAPI(backend: backend)) { _, url in
             served = url
-            let options = try AppOptions.parse(["--source", "up", "--api-url", url.absoluteString])
-            let settings = try options.settings(environment: withToken)
-            guard case .connected(let connection) = try await options.startBank(settings.source, environment: withToken) else {
-                Issue.record("not connected")
-                return
-            }
+            guard let (options, settings, connection) = try await Self.startUp(url, environment: withToken) else { return }
             // The app starts on Goals (the activity's first page loads behind it); nobody is shown.
             let goals = await MainActor.run {
                 AppHarness(core: options.openBank(connection, source: settings.source, settings: settings, environment: withToken),
@@ -164,13 +172,7 @@ import TestSupport
             }
             _ = await goals.start()
         }
-        let url = try #require(served)
-        let options = try AppOptions.parse(["--source", "up", "--api-url", url.absoluteString])
-        let settings = try options.settings(environment: withToken)
-        guard case .connected(let connection) = try await options.startBank(settings.source, environment: withToken) else {
-            Issue.record("an unreachable Up did not start offline")
-            return
-        }
+        guard let (options, settings, connection) = try await Self.startUp(try #require(served), environment: withToken) else { return }
         #expect(connection.offline)
         let app = await MainActor.run {
             AppHarness(core: options.openBank(connection, source: settings.source, settings: settings, environment: withToken), width: 120)
@@ -200,22 +202,11 @@ import TestSupport
         var served: URL?
         try await withUpServer { _, url in
             served = url
-            let options = try AppOptions.parse(["--source", "up", "--api-url", url.absoluteString])
-            let settings = try options.settings(environment: withToken)
-            guard case .connected(let connection) = try await options.startBank(settings.source, environment: withToken) else {
-                Issue.record("not connected")
-                return
-            }
+            guard let (options, settings, connection) = try await Self.startUp(url, environment: withToken) else { return }
             #expect(!connection.offline)
             _ = await MainActor.run { options.openBank(connection, source: settings.source, settings: settings, environment: withToken) }
         }
-        let url = try #require(served)
-        let options = try AppOptions.parse(["--source", "up", "--api-url", url.absoluteString])
-        let settings = try options.settings(environment: withToken)
-        guard case .connected(let connection) = try await options.startBank(settings.source, environment: withToken) else {
-            Issue.record("an unreachable Up did not start offline")
-            return
-        }
+        guard let (_, _, connection) = try await Self.startUp(try #require(served), environment: withToken) else { return }
         #expect(connection.offline)
         #expect(connection.header.hasPrefix("2Up Spending (joint) · A$"))
         #expect(connection.api.accountId == UpDemoAPI.spendingId)
