@@ -299,7 +299,8 @@ public final class NcursesTerminal: Terminal {
     public func present(_ buffer: CellBuffer) {
         guard isStarted, var writer else { return }
         var changedLines = Set<Int>()
-        let fullRepaint = writer.screen == nil
+        // The writer clears the screen when it does not know it or its size changed.
+        let fullRepaint = writer.screen.map { $0.width != buffer.width || $0.height != buffer.height } ?? true
         if fullRepaint {
             pictures.forgetScreen()
         } else if capabilities.graphics != .halfBlocks, let previous = writer.screen, let changed = buffer.changedCells(since: previous) {
@@ -308,9 +309,7 @@ public final class NcursesTerminal: Terminal {
         // Pictures in the terminal's own graphics: lines a picture left are written again, the
         // pictures drawn after the cells.
         let pictureStep = pictures.update(to: capabilities.graphics == .halfBlocks ? [] : buffer.visiblePictures, size: size,
-                                          fullRepaint: fullRepaint || writer.screen?.width != buffer.width
-                                              || writer.screen?.height != buffer.height,
-                                          changedLines: changedLines)
+                                          fullRepaint: fullRepaint, changedLines: changedLines)
         var bytes = writer.frame(buffer, repaint: pictureStep.repaint)
         self.writer = writer
         bytes.append(contentsOf: pictureStep.output.utf8)

@@ -22,15 +22,6 @@ struct ScreenWriter {
         /// Scrolling a region (terminfo `csr`); off while pictures are part of the screen's
         /// pixels (sixel, iTerm2), which a scroll would move where nothing redraws them.
         var scrollRegions = true
-
-        init(colors: Int = 256, truecolor: Bool = false, backColorErase: Bool = false,
-             eraseCharacters: Bool = true, scrollRegions: Bool = true) {
-            self.colors = colors
-            self.truecolor = truecolor
-            self.backColorErase = backColorErase
-            self.eraseCharacters = eraseCharacters
-            self.scrollRegions = scrollRegions
-        }
     }
 
     let features: Features
