@@ -1,6 +1,29 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The banks, each in its own folder `Banks/NAME` (docs/architecture.md, "Recipe: add a data source"):
+/// `Client` (the API, its payloads and mapping into FeedModel: Foundation, FeedModel and HTTPTransport only),
+/// `Source` (its registry entry, sign-in, what it keeps between runs, its `serve --api` look-alike),
+/// `Tests` (its decoding, with its fixtures) and `Fuzz` (its harnesses, which Fuzz/run.sh finds there).
+let banks = ["Starling", "Monzo", "Up"]
+
+/// What every bank's targets are, from its name.
+func bankTargets(_ name: String) -> [Target] {
+    [
+        .target(name: "\(name)Client", dependencies: ["FeedModel", "HTTPTransport"], path: "Banks/\(name)/Client"),
+        .target(name: "\(name)Source", dependencies: [.target(name: "\(name)Client"), "SourceKit", "FeedModel", "HTTPTransport",
+                                                      "DemoData", "DemoServer"],
+                path: "Banks/\(name)/Source"),
+        .testTarget(name: "\(name)ClientTests", dependencies: [.target(name: "\(name)Client"), "FeedModel", "HTTPTransport"],
+                    path: "Banks/\(name)/Tests", resources: [.copy("Fixtures")]),
+    ]
+}
+
+/// Every bank's registry entry and look-alike: what the executable and the tests that drive every source link.
+let bankSources: [Target.Dependency] = banks.map { .target(name: "\($0)Source") }
+/// Every bank's client, for the tests that drive a bank's API directly.
+let bankClients: [Target.Dependency] = banks.map { .target(name: "\($0)Client") }
+
 let package = Package(
     name: "qapital-tui",
     platforms: [.macOS(.v13)],
@@ -29,22 +52,19 @@ let package = Package(
         .target(name: "HTTPTransport", dependencies: ["FeedModel", "CCurl"]),
         // The Qapital API of docs/api.md over HTTP.
         .target(name: "QapitalClient", dependencies: ["FeedModel", "HTTPTransport"]),
-        // Starling Bank's public API (v2) over HTTP: docs/starling.md.
-        .target(name: "StarlingClient", dependencies: ["FeedModel", "HTTPTransport"]),
-        // Up's public API (v1, JSON:API), read-only: docs/banks.md.
-        .target(name: "UpClient", dependencies: ["FeedModel", "HTTPTransport"]),
-        // Monzo's public API over HTTP: pots as goals, deposits once by dedupe_id (docs/banks.md).
-        .target(name: "MonzoClient", dependencies: ["FeedModel", "HTTPTransport"]),
         // The built-in demo: dataset, in-process backend and API, generated pictures.
         .target(name: "DemoData", dependencies: ["FeedModel", "HTTPTransport"]),
         // `serve`: the demo backend over real HTTP: a strict, bounded HTTP/1.1 server on SwiftNIO's event loops
         // (NIOCore and NIOPosix only; its own request parser, see docs/performance.md for why and what it costs).
-        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData", "StarlingClient", "UpClient", "MonzoClient",
+        .target(name: "DemoServer", dependencies: ["FeedModel", "DemoData",
                                                    .product(name: "NIOCore", package: "swift-nio"),
                                                    .product(name: "NIOPosix", package: "swift-nio"),
                                                    .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         // The offline cache: SQLite through GRDB, behind FeedModel's `OfflineCache` protocol.
         .target(name: "FeedCache", dependencies: ["FeedModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        // What a source declares to be registered (`RegisteredSource`: how it opens, signs in, keeps its last account
+        // and is served), shared by every source and the executable; it names none of them.
+        .target(name: "SourceKit", dependencies: ["FeedModel", "HTTPTransport", "DemoData", "DemoServer", "FeedCache"]),
         // Pictures in the terminal: decoding, scaling, half-block cells, the image store.
         .target(name: "TermImage", dependencies: ["CImageCodecs", "TermUI"]),
         // The app without its command line: state, screens and the event loop.
@@ -58,15 +78,16 @@ let package = Package(
         .executableTarget(
             name: "qapital-tui",
             dependencies: [
-                "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "StarlingClient", "UpClient", "MonzoClient", "DemoData",
-                "DemoServer", "Commands",
+                "FeedModel", "TermUI", "QapitalApp", "FeedCache", "HTTPTransport", "QapitalClient", "DemoData",
+                "DemoServer", "Commands", "SourceKit",
+            ] + bankSources + [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         // What the tests and the bench share: the one fake API, the wait helper, the pseudo-terminal driver,
         // ...and the in-process demo server and raw socket client the server and client tests share.
-        .target(name: "TestSupport", dependencies: ["FeedModel", "CNcurses", "DemoData", "DemoServer", "QapitalClient", "Commands"]),
+        .target(name: "TestSupport", dependencies: ["FeedModel", "CNcurses", "DemoData", "DemoServer", "QapitalClient", "Commands"] + bankSources),
         .executableTarget(name: "qapital-bench",
                           dependencies: ["CNcurses", "FeedModel", "TermUI", "QapitalApp", "DemoData", "DemoServer", "QapitalClient",
                                          "TestSupport"]),
@@ -79,26 +100,20 @@ let package = Package(
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "QapitalClient", "StarlingClient", "FeedModel"]),
         .testTarget(name: "QapitalClientTests", dependencies: ["QapitalClient", "HTTPTransport", "FeedModel", "DemoData", "DemoServer",
                                                           "TestSupport"]),
-        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "DemoData", "FeedModel", "StarlingClient", "UpClient", "QapitalClient",
-                                                       "HTTPTransport", "TestSupport"]),
-        .testTarget(name: "StarlingClientTests", dependencies: ["StarlingClient", "FeedModel", "HTTPTransport"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "UpClientTests", dependencies: ["UpClient", "FeedModel", "HTTPTransport"],
-                    resources: [.copy("Fixtures")]),
-        .testTarget(name: "MonzoClientTests", dependencies: ["MonzoClient", "FeedModel", "HTTPTransport"],
-                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "DemoData", "FeedModel", "QapitalClient",
+                                                       "HTTPTransport", "TestSupport"] + bankClients + bankSources),
         .testTarget(name: "TermUITests", dependencies: ["TermUI"]),
         .testTarget(name: "FeedCacheTests", dependencies: ["FeedCache", "FeedModel", "QapitalApp", "QapitalClient", "DemoData",
                                                            "DemoServer", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData", "TestSupport"]),
         // The headless commands (goals, activity, roundups, export) in process, against the demo and `serve`.
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "DemoData", "DemoServer", "FeedCache", "FeedModel",
-                                                          "QapitalClient", "StarlingClient", "TermUI", "TestSupport", "UpClient"]),
+                                                          "QapitalClient", "TermUI", "TestSupport"] + bankClients + bankSources),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
                                                      "DemoData", "DemoServer", "QapitalClient", "HTTPTransport", "TestSupport",
-                                                     "StarlingClient", "UpClient", "MonzoClient", "FeedCache", "Commands"],
+                                                     "FeedCache", "Commands", "SourceKit"] + bankClients + bankSources,
                     // Golden frames: read and written in the source tree through #filePath, not bundled.
                     exclude: ["Golden"]),
-    ],
+    ] + banks.flatMap(bankTargets),
     swiftLanguageModes: [.v6]
 )

@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses in Fuzz/harnesses and runs each for a while.
+# Builds the libFuzzer harnesses and runs each for a while: the shared ones in Fuzz/harnesses, and
+# every bank's in Banks/NAME/Fuzz (found there: a new bank's harness needs no line here).
 #   Fuzz/run.sh [SECONDS] [HARNESS...]  each harness (or the ones named) for SECONDS (default 60);
 #                                 new inputs go to .build-fuzz/corpus (copy the few worth keeping
-#                                 into Fuzz/corpus, the seeds in the repository)
+#                                 into Fuzz/corpus or Banks/NAME/Fuzz/corpus, the seeds in the repository)
 #   Fuzz/run.sh --ci              a short fixed-seed pass (a set number of runs each), for CI
 # After Fuzz/codecs.sh, the images harness links instrumented builds of libpng and libjpeg.
 # A crash leaves its input in .build-fuzz/crashes/HARNESS/; make it a regression test (see docs/security.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(markup sanitizer payloads starling mapping up monzo images replies)
+shared=(markup sanitizer payloads images replies)
+# Each bank's harnesses: Banks/NAME/Fuzz/HARNESS.swift, linked with Banks/NAME/Client as NAMEClient.
+declare -A bank_of=()
+for file in Banks/*/Fuzz/*.swift; do
+    [ -e "$file" ] || continue
+    harness=$(basename "$file" .swift)
+    bank_of[$harness]=$(basename "$(dirname "$(dirname "$file")")")
+done
+mapfile -t bank_harnesses < <(printf '%s\n' "${!bank_of[@]}" | sort)
+all=("${shared[@]}" "${bank_harnesses[@]}")
 mode=time
 seconds=60
 case "${1:-}" in
@@ -45,36 +55,24 @@ for harness in markup sanitizer payloads; do
     wanted "$harness" || continue
     swiftc "${flags[@]}" -module-name FeedModel -o "$out/$harness" Sources/FeedModel/*.swift "Fuzz/harnesses/$harness.swift"
 done
-if wanted starling || wanted mapping; then
-    library FeedModel Sources/FeedModel/*.swift
-    library HTTPTransport -lFeedModel -I Sources/CCurl Sources/HTTPTransport/*.swift
-    library StarlingClient -lFeedModel -lHTTPTransport -I Sources/CCurl Sources/StarlingClient/*.swift
-    for harness in starling mapping; do
-        wanted "$harness" || continue
-        swiftc "${flags[@]}" -module-name StarlingFuzz -I "$out" -I Sources/CCurl -L "$out" -lStarlingClient -lHTTPTransport -lFeedModel -lcurl \
-            -o "$out/$harness" "Fuzz/harnesses/$harness.swift"
-    done
-fi
-if wanted up; then
-    # FeedModel and HTTPTransport as the Starling harnesses built them just now, else built here.
-    if ! { wanted starling || wanted mapping; }; then
+# The bank harnesses: FeedModel and HTTPTransport once, then each bank's client once, then each harness on it.
+built_shared=no
+declare -A built_bank=()
+for harness in "${bank_harnesses[@]}"; do
+    wanted "$harness" || continue
+    bank=${bank_of[$harness]}
+    if [ "$built_shared" = no ]; then
         library FeedModel Sources/FeedModel/*.swift
         library HTTPTransport -lFeedModel -I Sources/CCurl Sources/HTTPTransport/*.swift
+        built_shared=yes
     fi
-    library UpClient -lFeedModel -lHTTPTransport -I Sources/CCurl Sources/UpClient/*.swift
-    swiftc "${flags[@]}" -module-name UpFuzz -I "$out" -I Sources/CCurl -L "$out" -lUpClient -lHTTPTransport -lFeedModel -lcurl \
-        -o "$out/up" "Fuzz/harnesses/up.swift"
-fi
-if wanted monzo; then
-    # FeedModel and HTTPTransport as an earlier harness of this run built them, else built here.
-    if ! { wanted starling || wanted mapping || wanted up; }; then
-        library FeedModel Sources/FeedModel/*.swift
-        library HTTPTransport -lFeedModel -I Sources/CCurl Sources/HTTPTransport/*.swift
+    if [ -z "${built_bank[$bank]:-}" ]; then
+        library "${bank}Client" -lFeedModel -lHTTPTransport -I Sources/CCurl Banks/"$bank"/Client/*.swift
+        built_bank[$bank]=yes
     fi
-    library MonzoClient -lFeedModel -lHTTPTransport -I Sources/CCurl Sources/MonzoClient/*.swift
-    swiftc "${flags[@]}" -module-name MonzoFuzz -I "$out" -I Sources/CCurl -L "$out" -lMonzoClient -lHTTPTransport -lFeedModel -lcurl \
-        -o "$out/monzo" Fuzz/harnesses/monzo.swift
-fi
+    swiftc "${flags[@]}" -module-name "${bank}Fuzz" -I "$out" -I Sources/CCurl -L "$out" -l"${bank}Client" -lHTTPTransport -lFeedModel \
+        -lcurl -o "$out/$harness" "Banks/$bank/Fuzz/$harness.swift"
+done
 if wanted images; then
     # libpng and libjpeg through the C shims: instrumented builds from Fuzz/codecs.sh when they
     # are there (the fuzzer then steers by the decoders' own branches), Debian's otherwise.
@@ -97,6 +95,7 @@ fi
 status=0
 for harness in "${harnesses[@]}"; do
     corpus=Fuzz/corpus/$harness
+    [ -n "${bank_of[$harness]:-}" ] && corpus=Banks/${bank_of[$harness]}/Fuzz/corpus/$harness
     mkdir -p "$corpus" "$out/crashes/$harness"
     work=$(mktemp -d)
     if [ "$mode" = ci ]; then

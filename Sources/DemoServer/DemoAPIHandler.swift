@@ -40,9 +40,9 @@ public struct DemoAPIHandler: ServeHandler {
     }
 
     /// A request this handler refuses, with the status and the message the client reads.
-    struct Failure: Error {
-        let status: Int
-        let message: String
+    public struct Failure: Error {
+        public let status: Int
+        public let message: String
 
         static func badRequest(_ message: String) -> Failure { Failure(status: 400, message: message) }
     }
@@ -204,7 +204,7 @@ public struct DemoAPIHandler: ServeHandler {
 
     /// Decodes a query as a form: `+` is a space, `%2B` is a plus. So a client that forgets to
     /// encode the offset's `+` gets a 400 instead of a date an hour off.
-    static func queryValues(_ rawQuery: String) throws(Failure) -> [String: String] {
+    public static func queryValues(_ rawQuery: String) throws(Failure) -> [String: String] {
         var values: [String: String] = [:]
         for pair in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

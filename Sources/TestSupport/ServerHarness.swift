@@ -3,6 +3,8 @@ import DemoServer
 import DemoData
 import FeedModel
 import Foundation
+import UpSource
+import StarlingSource
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

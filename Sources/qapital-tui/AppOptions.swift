@@ -1,5 +1,4 @@
 import QapitalClient
-import StarlingClient
 import DemoData
 import ArgumentParser
 import FeedCache
@@ -7,6 +6,7 @@ import FeedModel
 import HTTPTransport
 import QapitalApp
 import Foundation
+import SourceKit
 import TermUI
 #if canImport(Glibc)
 import Glibc
@@ -342,7 +342,7 @@ struct AppOptions: ParsableArguments {
 
     /// Signing in again while the app runs: the bank refused the token in use; a new one for the
     /// same account replaces it (and is remembered when asked).
-    static func signInCapability(_ api: any BankAPI, source: SourceDescription = StarlingAPI.source,
+    static func signInCapability(_ api: any BankAPI, source: SourceDescription,
                                  environment: [String: String]) -> AppCore.SignInCapability {
         let baseURL = api.baseURL
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))

@@ -1,5 +1,6 @@
 import FeedModel
 import Foundation
+import SourceKit
 import HTTPTransport
 import QapitalApp
 import TOMLKit

@@ -2,6 +2,7 @@ import ArgumentParser
 import Commands
 import FeedModel
 import Foundation
+import SourceKit
 #if canImport(Glibc)
 import Glibc
 #endif

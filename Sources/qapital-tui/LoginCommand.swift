@@ -2,26 +2,13 @@ import ArgumentParser
 import DemoServer
 import FeedModel
 import Foundation
+import SourceKit
 import HTTPTransport
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A source's OAuth flow for the customer's own client (Monzo's): what `login NAME` and a
-/// refresh need from it.
-protocol OAuthFlow: Sendable {
-    func authorizationURL(redirectURI: String, state: String) -> URL
-    func exchange(code: String, redirectURI: String) async throws(APIError) -> OAuthTokenPairs.Pair
-    func refresh(_ refreshToken: String) async throws(APIError) -> OAuthTokenPairs.Pair
-}
-
-/// How a source makes its OAuth flow from the config file's `client-id` and `client-secret`.
-struct OAuthSupport: Sendable {
-    let make: @Sendable (_ apiURL: URL, _ clientId: String, _ clientSecret: String, _ allowInsecureHTTP: Bool,
-                         _ log: RequestLog?) -> any OAuthFlow
-}
-
-/// `qapital-tui login monzo`: signs in with the customer's own OAuth client. Prints the bank's
+/// `qapital-tui login NAME`: signs in with the customer's own OAuth client. Prints the bank's
 /// sign-in address (and opens it with xdg-open where there is one), waits for one callback on
 /// 127.0.0.1, checks its state, exchanges the code and keeps the token pair (0600).
 struct LoginCommand: AsyncParsableCommand {

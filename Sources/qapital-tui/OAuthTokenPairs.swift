@@ -1,23 +1,13 @@
 import FeedModel
 import Foundation
+import SourceKit
 
 /// Token pairs from `qapital-tui login NAME` (OAuth), kept between runs: one JSON file, mode
 /// 0600, in the 0700 directory of the remembered tokens, one pair per origin (scheme, host,
 /// port), only ever read back for that origin. Every change (a login, a refresh, which makes
 /// the old pair useless) writes the whole file anew and renames it into place.
 struct OAuthTokenPairs {
-    struct Pair: Codable, Equatable, Sendable {
-        var accessToken: String
-        var refreshToken: String?
-        /// When the access token stops working (nil: not said).
-        var expiresAt: Date?
-
-        /// Whether it should be refreshed before use: expired, or within `margin` of it.
-        func needsRefresh(now: Date, margin: TimeInterval = 300) -> Bool {
-            guard let expiresAt else { return false }
-            return now.addingTimeInterval(margin) >= expiresAt
-        }
-    }
+    typealias Pair = OAuthTokenPair
 
     let fileURL: URL
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedModel
 import Foundation
+import SourceKit
 
 /// `qapital-tui`: the app itself, with its options at the top level (so `--help` lists them);
 /// `qapital-tui serve` serves the demo API over HTTP. `run` is kept, hidden, for scripts that
@@ -21,8 +22,7 @@ struct QapitalCommand: AsyncParsableCommand {
           qapital-tui --no-images --theme light        monograms, a light background
           qapital-tui serve --port 8080                the demo API over HTTP
           qapital-tui --api-url http://127.0.0.1:8080  the app on that server
-          qapital-tui --source starling --sandbox      Starling's sandbox
-          qapital-tui login monzo                      sign in with your own Monzo OAuth client
+        \(QapitalCommand.sourceExamples)
           qapital-tui --log-file /tmp/qapital.log      requests, for a bug report
           qapital-tui goals --output json              the goals, for scripts (docs/cli.md)
           qapital-tui roundups --save --goal Dog --week last --yes
@@ -43,6 +43,14 @@ struct QapitalCommand: AsyncParsableCommand {
             let login = bank.bank?.oauth == nil ? "" : ", or `qapital-tui login \(bank.name)`"
             return "--source \(bank.name) reads a \(bank.description.title) account (the token from \(from), in that order\(login))"
         }.joined(separator: "; ") + "."
+    }
+
+    /// Each source's own example lines, aligned with the rest.
+    static var sourceExamples: String {
+        SourceRegistry.all.flatMap(\.examples).map { example in
+            let command = "  qapital-tui " + example.arguments
+            return command.padding(toLength: max(command.count + 1, 47), withPad: " ", startingAt: 0) + example.what
+        }.joined(separator: "\n")
     }
 
     @MainActor

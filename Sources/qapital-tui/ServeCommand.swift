@@ -3,6 +3,7 @@ import DemoData
 import ArgumentParser
 import FeedModel
 import QapitalApp
+import SourceKit
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -42,11 +43,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("fail-every"), help: "Answer every Nth request with HTTP 500 (0: never).")
     var failEvery = 0
 
-    @Option(name: .customLong("page-size"), help: "With --api up: records a page at most (links.next pages on).")
-    var pageSize = UpDemoAPI.defaultPageSize
+    @Option(name: .customLong("page-size"), help: "For an API that pages by links: records a page at most (default: the API's own).")
+    var pageSize: Int?
 
-    @Option(name: .customLong("rate-limit"), help: "With --api up: requests an hour before each answer is 429.")
-    var rateLimit = UpDemoAPI.defaultRateLimit
+    @Option(name: .customLong("rate-limit"), help: "For an API with a rate limit: requests an hour before each answer is 429 (default: the API's own).")
+    var rateLimit: Int?
 
     @Option(help: ArgumentHelp("The account's currency (ISO code; default: \(ServeCommand.currencyDefaults))."))
     var currency: String?
@@ -70,8 +71,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...36_500).contains(emptyRecentDays) else {
             throw ValidationError("--empty-recent-days must be between 0 and 36500")
         }
-        guard (1...100).contains(pageSize) else { throw ValidationError("--page-size must be between 1 and 100") }
-        guard rateLimit >= 0 else { throw ValidationError("--rate-limit must not be negative") }
+        if let pageSize, !(1...100).contains(pageSize) { throw ValidationError("--page-size must be between 1 and 100") }
+        if let rateLimit, rateLimit < 0 { throw ValidationError("--rate-limit must not be negative") }
         if let scaAfter, scaAfter < 1 { throw ValidationError("--sca-after must be 1 or more") }
         guard SourceRegistry.named(api)?.serve != nil else {
             throw ValidationError("--api wants \(SourceRegistry.list(SourceRegistry.served)), not \"\(TextSanitizer.clean(String(api.prefix(40))))\"")
@@ -130,15 +131,15 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     @Option(name: .customLong("history-minutes"),
-            help: "For a bank that limits history (monzo): minutes after a sign-in before only the last 90 days can be read (default: the bank's 5).")
+            help: "For a bank that limits history: minutes after a sign-in before only the last 90 days can be read (default: the bank's 5).")
     var historyMinutes: Double?
 
     @Flag(name: .customLong("sca-pending"),
-          help: "For monzo: new tokens wait for approval in the app (send POST /test/approve with the token to approve it).")
+          help: "For a bank that asks for approval in its app: new tokens wait for it (send POST /test/approve with the token to approve it).")
     var scaPending = false
 
     @Option(name: .customLong("sca-after"),
-            help: "For monzo: a token's approval lapses once after N requests, as when Monzo asks again mid-session (approve it again with POST /test/approve).")
+            help: "For a bank that asks for approval in its app: a token's approval lapses once after N requests, as when the bank asks again mid-session (approve it again with POST /test/approve).")
     var scaAfter: Int?
 
     /// The flags a source's handler may read.

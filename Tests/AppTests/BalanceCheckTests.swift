@@ -2,6 +2,7 @@
 import DemoServer
 import FeedModel
 import Foundation
+@testable import StarlingSource
 import StarlingClient
 import Testing
 import TermUI

@@ -3,6 +3,7 @@ import Commands
 @testable import DemoServer
 import FeedModel
 import Foundation
+@testable import StarlingSource
 import QapitalClient
 import StarlingClient
 import Testing

@@ -5,6 +5,7 @@ import FeedCache
 @testable import MonzoClient
 import FeedModel
 import Foundation
+@testable import MonzoSource
 import Testing
 import TestSupport
 import TermUI

@@ -4,6 +4,8 @@ import ArgumentParser
 @testable import MonzoClient
 import FeedModel
 import Foundation
+import SourceKit
+@testable import MonzoSource
 import HTTPTransport
 import Testing
 import TestSupport

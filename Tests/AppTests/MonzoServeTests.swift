@@ -3,6 +3,7 @@
 @testable import MonzoClient
 import FeedModel
 import Foundation
+@testable import MonzoSource
 import HTTPTransport
 import Testing
 import TestSupport

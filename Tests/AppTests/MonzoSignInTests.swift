@@ -2,6 +2,7 @@
 @testable import DemoData
 import FeedModel
 import Foundation
+@testable import MonzoSource
 import Testing
 import TestSupport
 

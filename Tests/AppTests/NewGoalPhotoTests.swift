@@ -2,6 +2,7 @@
 import DemoServer
 import FeedModel
 import Foundation
+@testable import StarlingSource
 import FoundationNetworking
 import QapitalClient
 import StarlingClient

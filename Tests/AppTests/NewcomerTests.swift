@@ -3,6 +3,7 @@
 import FeedCache
 import FeedModel
 import Foundation
+@testable import StarlingSource
 import Testing
 import TermUI
 import TestSupport

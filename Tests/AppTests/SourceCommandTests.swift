@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedModel
 import Foundation
+import SourceKit
 import StarlingClient
 import Testing
 @testable import qapital_tui

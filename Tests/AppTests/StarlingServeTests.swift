@@ -4,6 +4,7 @@
 import FeedCache
 import FeedModel
 import Foundation
+@testable import StarlingSource
 import HTTPTransport
 import Testing
 import TestSupport
@@ -171,7 +172,7 @@ import TermUI
 
     @MainActor
     static func run(_ api: StarlingAPI, handler: Revocable, config: URL) async throws {
-        let capability = AppOptions.signInCapability(api, environment: ["XDG_CONFIG_HOME": config.path])
+        let capability = AppOptions.signInCapability(api, source: StarlingAPI.source, environment: ["XDG_CONFIG_HOME": config.path])
         let app = AppHarness(api: api, width: 100, height: 30, capabilities: .init(signIn: capability), currency: .gbp)
         var lines = await app.start()
         #expect(lines.contains { $0.contains("Balloons") })

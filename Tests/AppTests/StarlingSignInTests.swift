@@ -2,6 +2,7 @@
 @testable import DemoData
 import FeedModel
 import Foundation
+@testable import StarlingSource
 import Testing
 import TestSupport
 #if canImport(Glibc)

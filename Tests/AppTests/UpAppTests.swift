@@ -3,6 +3,7 @@
 @testable import UpClient
 import FeedModel
 import Foundation
+@testable import UpSource
 import Testing
 import TermUI
 import TestSupport

@@ -4,6 +4,7 @@
 import FeedCache
 import FeedModel
 import Foundation
+@testable import UpSource
 import HTTPTransport
 import Testing
 import TestSupport

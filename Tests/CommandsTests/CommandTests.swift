@@ -4,6 +4,8 @@ import Commands
 import FeedCache
 import FeedModel
 import Foundation
+@testable import UpSource
+@testable import StarlingSource
 import QapitalClient
 import StarlingClient
 import UpClient

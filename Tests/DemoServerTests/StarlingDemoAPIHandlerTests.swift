@@ -1,6 +1,7 @@
 @testable import DemoServer
 import DemoData
 import Foundation
+@testable import StarlingSource
 import StarlingClient
 import Testing
 import TestSupport

@@ -3,6 +3,7 @@
 @testable import StarlingClient
 import FeedModel
 import Foundation
+@testable import StarlingSource
 import HTTPTransport
 #if canImport(FoundationNetworking)
 import FoundationNetworking

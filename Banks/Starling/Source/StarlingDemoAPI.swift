@@ -1,4 +1,5 @@
 import DemoData
+import DemoServer
 import FeedModel
 import Foundation
 import StarlingClient
@@ -34,16 +35,9 @@ public actor StarlingDemoAPI: ServeHandler {
     }
 
     /// `5a7e0000-0000-4000-8000-000000000004` for demo goal 4.
-    public static func goalUid(_ id: GoalID) -> String {
-        guard let number = id.number else { return id.rawValue }
-        return "5a7e0000-0000-4000-8000-" + String(format: "%012d", number)
-    }
+    public static func goalUid(_ id: GoalID) -> String { DemoIDs.goalUid(id) }
 
-    static func goalId(fromUid uid: String) -> GoalID? {
-        let prefix = "5a7e0000-0000-4000-8000-"
-        guard uid.hasPrefix(prefix), let number = Int(uid.dropFirst(prefix.count)) else { return nil }
-        return GoalID(number)
-    }
+    static func goalId(fromUid uid: String) -> GoalID? { DemoIDs.goalId(fromUid: uid) }
 
     struct Failure: Error {
         let status: Int
@@ -331,7 +325,7 @@ public actor StarlingDemoAPI: ServeHandler {
             let converted = (paid.minorUnits * euroRate.numerator + euroRate.denominator / 2) / euroRate.denominator
             amount = Starling.Amount(currency: currency.code, minorUnits: converted)
         }
-        let hash = fnv(transaction.id)
+        let hash = DemoIDs.fnv(transaction.id)
         let status: String = if !out || transaction.timestamp < pendingAfter {
             out && hash % 13 == 0 ? "DECLINED" : out && hash % 13 == 1 ? "REVERSED" : "SETTLED"
         } else {
@@ -345,17 +339,7 @@ public actor StarlingDemoAPI: ServeHandler {
                                  spendingCategory: out ? "SHOPPING" : "INCOME")
     }
 
-    /// A UUID-shaped id made from a demo id, the same every time.
-    static func uid(_ text: String, prefix: String) -> String {
-        let hash = fnv(text)
-        return prefix + String(format: "%06x-0000-4000-8000-%012llx", hash & 0xFF_FFFF, hash & 0xFFFF_FFFF_FFFF)
-    }
-
-    static func fnv(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
-    }
+    static func uid(_ text: String, prefix: String) -> String { DemoIDs.uid(text, prefix: prefix) }
 
     // MARK: - JSON
 

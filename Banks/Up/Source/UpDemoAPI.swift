@@ -1,4 +1,5 @@
 import DemoData
+import DemoServer
 import FeedModel
 import Foundation
 import UpClient
@@ -46,7 +47,7 @@ public actor UpDemoAPI: ServeHandler {
     }
 
     /// `5a7e0000-0000-4000-8000-000000000004` for demo goal 4.
-    public static func saverId(_ id: GoalID) -> String { StarlingDemoAPI.goalUid(id) }
+    public static func saverId(_ id: GoalID) -> String { DemoIDs.goalUid(id) }
 
     struct Failure: Error {
         let status: Int
@@ -234,7 +235,7 @@ public actor UpDemoAPI: ServeHandler {
         return (dataset.feeds[goal.id] ?? []).filter { !$0.amount.isZero }.map { saving in
             let amount = Money(minorUnits: saving.amount.minorUnits, currency: currency)
             return Up.TransactionResource(
-                id: StarlingDemoAPI.uid(saving.id, prefix: "5v"),
+                id: DemoIDs.uid(saving.id, prefix: "5v"),
                 attributes: .init(status: "SETTLED", rawText: nil, description: amount.isNegative ? "Transfer to 2Up Spending" : "Transfer from 2Up Spending",
                                   message: saving.message.plainText, amount: Up.MoneyObject(amount), foreignAmount: nil, roundUp: nil,
                                   createdAt: saving.timestamp, settledAt: saving.timestamp,
@@ -254,7 +255,7 @@ public actor UpDemoAPI: ServeHandler {
         let heldAfter = newest.addingTimeInterval(-2 * 86_400)
         let spending = Up.ToOne(Up.Identifier(type: "accounts", id: UpDemoAPI.spendingId))
         var items: [Up.TransactionResource] = dataset.transactions.map { transaction in
-            let hash = StarlingDemoAPI.fnv(transaction.id)
+            let hash = DemoIDs.fnv(transaction.id)
             var amount = transaction.amount
             var foreign: Up.MoneyObject?
             if amount.currency != currency {
@@ -276,7 +277,7 @@ public actor UpDemoAPI: ServeHandler {
             }
             let held = amount.isNegative && transaction.timestamp >= heldAfter
             return Up.TransactionResource(
-                id: StarlingDemoAPI.uid(transaction.id, prefix: "7c"),
+                id: DemoIDs.uid(transaction.id, prefix: "7c"),
                 attributes: .init(status: held ? "HELD" : "SETTLED", rawText: transaction.counterparty.uppercased(),
                                   description: transaction.counterparty, message: nil, amount: Up.MoneyObject(amount),
                                   foreignAmount: foreign, roundUp: roundUp, createdAt: transaction.timestamp,
@@ -288,7 +289,7 @@ public actor UpDemoAPI: ServeHandler {
             for saving in dataset.feeds[goal.id] ?? [] where !saving.amount.isZero {
                 let amount = Money(minorUnits: Money.negate(saving.amount.minorUnits), currency: currency)
                 items.append(Up.TransactionResource(
-                    id: StarlingDemoAPI.uid(saving.id, prefix: "5s"),
+                    id: DemoIDs.uid(saving.id, prefix: "5s"),
                     attributes: .init(status: "SETTLED", rawText: nil, description: "Transfer to \(goal.name)", message: nil,
                                       amount: Up.MoneyObject(amount), foreignAmount: nil, roundUp: nil, createdAt: saving.timestamp,
                                       settledAt: saving.timestamp,
