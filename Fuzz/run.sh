@@ -42,7 +42,7 @@ out=.build-fuzz
 mkdir -p "$out"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -suppress-warnings)
 
-# A module as a static library the harness links (FeedModel; HTTPTransport and StarlingClient on it).
+# A module as a static library the harness links (FeedModel; HTTPTransport and a bank's client on it).
 library() {
     local name=$1; shift
     swiftc "${flags[@]}" -emit-library -static -emit-module -module-name "$name" -I "$out" -L "$out" \

@@ -81,7 +81,7 @@ extension AppCore {
         /// Where the token goes ("api.starlingbank.com"), shown on the form.
         public var origin: String
         /// The form's title ("Starling Bank") and the request that checks a token.
-        public var title = "Starling Bank"
+        public var title = "Bank"
         public var tokenCheck = "GET /api/v2/accounts"
         /// Whether the server refused the token in use.
         public var isRefused: @Sendable () -> Bool

@@ -34,13 +34,13 @@ public struct SignInForm {
     /// What Esc does, for the hint line ("quit" before the app, "close" over it).
     let escape: String
 
-    /// The box's title ("Starling Bank") and the request that checks the token.
+    /// The box's title (the bank's, "Starling Bank") and the request that checks the token.
     let title: String
     let tokenCheck: String
 
     /// `token`: one waiting for the customer's approval in the bank's app, already in the field
     /// (drawn as bullets), so Enter checks it again once approved; nothing checks it by itself.
-    public init(origin: String, refusal: String? = nil, escape: String = "quit", title: String = "Starling Bank",
+    public init(origin: String, refusal: String? = nil, escape: String = "quit", title: String,
                 tokenCheck: String = "GET /api/v2/accounts", token: String? = nil) {
         self.token = TextInput(token ?? "")
         self.origin = TextSanitizer.clean(origin)

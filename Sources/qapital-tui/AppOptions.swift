@@ -17,7 +17,7 @@ struct AppOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where the data comes from: \(SourceRegistry.list()) (default: $QAPITAL_SOURCE; qapital with an --api-url, else the demo).", valueName: "source"))
     var source: String?
 
-    @Option(name: .customLong("api-url"), help: ArgumentHelp("The server to use (default: $QAPITAL_API_URL; for starling, its API).", valueName: "url"))
+    @Option(name: .customLong("api-url"), help: ArgumentHelp("The server to use (default: $QAPITAL_API_URL; for a bank, its own API).", valueName: "url"))
     var apiURL: String?
 
     @Flag(help: ArgumentHelp(AppOptions.sandboxHelp))

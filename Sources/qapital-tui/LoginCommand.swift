@@ -25,7 +25,7 @@ struct LoginCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The bank: \(SourceRegistry.list(SourceRegistry.withOAuth)).", valueName: "source"))
     var source: String
 
-    @Option(name: .customLong("api-url"), help: ArgumentHelp("The bank's API (default: its own; `serve --api monzo` to try it).", valueName: "url"))
+    @Option(name: .customLong("api-url"), help: ArgumentHelp("The bank's API (default: its own; `serve --api NAME` to try it).", valueName: "url"))
     var apiURL: String?
 
     @Option(help: ArgumentHelp("The config file (default: $XDG_CONFIG_HOME/qapital-tui/config.toml).", valueName: "path"))

@@ -15,7 +15,13 @@ import UpSource
 /// its entry in its own folder (`Banks/NAME/Source`); adding one is its import and its name in
 /// `all` (docs/architecture.md, "Recipe: add a data source").
 enum SourceRegistry {
-    static let all: [RegisteredSource] = [.demo, .qapital, .starling, .monzo, .up]
+    static let builtIn: [RegisteredSource] = [.demo, .qapital, .starling, .monzo, .up]
+
+    /// Sources added for the length of a task, after the built-in ones: how a test shows that a
+    /// new entry is all a source needs (`ArchitectureTests.aFakeSourceIsOneEntry`).
+    @TaskLocal static var added: [RegisteredSource] = []
+
+    static var all: [RegisteredSource] { builtIn + added }
 
     static func named(_ name: String) -> RegisteredSource? {
         all.first { $0.name == name.lowercased() }

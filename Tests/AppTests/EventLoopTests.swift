@@ -36,7 +36,7 @@ import TermUI
 
     /// A sign-in over the demo: "good-token-123" opens it, anything else is refused.
     static func signIn() -> SignInScreen<String> {
-        SignInScreen(form: SignInForm(origin: "bank.test"), check: { token in
+        SignInScreen(form: SignInForm(origin: "bank.test", title: "Starling Bank"), check: { token in
             token == good ? .success("account 42") : .failure(SignInRefusal("the token was refused (HTTP 401)"))
         }, open: { accepted in
             let core = AppCore(api: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)),

@@ -50,7 +50,8 @@ import TestSupport
     @Test(arguments: demoFrames) func demo(frame: DemoFrame) async throws {
         for size in Self.sizes {
             // A source whose token was refused from the start: the sign-in form is up at once.
-            let signIn = AppCore.SignInCapability(origin: "api.example.test", isRefused: { true }, check: { _, _ in nil })
+            var signIn = AppCore.SignInCapability(origin: "api.example.test", isRefused: { true }, check: { _, _ in nil })
+            signIn.title = "Starling Bank"
             let app = AppHarness(width: size.width, height: size.height, colors: true, images: frame.pictures,
                                  capabilities: .init(signIn: frame.signIn ? signIn : nil), achievements: Self.achievements)
             _ = await app.start()

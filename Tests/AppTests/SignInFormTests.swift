@@ -18,7 +18,7 @@ import TermUI
     }
 
     @Test func theTokenIsMaskedAndSubmittedWithEnter() {
-        var form = SignInForm(origin: "api.starlingbank.com")
+        var form = SignInForm(origin: "api.starlingbank.com", title: "Starling Bank")
         typed(Self.secret, into: &form)
         let lines = frame(form)
         let text = lines.joined(separator: "\n")
@@ -35,7 +35,7 @@ import TermUI
     }
 
     @Test func theRefusalShowsUnderTheFieldInOneLine() throws {
-        var form = SignInForm(origin: "127.0.0.1:8080", refusal: "GET /api/v2/accounts: the token was refused (HTTP 401)")
+        var form = SignInForm(origin: "127.0.0.1:8080", refusal: "GET /api/v2/accounts: the token was refused (HTTP 401)", title: "Starling Bank")
         let lines = frame(form)
         let field = try #require(lines.firstIndex { $0.contains("Access token") })
         #expect(lines[field + 1].contains("✗ GET /api/v2/accounts: the token was refused (HTTP 401)"))
@@ -44,7 +44,7 @@ import TermUI
     }
 
     @Test func rememberIsOptIn() {
-        var form = SignInForm(origin: "h")
+        var form = SignInForm(origin: "h", title: "Starling Bank")
         typed("tok", into: &form)
         #expect(!form.remember)
         #expect(form.handle(.tab) == nil)
@@ -57,14 +57,14 @@ import TermUI
     }
 
     @Test func anEmptyTokenIsNotSentAndEscQuits() {
-        var form = SignInForm(origin: "h")
+        var form = SignInForm(origin: "h", title: "Starling Bank")
         #expect(form.handle(.enter) == nil)
         #expect(form.phase == .refused("Paste or type your personal access token first."))
         #expect(form.handle(.escape) == .quit)
     }
 
     @Test func aNarrowTerminalStillMasks() {
-        var form = SignInForm(origin: "h")
+        var form = SignInForm(origin: "h", title: "Starling Bank")
         typed(String(repeating: "s3cret", count: 20), into: &form)
         let text = frame(form, width: 30, height: 8).joined()
         #expect(!text.contains("s3cret"))
