@@ -118,7 +118,7 @@ final class AchievementsScreen: TabScreen {
         }
     }
 
-    static func render(state: AchievementsScreen, list: inout ListState, file: AchievementsFile, colors: Bool = false, images: ImageStore? = nil,
+    static func render(state: AchievementsScreen, list: inout ListState, file: AchievementsFile, colors: Bool = false, images: (any PicturesReading)? = nil,
                        into buffer: inout CellBuffer, area: Rect) {
         guard area.height > 0 else { return }
         let achievements = visible(file, filter: state.filter, show: state.show)
@@ -156,7 +156,7 @@ final class AchievementsScreen: TabScreen {
     }
 
     static func drawRow(_ achievement: Achievement, filter: String = "", pictures: Bool = false, colors: Bool = false,
-                        images: ImageStore? = nil, into buffer: inout CellBuffer, row: Rect) {
+                        images: (any PicturesReading)? = nil, into buffer: inout CellBuffer, row: Rect) {
         let locked = achievement.isLocked
         let base: Style = locked ? .dim : .plain
         var x = row.x + 1

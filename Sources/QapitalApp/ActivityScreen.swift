@@ -185,14 +185,14 @@ final class ActivityScreen: TabScreen {
     }
 
     @MainActor
-    static func matches(_ activity: Activity, filter: String, users: UserDirectory) -> Bool {
+    static func matches(_ activity: Activity, filter: String, users: any UsersReading) -> Bool {
         activity.message.plainText.localizedCaseInsensitiveContains(filter)
             || users.displayName(for: activity.userId).localizedCaseInsensitiveContains(filter)
     }
 
     /// Brings the rows up to date with the feed (incremental: only new activities are looked at).
     @MainActor
-    static func sync(rows: inout ActivityRows, list: inout ListState, filter: String, feed: ActivityFeed, users: UserDirectory,
+    static func sync(rows: inout ActivityRows, list: inout ListState, filter: String, feed: any FeedReading, users: any UsersReading,
                      timeZone: TimeZone) {
         // A refresh replaced the list: the cursor stays on its activity, at the same place on screen.
         let before = rows.identity != feed.listIdentity ? rows.activity(atRow: list.selected) : nil
@@ -210,7 +210,7 @@ final class ActivityScreen: TabScreen {
 
     /// How close the cursor is to the end of what is loaded, for the pager.
     @MainActor
-    static func viewport(state: ActivityScreen, feed: ActivityFeed) -> (cursor: Int, screenHeight: Int) {
+    static func viewport(state: ActivityScreen, feed: any FeedReading) -> (cursor: Int, screenHeight: Int) {
         let rows = state.rows
         let height = max(1, state.list.visibleRows)
         // In activities: the cursor's activity, or (past the last row) the last one loaded.
@@ -228,8 +228,8 @@ final class ActivityScreen: TabScreen {
     }
 
     @MainActor
-    static func render(state: ActivityScreen, rows: ActivityRows, list: inout ListState, feed: ActivityFeed, users: UserDirectory,
-                       format: DisplayFormat, spinnerFrame: String?, images: ImageStore? = nil, keys: KeyLabels = .defaults,
+    static func render(state: ActivityScreen, rows: ActivityRows, list: inout ListState, feed: any FeedReading, users: any UsersReading,
+                       format: DisplayFormat, spinnerFrame: String?, images: (any PicturesReading)? = nil, keys: KeyLabels = .defaults,
                        holder: Int? = nil, into buffer: inout CellBuffer,
                        area: Rect) {
         let rowCount = rows.count + 1
@@ -272,8 +272,8 @@ final class ActivityScreen: TabScreen {
     }
 
     @MainActor
-    static func drawActivity(_ activity: Activity, users: UserDirectory, format: DisplayFormat, filter: String = "",
-                             images: ImageStore? = nil, holder: Int? = nil,
+    static func drawActivity(_ activity: Activity, users: any UsersReading, format: DisplayFormat, filter: String = "",
+                             images: (any PicturesReading)? = nil, holder: Int? = nil,
                              into buffer: inout CellBuffer, row: Rect) {
         var x = row.x + 2
         if images != nil {
@@ -300,7 +300,7 @@ final class ActivityScreen: TabScreen {
     static let voidStyle = Style(fg: .role(.muted), attributes: .dim)
 
     @MainActor
-    static func drawFooter(feed: ActivityFeed, spinnerFrame: String?, format: DisplayFormat, keys: KeyLabels = .defaults,
+    static func drawFooter(feed: any FeedReading, spinnerFrame: String?, format: DisplayFormat, keys: KeyLabels = .defaults,
                            into buffer: inout CellBuffer, row: Rect) {
         let text: String
         let style: Style

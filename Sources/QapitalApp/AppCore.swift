@@ -19,10 +19,10 @@ public final class AppCore {
     let stores: AppStores
     let queue: EventQueue
     private let sink: EventSink<StoreEvent>
-    private var data: ScreenData
+    private(set) var data: ScreenData
     private let commands: CommandRunner
     private var signIn: SignInOffer
-    private var status: StatusLine
+    private(set) var status: StatusLine
     private let keys: ScreenKeys
     /// Each tab's screens, the tab's own first (Enter on a goal pushes its detail).
     private(set) var stacks: [[any Screen]]
@@ -180,21 +180,12 @@ public final class AppCore {
     }
 
     /// The tab bar: "1 Goals", … as drawn (numbers alone where they do not fit `width`, the last frame's), the current tab highlighted.
-    private var tabBar: TabBar { TabBar(titles: AppFrame.tabTitles, selected: tabIndex) }
-    private var width = Int.max
+    var tabBar: TabBar { TabBar(titles: AppFrame.tabTitles, selected: tabIndex) }
+    /// The last frame's width (where the tab bar's titles were).
+    var width = Int.max
 
     private func switchTab(to index: Int) {
         tabIndex = index
         run(screen.appear(data))
-    }
-
-    /// Overlays take their room, the frame is drawn (reading only), the screen keeps its layout, the stores are asked for what it showed.
-    public func render(into buffer: inout CellBuffer) {
-        width = buffer.area.width
-        if let body = AppFrame.body(of: buffer.area) { for overlay in overlays { overlay.layOut(area: body, data) } }
-        let frame = AppFrame(tabBar: tabBar, stack: stacks[tabIndex], overlays: overlays, status: status, cachedAt: goals.cachedAt)
-        guard let layout = frame.draw(into: &buffer, data) else { return }
-        screen.laidOut(layout, data)
-        stores.ask(for: frame.shown(data))
     }
 }

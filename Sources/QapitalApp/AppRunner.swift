@@ -147,15 +147,19 @@ public final class AppRunner {
         if buffer.width != size.width || buffer.height != size.height {
             buffer = CellBuffer(width: size.width, height: size.height)
         }
-        if let core {
-            core.render(into: &buffer)
-            if core.wantsFullRedraw {
-                core.wantsFullRedraw = false
-                terminal.invalidate()
-            }
-        } else {
+        guard let core else {
             first?.draw(into: &buffer)
+            terminal.present(buffer)
+            return
+        }
+        core.layOut(buffer.area)
+        let drawn = core.render(into: &buffer)
+        if core.wantsFullRedraw {
+            core.wantsFullRedraw = false
+            terminal.invalidate()
         }
         terminal.present(buffer)
+        // Drawing only read; what the frame showed is asked for now that it is on screen.
+        core.drawn(drawn)
     }
 }

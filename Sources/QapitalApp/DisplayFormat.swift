@@ -153,7 +153,7 @@ final class DisplayFormat {
     }
 }
 
-extension UserDirectory {
+extension UsersReading {
     /// A person as the app names them: "you" for the holder of the goals, else their name.
     func name(for id: Int, holder: Int?) -> String {
         id == holder ? "you" : displayName(for: id)
@@ -163,13 +163,21 @@ extension UserDirectory {
     /// made a roundup.", "Johan moved money…"), "you" for the holder, else their name.
     func who(for id: Int, in message: MarkupText, holder: Int?) -> String {
         let text = message.plainText
-        if id == holder, UserDirectory.names(text, "you") { return "" }
-        if case .found(let user) = lookup(id), UserDirectory.names(text, user.displayName) { return "" }
+        if id == holder, UsersNaming.names(text, "you") { return "" }
+        if case .found(let user) = lookup(id), UsersNaming.names(text, user.displayName) { return "" }
         return name(for: id, holder: holder)
     }
 
+    /// Initials for a compact list of people: "HE" for Henrik, "#5" while unknown.
+    func initials(for id: Int) -> String {
+        if case .found(let user) = lookup(id) { return user.initials }
+        return "#\(id)"
+    }
+}
+
+enum UsersNaming {
     /// Whether `text` holds `name` as whole words ("Jo" is not in "Johan").
-    nonisolated static func names(_ text: String, _ name: String) -> Bool {
+    static func names(_ text: String, _ name: String) -> Bool {
         guard !name.isEmpty else { return false }
         var from = text.startIndex
         while let found = text.range(of: name, options: [.caseInsensitive, .diacriticInsensitive], range: from..<text.endIndex) {
@@ -179,11 +187,5 @@ extension UserDirectory {
             from = found.upperBound
         }
         return false
-    }
-
-    /// Initials for a compact list of people: "HE" for Henrik, "#5" while unknown.
-    func initials(for id: Int) -> String {
-        if case .found(let user) = lookup(id) { return user.initials }
-        return "#\(id)"
     }
 }

@@ -63,7 +63,7 @@ enum GoalDetailHeader {
     /// The photo (or, until it arrives and where there is none, the monogram) and the three
     /// lines beside it, and the rule under the photo across the whole width. The chart is the
     /// caller's (`chart` in the layout).
-    static func draw(_ goal: Goal, photo: Rect, text: Rect, height: Int, users: UserDirectory, colors: Bool, images: ImageStore?,
+    static func draw(_ goal: Goal, photo: Rect, text: Rect, height: Int, users: any UsersReading, colors: Bool, images: (any PicturesReading)?,
                      into buffer: inout CellBuffer, area: Rect) {
         if !Pictures.draw(goal.imageURL, images: images, columns: photo.width, rows: photo.height,
                           into: &buffer, x: photo.x, y: photo.y, clip: photo) {

@@ -101,7 +101,7 @@ final class GoalDetailScreen: Screen {
     static let headerHeight = 5
 
     @MainActor
-    static func visibleEntries(_ entries: [FeedEntry], filter: String, users: UserDirectory) -> [FeedEntry] {
+    static func visibleEntries(_ entries: [FeedEntry], filter: String, users: any UsersReading) -> [FeedEntry] {
         guard !filter.isEmpty else { return entries }
         return entries.filter { entry in
             entry.item.message.plainText.localizedCaseInsensitiveContains(filter)
@@ -111,8 +111,8 @@ final class GoalDetailScreen: Screen {
     }
 
     @MainActor
-    static func render(state: GoalDetailScreen, list: inout ListState, store: GoalStore, users: UserDirectory, format: DisplayFormat,
-                       colors: Bool, images: ImageStore? = nil, calendar: Calendar = Week.calendar(in: .current), keys: KeyLabels = .defaults,
+    static func render(state: GoalDetailScreen, list: inout ListState, store: any GoalsReading, users: any UsersReading, format: DisplayFormat,
+                       colors: Bool, images: (any PicturesReading)? = nil, calendar: Calendar = Week.calendar(in: .current), keys: KeyLabels = .defaults,
                        into buffer: inout CellBuffer, area: Rect) {
         guard let goal = store.goal(id: state.goalId) else {
             buffer.write("This goal is no longer there. Esc goes back.", x: area.x + 1, y: area.y + 1,
@@ -163,7 +163,7 @@ final class GoalDetailScreen: Screen {
     }
 
     @MainActor
-    static func drawHeader(_ goal: Goal, users: UserDirectory, colors: Bool, images: ImageStore? = nil,
+    static func drawHeader(_ goal: Goal, users: any UsersReading, colors: Bool, images: (any PicturesReading)? = nil,
                            into buffer: inout CellBuffer, area: Rect) {
         guard area.height > 0 else { return }
         if images != nil, area.height >= headerHeight, area.width >= 40 {
@@ -188,7 +188,7 @@ final class GoalDetailScreen: Screen {
 
     /// Name (from `x` on the first line), saved of target, and the people, one line each.
     @MainActor
-    static func drawHeaderText(_ goal: Goal, users: UserDirectory, into buffer: inout CellBuffer, area: Rect, x: Int) {
+    static func drawHeaderText(_ goal: Goal, users: any UsersReading, into buffer: inout CellBuffer, area: Rect, x: Int) {
         let muted = Style(fg: .role(.muted))
         buffer.write(goal.name, x: x, y: area.y, maxWidth: area.maxX - x, style: Style(fg: .role(.title), attributes: .bold))
         guard area.height > 1 else { return }
@@ -211,7 +211,7 @@ final class GoalDetailScreen: Screen {
     }
 
     @MainActor
-    static func drawEntry(_ entry: FeedEntry, users: UserDirectory, format: DisplayFormat, filter: String = "", holder: Int? = nil,
+    static func drawEntry(_ entry: FeedEntry, users: any UsersReading, format: DisplayFormat, filter: String = "", holder: Int? = nil,
                           into buffer: inout CellBuffer, row: Rect) {
         let item = entry.item
         let date = format.shortDate(item.timestamp)

@@ -89,8 +89,8 @@ final class GoalListScreen: TabScreen {
     }
 
     @MainActor
-    static func render(state: GoalListScreen, list: inout ListState, store: GoalStore, users: UserDirectory, colors: Bool,
-                       images: ImageStore? = nil, keys: KeyLabels = .defaults, into buffer: inout CellBuffer, area: Rect) {
+    static func render(state: GoalListScreen, list: inout ListState, store: any GoalsReading, users: any UsersReading, colors: Bool,
+                       images: (any PicturesReading)? = nil, keys: KeyLabels = .defaults, into buffer: inout CellBuffer, area: Rect) {
         let goals = visibleGoals(store.goals, filter: state.filter)
         list.clamp(count: goals.count)
         if goals.isEmpty {
@@ -118,7 +118,7 @@ final class GoalListScreen: TabScreen {
         }
     }
 
-    private static func drawEmpty(store: GoalStore, filter: String, keys: KeyLabels, into buffer: inout CellBuffer, area: Rect) {
+    private static func drawEmpty(store: any GoalsReading, filter: String, keys: KeyLabels, into buffer: inout CellBuffer, area: Rect) {
         let message: (String, Style)
         switch store.status {
         case .idle, .loading:
@@ -212,7 +212,7 @@ final class GoalListScreen: TabScreen {
     }
 
     @MainActor
-    static func drawRow(_ goal: Goal, users: UserDirectory, colors: Bool, filter: String = "", images: ImageStore? = nil,
+    static func drawRow(_ goal: Goal, users: any UsersReading, colors: Bool, filter: String = "", images: (any PicturesReading)? = nil,
                         columns: AmountColumns = AmountColumns(), into buffer: inout CellBuffer, row: Rect) {
         var x = row.x
         x += buffer.write([monogramSpan(goal, width: 4, colors: colors)], x: x, y: row.y, maxWidth: row.width)
@@ -250,7 +250,7 @@ final class GoalListScreen: TabScreen {
     }
 
     @MainActor
-    static func drawSummary(_ goal: Goal, users: UserDirectory, colors: Bool, images: ImageStore? = nil, keys: KeyLabels = .defaults,
+    static func drawSummary(_ goal: Goal, users: any UsersReading, colors: Bool, images: (any PicturesReading)? = nil, keys: KeyLabels = .defaults,
                             into buffer: inout CellBuffer, area: Rect) {
         Box.draw(into: &buffer, rect: area, title: goal.name)
         let inner = area.inset(dx: 2, dy: 1)

@@ -25,7 +25,7 @@ enum PeopleData {
     }
 
     /// "Mikael", and " (you)" for the holder of every goal.
-    static func name(_ person: Person, _ users: UserDirectory) -> String {
+    static func name(_ person: Person, _ users: any UsersReading) -> String {
         users.displayName(for: person.id)
     }
 
@@ -67,7 +67,7 @@ enum PeopleData {
     }
 
     /// The avatar at (x, y), `columns × rows` cells, or the person's monogram; one-line rows get a monogram span.
-    static func drawAvatar(_ id: Int, users: UserDirectory, colors: Bool, images: ImageStore?, columns: Int, rows: Int,
+    static func drawAvatar(_ id: Int, users: any UsersReading, colors: Bool, images: (any PicturesReading)?, columns: Int, rows: Int,
                            into buffer: inout CellBuffer, x: Int, y: Int, clip: Rect) {
         let name = users.displayName(for: id)
         let avatar: URL? = if case .found(let user) = users.lookup(id) { user.avatarURL } else { nil }

@@ -14,7 +14,7 @@ enum Pictures {
 
     /// Draws the picture at `url` if the store has it; false when the caller should draw the monogram.
     @discardableResult
-    static func draw(_ url: URL?, images: ImageStore?, columns: Int, rows: Int, into buffer: inout CellBuffer,
+    static func draw(_ url: URL?, images: (any PicturesReading)?, columns: Int, rows: Int, into buffer: inout CellBuffer,
                      x: Int, y: Int, clip: Rect? = nil) -> Bool {
         guard let images, let picture = images.image(for: url, columns: columns, rows: rows) else { return false }
         picture.draw(into: &buffer, x: x, y: y, clip: clip)

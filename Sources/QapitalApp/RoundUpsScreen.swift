@@ -136,7 +136,7 @@ final class RoundUpsScreen: TabScreen {
 
     /// `bankMoves`: the bank makes and moves the round-ups itself (Up): its totals are shown as
     /// made, with that line instead of `s`.
-    static func render(state: RoundUpsScreen, list: inout ListState, store: RoundUpStore, format: DisplayFormat, keys: KeyLabels = .defaults,
+    static func render(state: RoundUpsScreen, list: inout ListState, store: any RoundUpsReading, format: DisplayFormat, keys: KeyLabels = .defaults,
                        bankMoves: String? = nil, into buffer: inout CellBuffer, area: Rect) {
         guard area.height >= 3 else { return }
         let muted = Style(fg: .role(.muted))
@@ -228,7 +228,7 @@ final class RoundUpsScreen: TabScreen {
     /// The heading and the week keys that fit `width` cells: the whole heading with the keys
     /// written out, then with arrows alone, then shorter headings ("Mon 16 Nov – Sun 22 Nov 2026",
     /// "16 Nov – 22 Nov") without keys.
-    static func headingLine(_ store: RoundUpStore, width: Int) -> (heading: String, keys: String) {
+    static func headingLine(_ store: any RoundUpsReading, width: Int) -> (heading: String, keys: String) {
         let week = store.week
         let label = weekLabel(week)
         let full = "Week of " + label + (store.isCurrentWeek ? " · this week" : "")
@@ -253,7 +253,7 @@ final class RoundUpsScreen: TabScreen {
 
     /// The bars of the last twelve weeks' round-ups, the shown week highlighted, and beside them
     /// what they add up to; false (nothing drawn) before they loaded or where they do not fit.
-    static func drawWeeks(_ store: RoundUpStore, into buffer: inout CellBuffer, rect: Rect) -> Bool {
+    static func drawWeeks(_ store: any RoundUpsReading, into buffer: inout CellBuffer, rect: Rect) -> Bool {
         let history = store.history
         guard let first = history.first, let last = history.last else { return false }
         let currency = store.accountCurrency
@@ -285,7 +285,7 @@ final class RoundUpsScreen: TabScreen {
         return true
     }
 
-    private static func transferLines(_ store: RoundUpStore, keys: KeyLabels) -> [[Span]] {
+    private static func transferLines(_ store: any RoundUpsReading, keys: KeyLabels) -> [[Span]] {
         guard let transfer = store.transfer else { return [] }
         let what = "\(transfer.amount.formatted) into \(transfer.goalName)"
         switch transfer.phase {

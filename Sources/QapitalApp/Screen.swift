@@ -7,17 +7,17 @@ import TermUI
 /// they show goes back to the core as `Shown`, and the core asks for it.
 @MainActor
 struct ScreenData {
-    let goals: GoalStore
-    let feed: ActivityFeed
-    let users: UserDirectory
-    let roundUps: RoundUpStore
-    let goalCreator: GoalCreator
+    let goals: any GoalsReading
+    let feed: any FeedReading
+    let users: any UsersReading
+    let roundUps: any RoundUpsReading
+    let goalCreator: any GoalCreatorReading
     /// The sign-in form's token check (sources whose token can be refused mid-session).
-    let tokenCheck: TokenCheck?
+    let tokenCheck: (any TokenCheckReading)?
     let achievements: AchievementsFile
     let format: DisplayFormat
     /// Pictures, when shown at all (with colours and without `--no-images`).
-    let images: ImageStore?
+    let images: (any PicturesReading)?
     let colors: Bool
     let currency: Currency
     let timeZone: TimeZone
@@ -59,7 +59,7 @@ struct Shown {
     var feedViewport: (cursor: Int, screenHeight: Int)?
 
     /// A person: their name, and once known their avatar.
-    mutating func add(user id: Int, _ users: UserDirectory, avatar: Bool = true) {
+    mutating func add(user id: Int, _ users: any UsersReading, avatar: Bool = true) {
         self.users.insert(id)
         if avatar, case .found(let user) = users.lookup(id), let url = user.avatarURL { pictures.insert(url) }
     }

@@ -60,7 +60,7 @@ final class UserPopup: Overlay {
         goals.filter { $0.ownerId == userId || $0.connectedUserIds.contains(userId) }
     }
 
-    func render(users: UserDirectory, goals: [Goal], colors: Bool, images: ImageStore? = nil,
+    func render(users: any UsersReading, goals: [Goal], colors: Bool, images: (any PicturesReading)? = nil,
                 into buffer: inout CellBuffer, area: Rect) {
         let id = userId
         let lookup = users.lookup(id)

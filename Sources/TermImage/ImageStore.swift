@@ -81,27 +81,22 @@ public final class ImageStore {
     }
 
     /// The picture as `columns × rows` half-block cells, or nil while loading, after a failure,
-    /// or without a URL. Only reads: nothing is fetched here (see `want`).
+    /// or without a URL. Only reads: nothing is fetched, nothing is dropped and the order of use
+    /// stays (`want`, after the frame, marks what it showed as used). The cells of a size are
+    /// kept with the picture once made, a memo that gives the same answer either way.
     public func image(for url: URL?, columns: Int, rows: Int) -> HalfBlockImage? {
-        guard let url, columns > 0, rows > 0 else { return nil }
-        switch entries[url] {
-        case .ready(let decoded):
-            touch(url)
-            let size = Size(columns: columns, rows: rows)
-            if let cells = decoded.cells[size] { return cells }
-            // A few hundred source pixels: cheap enough to do while drawing, once per size.
-            let cells = HalfBlockImage(decoded.source, columns: columns, rows: rows, cellPixels: cellPixels)
-            decoded.cells[size] = cells
-            totalBytes += cells.byteCount
-            evict(keeping: url)
-            return cells
-        case .failed:
-            touch(url)
-            return nil
-        case .pending, nil:
-            return nil
-        }
+        guard let url, columns > 0, rows > 0, case .ready(let decoded) = entries[url] else { return nil }
+        let size = Size(columns: columns, rows: rows)
+        if let cells = decoded.cells[size] { return cells }
+        // A few hundred source pixels: cheap enough to do while drawing, once per size.
+        let cells = HalfBlockImage(decoded.source, columns: columns, rows: rows, cellPixels: cellPixels)
+        decoded.cells[size] = cells
+        totalBytes += cells.byteCount
+        return cells
     }
+
+    /// The order in which pictures were last used, oldest first (what eviction follows).
+    public var useOrder: [URL] { lastUse.sorted { $0.value < $1.value }.map(\.key) }
 
     /// The picture's width over its height as decoded, once it has arrived (nil while loading,
     /// after a failure, or without a URL). Only reads.
@@ -139,7 +134,15 @@ public final class ImageStore {
             entries[url] = nil
             cancelCount += 1
         }
-        for url in urls { request(url) }
+        // Shown pictures are the most recently used (in a fixed order, so runs evict alike);
+        // then what the frame's new sizes added is trimmed to the limit.
+        for url in urls.sorted(by: { $0.absoluteString < $1.absoluteString }) {
+            switch entries[url] {
+            case .ready, .failed: touch(url)
+            case .pending, nil: request(url)
+            }
+        }
+        if let newest = useOrder.last { evict(keeping: newest) }
     }
 
     /// Forgets everything (a refresh): fetches in flight are cancelled.

@@ -72,7 +72,7 @@ enum FrameBenchmark {
         core.handle(.key(.char("2")))
         while !core.isIdle || core.feed.activities.count < count { try? await Task.sleep(for: .milliseconds(2)) }
         var buffer = CellBuffer(width: 100, height: 30)
-        core.render(into: &buffer)
+        core.drawFrame(into: &buffer)
         malloc_trim(0)
         let resident = ResidentMemory.bytes() - before
 
@@ -98,7 +98,7 @@ enum FrameBenchmark {
             let key: Key = (frame / 800) % 2 == 0 ? .char("j") : .char("k")
             let elapsed = clock.measure {
                 core.handle(.key(key))
-                core.render(into: &buffer)
+                core.drawFrame(into: &buffer)
                 terminal.present(buffer)
             }
             if frame >= 50 { timings.append(elapsed) }

@@ -97,11 +97,11 @@ enum TerminalBenchmarks {
         core.handle(.key(.char("2")))
         var buffer = CellBuffer(width: 100, height: wanted + 3)
         for _ in 0..<200 {
-            core.render(into: &buffer)
+            core.drawFrame(into: &buffer)
             if core.isIdle { break }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        core.render(into: &buffer)
+        core.drawFrame(into: &buffer)
         return (1..<(wanted + 1)).map { y in
             var line = buffer.rowText(y)
             if line.last == "│" || line.last == "█" { line.removeLast() }

@@ -350,7 +350,7 @@ import TermUI
             for key in keys { await app.press(key) }
             for (width, height) in sizes {
                 var buffer = CellBuffer(width: width, height: height)
-                app.core.render(into: &buffer)
+                app.core.drawFrame(into: &buffer)
                 if width >= 2 && (width < AppFrame.minimumWidth || height < AppFrame.minimumHeight) {
                     #expect(buffer.rowText(0).hasPrefix("T"), "\(width)×\(height): \(buffer.rowText(0))")
                 }

@@ -64,6 +64,46 @@ import TermUI
         #expect(picker.list == GoalPicker().list.with(selected: 3))
     }
 
+    /// Everything a frame could change, as text: every screen and overlay of every tab, and what
+    /// each store holds (`dump` reaches every stored property).
+    static func state(of core: AppCore) -> String {
+        var text = ""
+        for stack in core.stacks { for screen in stack { dump(screen, to: &text) } }
+        for overlay in core.overlays { dump(overlay, to: &text) }
+        let stores = core.stores
+        dump(stores.goals.goals, to: &text)
+        dump(stores.goals.status, to: &text)
+        dump(stores.goals.feeds.mapValues(\.entries.count).sorted { $0.key.rawValue < $1.key.rawValue }, to: &text)
+        dump((stores.feed.activities.count, stores.feed.phase, stores.feed.listIdentity, stores.feed.isBusy), to: &text)
+        dump((stores.roundUps.week, stores.roundUps.status, stores.roundUps.summary, stores.roundUps.history.count), to: &text)
+        dump(stores.users.isBusy, to: &text)
+        if let images = stores.images { dump((images.useOrder, images.fetchCount, images.cancelCount, images.pendingCount), to: &text) }
+        return text
+    }
+
+    /// `render` only draws: on every tab, an overlay open or not, at other sizes, no screen,
+    /// overlay or store changes and no request goes out; what the frame showed is asked for
+    /// only when the core is handed the frame back (`drawn`).
+    @Test func renderingStartsNoWorkAndChangesNothing() async throws {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)))
+        let app = AppHarness(api: api, width: 100, height: 30)
+        _ = await app.start()
+        for keys in [["1"], ["2"], ["3"], ["4"], ["5"], ["1", "\r"], ["2", "?"]] {
+            for key in keys { await app.press(key == "\r" ? .enter : .char(Character(key))) }
+            for (width, height) in [(30, 8), (160, 50), (100, 30)] {
+                var buffer = CellBuffer(width: width, height: height)
+                app.core.layOut(buffer.area)
+                let before = Self.state(of: app.core)
+                let calls = api.calls.count
+                _ = app.core.render(into: &buffer)
+                #expect(Self.state(of: app.core) == before, "rendering \(keys) at \(width)×\(height) changed the state")
+                #expect(api.calls.count == calls, "rendering \(keys) at \(width)×\(height) asked the API")
+                #expect(app.core.isIdle, "rendering \(keys) started work")
+            }
+            if keys.last == "?" { await app.press(.escape) }
+        }
+    }
+
     /// After a frame the screen keeps what it laid out: a selection past the end comes back
     /// within the list, and the list knows the height it was drawn at (paging follows it).
     @Test func theCoreKeepsWhatTheFrameLaidOut() async {

@@ -334,7 +334,7 @@ import TestSupport
         #expect(users.who(for: 1, in: MarkupText(parsing: "A roundup was saved."), holder: 1) == "you")
         #expect(users.who(for: 3, in: MarkupText(parsing: "Jo saved."), holder: 1) == "Johan")
         #expect(users.who(for: 3, in: MarkupText(parsing: "<strong>Johan</strong> saved."), holder: 1) == "")
-        #expect(!UserDirectory.names("Johansson saved", "Johan") && UserDirectory.names("Saved by Johan.", "johan"))
+        #expect(!UsersNaming.names("Johansson saved", "Johan") && UsersNaming.names("Saved by Johan.", "johan"))
         // The card names the person once, "(you)" for the holder, and no id line.
         let card = await app.press(.char("1"), .char("u"), .left).joined(separator: "\n")  // the owner, before the people shared with
         #expect(card.contains("Mikael (you)") && !card.contains("User #1"))

@@ -17,7 +17,7 @@ import TermUI
                            achievements: Self.recorded, now: { fixedNow })
         var buffer = CellBuffer(width: 80, height: 12)
         core.handle(.key(.char("4")))
-        core.render(into: &buffer)
+        core.drawFrame(into: &buffer)
         let lines = buffer.lines
         #expect(lines[0].contains("4 Achievements"))
         #expect(lines[1].hasPrefix(" Smart Investing"))
@@ -39,7 +39,7 @@ import TermUI
                            configuration: .init(sourceName: "demo", colors: false), achievements: file, now: { fixedNow })
         core.start()
         var buffer = CellBuffer(width: 120, height: 10)
-        core.render(into: &buffer)
+        core.drawFrame(into: &buffer)
         #expect(buffer.lines.last!.contains("achievements: skipped 1 bad entry (achievements[0].level"))
     }
 

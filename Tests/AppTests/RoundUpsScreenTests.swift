@@ -71,7 +71,7 @@ enum RoundUpsApp {
     /// The frame at `width`×`height`, each line without its trailing blanks.
     func frame(width: Int = 80, height: Int = 16) -> [String] {
         var buffer = CellBuffer(width: width, height: height)
-        core.render(into: &buffer)
+        core.drawFrame(into: &buffer)
         return buffer.lines.map { line in String(line.reversed().drop { $0 == " " }.reversed()) }
     }
 

@@ -151,8 +151,13 @@ actor ScriptedLoader {
             #expect(store.image(for: ImageStoreTests.url(n), columns: 4, rows: 1) != nil)
         }
         #expect(store.totalBytes == entry * 3)
-        // Picture 1 is used again, so 2 is now the least recently used and goes for picture 4.
+        // Drawing reads only: the order of use stays as it was.
+        let order = store.useOrder
         #expect(store.image(for: ImageStoreTests.url(1), columns: 4, rows: 1) != nil)
+        #expect(store.useOrder == order)
+        // A frame showed picture 1 again, so 2 is now the least recently used and goes for picture 4.
+        store.want([ImageStoreTests.url(1)])
+        #expect(store.useOrder.last == ImageStoreTests.url(1))
         store.request(ImageStoreTests.url(4))
         _ = await iterator.next()
         #expect(store.image(for: ImageStoreTests.url(4), columns: 4, rows: 1) != nil)
