@@ -6,7 +6,10 @@ import Foundation
 /// Requests are paced (`RequestPacer`: 32 at once, then 20 a second), across refreshes too.
 @MainActor
 public final class ActivityFeed {
-    public private(set) var pager: ActivityPager
+    public private(set) var pager: ActivityPager { didSet { version &+= 1 } }
+    /// Changes with every change of what is shown: what is worked out from the activities is
+    /// worked out again only then.
+    public private(set) var version = 0
     private let events: EventSink<StoreEvent>
     private let cache: (any OfflineCache)?
     private let api: any SavingsAPI
@@ -38,7 +41,7 @@ public final class ActivityFeed {
     public var activities: [Activity] { shownDuringRefresh ?? pager.activities }
     /// Changes whenever `activities` is replaced rather than appended to.
     public private(set) var listIdentity = 0
-    private var shownDuringRefresh: [Activity]?
+    private var shownDuringRefresh: [Activity]? { didSet { version &+= 1 } }
     public var phase: ActivityPager.Phase { pager.phase }
     public var isBusy: Bool { !tasks.isEmpty }
 

@@ -15,10 +15,13 @@ public struct GoalFeedState: Sendable {
 /// Active goals in server order, rules by id, and each goal's feed newest first.
 @MainActor
 public final class GoalStore {
-    public private(set) var goals: [Goal] = []
-    public private(set) var rulesById: [Int: SavingsRule] = [:]
-    public private(set) var status: LoadStatus = .idle
-    public private(set) var feeds: [GoalID: GoalFeedState] = [:]
+    public private(set) var goals: [Goal] = [] { didSet { version &+= 1 } }
+    public private(set) var rulesById: [Int: SavingsRule] = [:] { didSet { version &+= 1 } }
+    public private(set) var status: LoadStatus = .idle { didSet { version &+= 1 } }
+    public private(set) var feeds: [GoalID: GoalFeedState] = [:] { didSet { version &+= 1 } }
+    /// Changes with every change of the goals, their rules, their feeds or the status: what is
+    /// worked out from them is worked out again only then (the People tab's sums).
+    public private(set) var version = 0
     private let events: EventSink<StoreEvent>
 
     private let api: any SavingsAPI

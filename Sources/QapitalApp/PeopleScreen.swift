@@ -7,10 +7,7 @@ import TermUI
 /// everyone in the activity and the goals' feeds (`PeopleRoster`).
 @MainActor
 enum PeopleData {
-    static func people(_ data: ScreenData) -> [Person] {
-        PeopleRoster.people(goals: data.goals.goals, feeds: { feed($0, data) }, activities: data.feed.activities,
-                            currency: data.currency, now: data.format.currentDate)
-    }
+    static func people(_ data: ScreenData) -> [Person] { data.derived.people(data) }
 
     /// A goal's feed as far as it is in, and whether it is known: loaded (or failed with what the
     /// cache kept), still loading, or failed with nothing to show (offline, not cached).

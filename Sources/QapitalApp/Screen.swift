@@ -29,6 +29,8 @@ struct ScreenData {
     let noGoalCreation: String?
     /// Why the source cannot move money (nil: it can).
     let noMoneyMoves: String?
+    /// What screens work out from the stores, once per change (`DerivedData`).
+    let derived = DerivedData()
 
     init(_ stores: AppStores, achievements: AchievementsFile, configuration: AppCore.Configuration, format: DisplayFormat) {
         goals = stores.goals

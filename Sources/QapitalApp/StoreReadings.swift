@@ -13,6 +13,7 @@ import TermUI
     var rulesById: [Int: SavingsRule] { get }
     var status: LoadStatus { get }
     var cachedAt: Date? { get }
+    var version: Int { get }
     func goal(id: GoalID) -> Goal?
     func feed(for goalId: GoalID) -> GoalFeedState
 }
@@ -22,6 +23,7 @@ import TermUI
     var activities: [Activity] { get }
     var phase: ActivityPager.Phase { get }
     var listIdentity: Int { get }
+    var version: Int { get }
     var pager: ActivityPager { get }
     var isBusy: Bool { get }
 }

@@ -22,7 +22,7 @@ func runBenchmarks() async {
     }
     func ms(_ d: Duration) -> String { String(format: "%.3f ms", d.milliseconds) }
 
-    // `qapital-bench frames bytes start walk decode` runs only those parts; no argument runs all.
+    // `qapital-bench frames tabs bytes start walk decode` runs only those parts (`tabs`: the other tabs' frames); no argument runs all.
     let only = Set(CommandLine.arguments.dropFirst())
     func wanted(_ part: String) -> Bool { only.isEmpty || only.contains(part) }
     print("qapital-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
@@ -58,7 +58,7 @@ func runBenchmarks() async {
         row("bytes per j and cold start", "skipped: \(TerminalBenchmarks.appPath) is missing (swift build -c release)", "", nil)
     }
 
-    // Frame cost and memory: 1M first, while the heap is fresh.
+    // Frame cost and memory: 1M first, while the heap is fresh; then every other tab with the same history.
     var frames: [Int: FrameBenchmark.Figure] = [:]
     for count in [1_000_000, 100_000, 1_000] where wanted("frames") {
         frames[count] = await FrameBenchmark.run(activities: count, frames: 2_000)
@@ -78,6 +78,24 @@ func runBenchmarks() async {
         row("frame cost p50, 1M / 1k", String(format: "%.2f", medianRatio), "", nil)
         let perActivity = Double(large.residentBytes) / Double(large.activities)
         row("resident memory per loaded activity at 1M", String(format: "%.0f B", perActivity), "≤ 300 B", perActivity <= 300)
+    }
+    let tabNames: [Character: String] = ["1": "Goals", "3": "Round-ups", "4": "Achievements", "5": "People"]
+    for tab in ["1", "3", "4", "5"] as [Character] where wanted("frames") || wanted("tabs") {
+        var figures: [Int: FrameBenchmark.Figure] = [:]
+        for count in [1_000_000, 100_000, 1_000] {
+            figures[count] = await FrameBenchmark.run(activities: count, frames: 1_000, tab: tab)
+        }
+        let name = tabNames[tab] ?? String(tab)
+        for count in [1_000, 100_000, 1_000_000] {
+            guard let f = figures[count] else { row("\(name) frame cost, \(count) activities", "no pty", "", nil); continue }
+            let met = count == 1_000_000 ? f.p99 <= .milliseconds(1) : nil
+            row("\(name) frame cost (j + draw + present), \(count.formatted()) activities", "p50 \(ms(f.p50)), p99 \(ms(f.p99))",
+                count == 1_000_000 ? "p99 ≤ 1 ms" : "", met)
+        }
+        if let small = figures[1_000], let large = figures[1_000_000] {
+            let ratio = large.p99.milliseconds / small.p99.milliseconds
+            row("\(name) frame cost p99, 1M / 1k", String(format: "%.2f", ratio), "≤ 1.2", ratio <= 1.2)
+        }
     }
 
     // First activity after K empty windows through serve.

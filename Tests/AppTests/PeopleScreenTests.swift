@@ -24,6 +24,23 @@ import TestSupport
 
     static func row(_ lines: [String], _ name: String) -> String? { lines.first { $0.contains(name) && !$0.contains("People") } }
 
+    /// Everyone and their sums are worked out once per change of the stores, not per key or
+    /// frame (before, three times a key and again each frame, over every loaded activity).
+    @Test func thePeopleAreWorkedOutOncePerChangeNotPerKey() async throws {
+        let app = AppHarness(width: 100, height: 30)
+        _ = await app.start()
+        _ = await app.press(.char("5"))
+        let derived = app.core.screenData.derived
+        let settled = derived.peopleComputations
+        #expect(settled >= 1)
+        for _ in 0..<10 { _ = await app.press(.char("j")) }
+        _ = await app.press(.char("k"), .char("G"), .char("g"))
+        #expect(derived.peopleComputations == settled, "keys and frames worked the people out again")
+        // A change of a store does: a refresh loads the goals and their feeds again.
+        _ = await app.press(.char("r"))
+        #expect(derived.peopleComputations > settled)
+    }
+
     @Test(arguments: [(80, 24), (120, 40)]) func theTabListsEveryoneWithGoalsAndWhatTheySaved(size: (Int, Int)) async throws {
         let app = AppHarness(width: size.0, height: size.1)
         _ = await app.start()
