@@ -38,6 +38,8 @@ for harness in "${harnesses[@]}"; do
 done
 wanted() { case " ${harnesses[*]} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
+# FeedModel's files, in its layer folders.
+mapfile -t feedmodel < <(find Sources/FeedModel -name '*.swift' | sort)
 out=.build-fuzz
 mkdir -p "$out"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -suppress-warnings)
@@ -53,7 +55,7 @@ echo "fuzz: building ${harnesses[*]}"
 # Harnesses inside FeedModel's own module see its internals too.
 for harness in markup sanitizer payloads; do
     wanted "$harness" || continue
-    swiftc "${flags[@]}" -module-name FeedModel -o "$out/$harness" Sources/FeedModel/*.swift "Fuzz/harnesses/$harness.swift"
+    swiftc "${flags[@]}" -module-name FeedModel -o "$out/$harness" "${feedmodel[@]}" "Fuzz/harnesses/$harness.swift"
 done
 # The bank harnesses: FeedModel and HTTPTransport once, then each bank's client once, then each harness on it.
 built_shared=no
@@ -62,7 +64,7 @@ for harness in "${bank_harnesses[@]}"; do
     wanted "$harness" || continue
     bank=${bank_of[$harness]}
     if [ "$built_shared" = no ]; then
-        library FeedModel Sources/FeedModel/*.swift
+        library FeedModel "${feedmodel[@]}"
         library HTTPTransport -lFeedModel -I Sources/CCurl Sources/HTTPTransport/*.swift
         built_shared=yes
     fi

@@ -121,14 +121,6 @@ public final class NcursesTerminal: Terminal {
         for sig in Self.quitSignals { signal(sig, SIG_DFL) }
     }
 
-    /// Restores the terminal, then prints `message` where it stays visible, and exits.
-    /// Text written while the alternate screen is up would vanish with it.
-    public func leaveForFatalError(_ message: String, status: Int32 = 1) -> Never {
-        stop()
-        fputs(message + "\n", qt_stderr())
-        exit(status)
-    }
-
     /// Forgets what is on screen, so the next `present` repaints everything (Ctrl-L).
     public func invalidate() {
         writer?.forget()

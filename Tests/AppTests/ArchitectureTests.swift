@@ -16,6 +16,25 @@ import TermUI
         #expect(lines <= 200, "AppCore.swift has \(lines) lines")
     }
 
+    /// Every lock in the app's own code is FeedModel's `Locked` (a `Mutex` ThreadSanitizer sees);
+    /// `serve`'s SwiftNIO server keeps NIO's own `NIOLockedValueBox` (DemoServer, docs/architecture.md).
+    @Test func everyLockIsLocked() throws {
+        let root = Self.sources.deletingLastPathComponent().deletingLastPathComponent()
+        var found: [String] = []
+        for folder in ["Sources", "Banks"] {
+            let base = root.appendingPathComponent(folder)
+            for case let file as String in FileManager.default.enumerator(atPath: base.path)! where file.hasSuffix(".swift") {
+                if file.hasSuffix("Support/Locked.swift") || file.hasPrefix("DemoServer/") || file.contains("/Tests/") { continue }
+                let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+                for lock in ["NSLock", "NSRecursiveLock", "Mutex<", "Mutex(", "NIOLockedValueBox", "os_unfair_lock", "pthread_mutex_t"]
+                where text.contains(lock) {
+                    found.append("\(folder)/\(file): \(lock)")
+                }
+            }
+        }
+        #expect(found.isEmpty, "\(found)")
+    }
+
     /// A new tab is one line: `AppCore.tabs` is the only place that names the tab screens, and
     /// the tab bar, the number keys and the help follow it.
     @Test func aTabIsOneLine() async throws {
