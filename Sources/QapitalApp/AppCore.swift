@@ -109,8 +109,6 @@ public final class AppCore {
 
     private func receive(_ event: StoreEvent) {
         status.receive(event, stores)
-        // Money moved into a goal: the balance in the header changed.
-        if event == .transfer, case .succeeded(let goal)? = roundUps.transfer?.phase { run(Command.afterSaving(into: goal.id, stores)) }
         if event == .signIn, signIn.checked() {
             // A new token was accepted: everything shown loads again with it.
             status.error = nil

@@ -43,8 +43,8 @@ enum Command: Hashable, Sendable {
 
     /// Money moved into a goal: the header's balance, and the goal's feed and the activity where
     /// loaded (the saving is now one of theirs), so every sum agrees.
-    @MainActor static func afterSaving(into goal: GoalID, _ stores: AppStores) -> [Command] {
-        [.loadAccount] + (stores.goals.feed(for: goal).status != .idle ? [.loadGoalFeed(goal)] : [])
-            + (stores.feed.phase != .idle ? [.refreshActivity] : [])
+    @MainActor static func afterSaving(into goal: GoalID, _ data: ScreenData) -> [Command] {
+        [.loadAccount] + (data.goals.feed(for: goal).status != .idle ? [.loadGoalFeed(goal)] : [])
+            + (data.feed.phase != .idle ? [.refreshActivity] : [])
     }
 }

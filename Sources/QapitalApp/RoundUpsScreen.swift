@@ -22,6 +22,13 @@ final class RoundUpsScreen: TabScreen {
     /// The twelve weeks' bars, where the height allows (`c` hides and shows them).
     var showsChart = true
 
+    /// Money moved into a goal: the header's balance, and the goal's feed and the activity
+    /// where they are loaded, so every sum agrees.
+    func receive(_ event: StoreEvent, _ data: ScreenData) -> [Command] {
+        guard event == .transfer, case .succeeded(let goal)? = data.roundUps.transfer?.phase else { return [] }
+        return Command.afterSaving(into: goal.id, data)
+    }
+
     func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
         let count = Self.visibleLines(data.roundUps.summary, filter: filter).count
         switch click(&list, x: x, y: y, count: count) {

@@ -12,15 +12,15 @@ import Glibc
 /// sign-in address (and opens it with xdg-open where there is one), waits for one callback on
 /// 127.0.0.1, checks its state, exchanges the code and keeps the token pair (0600).
 struct LoginCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "login",
         abstract: "Sign in to a bank with your own OAuth client (\(SourceRegistry.list(SourceRegistry.withOAuth))).",
         discussion: """
-            The client's id and secret come from the config file's table for the bank ([monzo] client-id = "…", \
+            The client's id and secret come from the config file's table for the bank ([NAME] client-id = "…", \
             client-secret = "…"), with http://127.0.0.1:PORT/callback as its redirect URL. The token pair is kept \
             in $XDG_CONFIG_HOME/qapital-tui/oauth-tokens.json (mode 0600) and refreshed before it expires. \
             Then approve the sign-in in the bank's app.
-            """)
+            """) }
 
     @Argument(help: ArgumentHelp("The bank: \(SourceRegistry.list(SourceRegistry.withOAuth)).", valueName: "source"))
     var source: String

@@ -8,7 +8,7 @@ import SourceKit
 /// named it.
 @main
 struct QapitalCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "qapital-tui",
         abstract: "Browse savings goals, activity, round-ups and achievements in the terminal.",
         discussion: """
@@ -31,7 +31,7 @@ struct QapitalCommand: AsyncParsableCommand {
         version: FeedModelInfo.version,
         subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, ExportCommand.self,
                       LoginCommand.self, AppCommand.self, DoctorCommand.self]
-    )
+    ) }
 
     @OptionGroup var app: AppOptions
 

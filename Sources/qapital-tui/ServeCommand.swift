@@ -11,7 +11,7 @@ import Glibc
 
 /// `qapital-tui serve`: the demo dataset over HTTP until interrupted.
 struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the demo dataset over HTTP until interrupted.",
         discussion: """
@@ -19,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
             requires the test token printed at start. Logs one line per request on stderr. Ctrl-C or \
             SIGTERM stops it: no new connections, requests under way finish (up to 5 s, then 503), exit 0.
             """
-    )
+    ) }
 
     @Option(help: ArgumentHelp("The API to serve: \(ServeCommand.apiList)."))
     var api = "qapital"

@@ -8,7 +8,8 @@ import Testing
         .deletingLastPathComponent().appendingPathComponent("Scripts/bootstrap.sh").path
 
     /// Runs the script with a fake `dpkg-query` that knows `installed`; its status, stdout, stderr.
-    static func plan(_ purpose: String, installed: [String], uid: Int, sudo: String = "true") throws -> (Int32, String, String) {
+    /// `sudo`: whether there is a `sudo` to use (a fake one on the PATH).
+    static func plan(_ purpose: String, installed: [String], uid: Int, sudo: Bool = true) throws -> (Int32, String, String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bootstrap-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -24,10 +25,14 @@ import Testing
             exit 1
             """.write(to: query, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: query.path)
+        let fakeSudo = folder.appendingPathComponent("sudo")
+        try "#!/bin/sh\nexit 1\n".write(to: fakeSudo, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fakeSudo.path)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [script, purpose, "--plan"]
-        process.environment = ["PATH": "/usr/bin:/bin", "QT_DPKG_QUERY": query.path, "QT_UID": String(uid), "QT_SUDO": sudo]
+        process.environment = ["PATH": folder.path + ":/usr/bin:/bin", "QT_DPKG_QUERY": query.path, "QT_UID": String(uid),
+                               "QT_SUDO": sudo ? "sudo" : "no-such-sudo-here"]
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -59,7 +64,7 @@ import Testing
     }
 
     @Test func withoutSudoItStopsWithTheCommand() throws {
-        let (status, output, errors) = try Self.plan("test", installed: [], uid: 1000, sudo: "no-such-sudo-here")
+        let (status, output, errors) = try Self.plan("test", installed: [], uid: 1000, sudo: false)
         #expect(status == 1 && output.isEmpty)
         #expect(errors.contains("run as root, then again: apt-get install -y libncurses-dev"))
     }
