@@ -127,7 +127,7 @@ final class AchievementsScreen: TabScreen {
                                    style: Style(fg: .role(.title), attributes: .bold))
         let showing = "  · showing \(state.show.label) (\(achievements.count) of \(file.achievements.count)) · f: filter"
         buffer.write(showing, x: area.x + 1 + written, y: area.y, maxWidth: max(0, area.width - 2 - written), style: Style(fg: .role(.muted)))
-        let body = Rect(x: area.x, y: area.y + 2, width: area.width, height: max(0, area.height - 2))
+        let body = area.rows([.length(2), .fill(1)])[1]
         list.clamp(count: achievements.count)
         guard !achievements.isEmpty else {
             let text = !state.filter.isEmpty ? "No achievement matches “\(state.filter)”. Esc clears the filter."

@@ -137,7 +137,7 @@ final class ActivityScreen: TabScreen {
         if area.width >= Self.headerMinimum.width, area.height >= Self.headerMinimum.height, !data.feed.activities.isEmpty {
             let weekly = weeklyTotals(data)
             Self.drawWeeks(weekly.totals, everyone: weekly.everyone, into: &buffer, row: area.top(1))
-            area = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
+            area = area.rows([.length(1), .fill(1)])[1]
         }
         Self.render(state: self, rows: rows, list: &list, feed: data.feed, users: data.users, format: data.format,
                     spinnerFrame: data.spinnerFrame, images: data.images, keys: data.keys, holder: PeopleRoster.holder(of: data.goals.goals),

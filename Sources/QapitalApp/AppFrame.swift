@@ -24,7 +24,8 @@ struct AppFrame {
     /// Where the screen and the overlays go in a terminal of `size`; nil when it is too small.
     static func body(of area: Rect) -> Rect? {
         guard area.width >= minimumWidth, area.height >= minimumHeight else { return nil }
-        return Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 2)
+        // The tab bar, the screen, the status bar.
+        return area.rows([.length(1), .fill(1), .length(1)])[1]
     }
 
     /// Draws the frame; returns what the screen laid out (nil when nothing was drawn).

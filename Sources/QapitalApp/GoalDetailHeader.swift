@@ -36,11 +36,12 @@ enum GoalDetailHeader {
     static func layout(area: Rect, pictures: Bool, chart: Bool = true, cellPixels: PixelSize?, aspect: Double?) -> Layout {
         guard pictures, chart, area.width >= minimumArea.width, area.height >= minimumArea.height else { return .compact }
         let columns = min(photoColumns(cellPixels: cellPixels, aspect: aspect), area.width / 2)
-        let photo = Rect(x: area.x, y: area.y, width: columns, height: photoRows)
-        let side = Rect(x: photo.maxX + 1, y: area.y, width: area.maxX - photo.maxX - 1, height: photoRows + 1)
-        return .large(photo: photo,
-                      text: Rect(x: side.x + 1, y: side.y, width: side.width - 1, height: 3),
-                      chart: Rect(x: side.x, y: side.y + 4, width: side.width, height: side.height - 4),
+        // The photo, a column, and beside it the text (a column in) over the chart.
+        let beside = area.rows([.length(photoRows + 1)])[0].columns([.length(columns), .length(1), .fill(1)])
+        let side = beside[2].rows([.length(3), .length(1), .fill(1)])
+        return .large(photo: beside[0].rows([.length(photoRows)])[0],
+                      text: side[0].columns([.length(1), .fill(1)])[1],
+                      chart: side[2],
                       height: photoRows + 1)
     }
 

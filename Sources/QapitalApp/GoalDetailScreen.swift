@@ -129,17 +129,17 @@ final class GoalDetailScreen: Screen {
             // The chart beside the photo, under the text; its rule is the header's.
             GoalChart.draw(goal: goal, feed: feed.entries.map(\.item), now: format.now(), calendar: calendar, format: format,
                            into: &buffer, rect: chart)
-            body = Rect(x: area.x, y: area.y + height, width: area.width, height: area.height - height)
+            body = area.rows([.length(height), .fill(1)])[1]
         case .compact:
-            let header = area.top(min(headerHeight, area.height))
-            drawHeader(goal, users: users, colors: colors, images: images, into: &buffer, area: header)
-            body = Rect(x: area.x, y: header.maxY, width: area.width, height: area.height - header.height)
+            let parts = area.rows([.length(headerHeight), .fill(1)])
+            drawHeader(goal, users: users, colors: colors, images: images, into: &buffer, area: parts[0])
+            body = parts[1]
             guard body.height > 0 else { return }
             // The chart, where the height allows: the whole feed's balance, whatever the filter.
             let chartHeight = state.showsChart ? GoalChart.height(bodyHeight: body.height) : 0
             if chartHeight > 0, GoalChart.draw(goal: goal, feed: feed.entries.map(\.item), now: format.now(), calendar: calendar, format: format,
                                                into: &buffer, rect: body.top(chartHeight)) {
-                body = Rect(x: body.x, y: body.y + chartHeight, width: body.width, height: body.height - chartHeight)
+                body = body.rows([.length(chartHeight), .fill(1)])[1]
             }
         }
         let entries = visibleEntries(feed.entries, filter: state.filter, users: users)
@@ -168,12 +168,14 @@ final class GoalDetailScreen: Screen {
         guard area.height > 0 else { return }
         if images != nil, area.height >= headerHeight, area.width >= 40 {
             // The picture, 8×4 cells (8×8 pixels), left of the text; the rule stays below both.
-            let picture = Rect(x: area.x, y: area.y, width: 8, height: headerHeight - 1)
+            // The picture, a column, the text; the rule under both.
+            let columns = area.columns([.length(8), .length(1), .fill(1)])
+            let picture = columns[0].rows([.length(headerHeight - 1)])[0]
             if !Pictures.draw(goal.imageURL, images: images, columns: picture.width, rows: picture.height,
                               into: &buffer, x: picture.x, y: picture.y, clip: picture) {
                 Pictures.monogramBlock(goal.name, tint: goal.tint, colors: colors, rect: picture, into: &buffer)
             }
-            let text = Rect(x: area.x + picture.width + 1, y: area.y, width: area.width - picture.width - 1, height: headerHeight - 2)
+            let text = columns[2].rows([.length(headerHeight - 2)])[0]
             drawHeaderText(goal, users: users, into: &buffer, area: text, x: text.x)
             buffer.write(String(repeating: "─", count: area.width), x: area.x, y: area.y + headerHeight - 1, style: Style(fg: .role(.border)))
             return

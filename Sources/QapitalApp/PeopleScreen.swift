@@ -178,7 +178,7 @@ final class PeopleScreen: TabScreen {
         } else {
             drawTitles(into: &buffer, row: area.row(0))
         }
-        let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
+        let body = area.rows([.length(1), .fill(1)])[1]
         let drawn = ListView().draw(into: &buffer, rect: body, count: people.count, state: &list) { buffer, index, row, _ in
             Self.drawRow(people[index], data, filter: filter, into: &buffer, row: row)
         }

@@ -134,14 +134,14 @@ final class PersonScreen: Screen {
         let headerHeight = size.rows == 1 ? 2 : size.rows + 1
         PeopleData.drawAvatar(userId, users: data.users, colors: data.colors, images: data.images, columns: size.columns,
                               rows: size.rows, into: &buffer, x: area.x, y: area.y, clip: area)
-        let text = Rect(x: area.x + size.columns + 2, y: area.y, width: max(0, area.width - size.columns - 2),
-                        height: min(area.height, headerHeight - 1))
+        // The avatar, two columns, the text; above the header's rule.
+        let text = area.rows([.length(headerHeight - 1), .fill(1)])[0].columns([.length(size.columns + 2), .fill(1)])[1]
         drawHeaderText(person, data, into: &buffer, area: text)
         if area.height > headerHeight - 1 {
             buffer.write(String(repeating: "─", count: area.width), x: area.x, y: area.y + headerHeight - 1,
                          style: Style(fg: .role(.border)))
         }
-        let body = Rect(x: area.x, y: area.y + headerHeight, width: area.width, height: max(0, area.height - headerHeight))
+        let body = area.rows([.length(headerHeight), .fill(1)])[1]
         guard body.height > 0 else { return Layout(area: area) }
         let rows = rows(data)
         var list = self.list

@@ -135,3 +135,15 @@ public struct Split: Equatable, Sendable {
         }
     }
 }
+
+extension Rect {
+    /// The rectangle cut into rows by `constraints` (`Split.vertical`).
+    public func rows(_ constraints: [Constraint], spacing: Int = 0) -> [Rect] {
+        Split.vertical(constraints, spacing: spacing).split(self)
+    }
+
+    /// The rectangle cut into columns by `constraints` (`Split.horizontal`).
+    public func columns(_ constraints: [Constraint], spacing: Int = 0) -> [Rect] {
+        Split.horizontal(constraints, spacing: spacing).split(self)
+    }
+}
