@@ -1,0 +1,217 @@
+import QapitalClient
+import DemoData
+import ArgumentParser
+import FeedCache
+import FeedModel
+import HTTPTransport
+import QapitalApp
+import Foundation
+import SourceKit
+import TermUI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How the app starts on a bank, whichever it is (the bank's own part is its registry entry in
+/// `Banks/NAME/Source`): the token given, kept from `login` or remembered, checked with the bank;
+/// the account of the last run when the bank cannot be reached; else the sign-in screen.
+extension AppOptions {
+    /// A bank account, checked and ready: the API and, for the header, the account.
+    struct BankConnection: Sendable {
+        let api: any BankAPI
+        let account: Account?
+        /// Started from the account kept by the last run: the bank could not be reached.
+        var offline = false
+        var lastHeader: String?
+
+        /// What the status bar shows: holder, numbers, balance; else the server.
+        var header: String { account?.summary ?? lastHeader ?? api.sourceName }
+    }
+
+    /// Checks the token with the bank and picks the account; a refusal or a server that cannot
+    /// be reached is an `APIError` in one line (the token itself never in it).
+    static func connect(_ bank: BankConnector, baseURL: URL, token: String, allowInsecureHTTP: Bool = false, log: RequestLog? = nil,
+                        settings: [String: String] = [:], refresh: (@Sendable (String?) async -> String?)? = nil)
+        async throws(APIError) -> BankConnection {
+        let api = try await bank.connect(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                                     settings: settings, refresh: refresh))
+        // The header: holder, numbers, balance. Without it the app still works.
+        let account = try? await api.account()
+        if let account { api.answerNextAsk(with: account) }  // the app's first look: one request per resource a start
+        return BankConnection(api: api, account: account)
+    }
+
+    /// Signing in again while the app runs: the bank refused the token in use; a new one for the
+    /// same account replaces it (and is remembered when asked).
+    static func signInCapability(_ api: any BankAPI, source: SourceDescription,
+                                 environment: [String: String]) -> AppCore.SignInCapability {
+        let baseURL = api.baseURL
+        let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
+        var capability = AppCore.SignInCapability(origin: api.sourceName, isRefused: { api.tokenRefused }) { token, remember in
+            do throws(APIError) {
+                try await api.replaceToken(token)
+            } catch {
+                return SignInRefusal(error.message)
+            }
+            if remember { try? remembered.remember(token, for: baseURL) }
+            return nil
+        }
+        capability.title = source.title
+        capability.tokenCheck = source.tokenCheck ?? capability.tokenCheck
+        capability.awaitsApproval = { api.awaitsApproval }
+        return capability
+    }
+
+    /// How the app opens on a bank: on the account a token given or remembered reaches, or
+    /// through the sign-in screen (no token, or a refused one: with its refusal).
+    enum BankStart {
+        case connected(BankConnection)
+        /// `pending`: a token the customer has yet to approve in the bank's app, for the form to try again.
+        case signIn(refusal: String?, pending: String? = nil)
+    }
+
+    /// The token from the flags, the environment or the remembered file, checked with the bank;
+    /// without one, or when the bank refuses it, the sign-in screen asks for one.
+    /// After a token given on the command line or in the environment comes the pair `login NAME`
+    /// kept (refreshed first when it is about to expire, or once when the bank refuses it; the
+    /// client's id and secret from `sourceSettings`, the config file's table), then a remembered token.
+    func startBank(_ source: Source, environment: [String: String], log: RequestLog? = nil,
+                   sourceSettings: [String: String] = [:]) async throws -> BankStart {
+        guard let bank = source.registered.bank, let baseURL = source.baseURL else { throw ValidationError("not a bank") }
+        let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
+        let given = resolvedToken(environment, for: source.description)
+        let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
+        if given == nil, let support = bank.oauth, let pair = pairs.pair(for: baseURL) {
+            var flow: (any OAuthFlow)?
+            if let id = sourceSettings["client-id"], let secret = sourceSettings["client-secret"] {
+                flow = support.make(baseURL, id, secret, allowInsecureHTTP, log)
+            }
+            do {
+                return try await startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: baseURL, log: log,
+                                               settings: sourceSettings)
+            } catch let error as APIError {
+                if error.isConnectivity, let offline = offlineStart(bank, baseURL: baseURL, token: pair.accessToken,
+                                                                     environment: environment, log: log, settings: sourceSettings) {
+                    return offline
+                }
+                throw ValidationError(error.message)
+            }
+        }
+        guard let token = given ?? remembered.token(for: baseURL) else { return .signIn(refusal: nil) }
+        do {
+            return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                                           settings: sourceSettings))
+        } catch where error.kind == .unauthorized {
+            if error.awaitsApproval { return .signIn(refusal: error.message, pending: token) }
+            // A remembered token that is refused now is dropped.
+            if given == nil { try? remembered.forget(baseURL) }
+            return .signIn(refusal: error.message)
+        } catch {
+            // Unreachable: the account of the last run, and its cache, if there are both.
+            if error.isConnectivity, let offline = offlineStart(bank, baseURL: baseURL, token: token, environment: environment, log: log,
+                                                                     settings: sourceSettings) {
+                return offline
+            }
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// The account the last run opened on `baseURL`, for starting while the bank cannot be
+    /// reached (the token cannot be checked then; requests will check it once it can).
+    func offlineStart(_ bank: BankConnector, baseURL: URL, token: String, environment: [String: String],
+                      log: RequestLog?, settings: [String: String] = [:]) -> BankStart? {
+        guard let directory = cacheDirectoryURL(environment: environment),
+              let kept = bank.offline?(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                                   settings: settings),
+                                       directory) else { return nil }
+        return .connected(BankConnection(api: kept.api, account: nil, offline: true, lastHeader: kept.header))
+    }
+
+    /// Opens the bank with a kept OAuth pair: refreshed before it expires, or once on a refusal;
+    /// each new pair written over the old one at once (a refresh makes the old one useless). A
+    /// refresh the bank refuses ends that sign-in: the pair is dropped and the sign-in form shown.
+    /// Any other failure is thrown as the `APIError` it is.
+    func startFromPair(_ kept: OAuthTokenPairs.Pair, bank: BankConnector, flow: (any OAuthFlow)?, pairs: OAuthTokenPairs,
+                       baseURL: URL, log: RequestLog?, settings: [String: String] = [:], now: Date = Date()) async throws -> BankStart {
+        let refresher = flow.map { PairRefresher(pair: kept, flow: $0, pairs: pairs, baseURL: baseURL) }
+        func ended(_ error: APIError) -> BankStart {
+            .signIn(refusal: "The sign-in has ended (\(error.message)): run qapital-tui login again, or paste a token.")
+        }
+        if kept.needsRefresh(now: now), let refresher, case .failure(let error) = await refresher.refreshNow(), !error.isConnectivity {
+            return ended(error)
+        }
+        let token = await refresher?.pair.accessToken ?? kept.accessToken
+        var refresh: (@Sendable (String?) async -> String?)?
+        if let refresher {
+            refresh = { @Sendable (refused: String?) async -> String? in await refresher.fresh(after: refused) }
+        }
+        switch await connecting(bank, baseURL: baseURL, token: token, log: log, settings: settings, refresh: refresh) {
+        case .success(let connection):
+            return .connected(connection)
+        case .failure(let error):
+            guard error.kind == .unauthorized else { throw error }
+            let current = await refresher?.pair.accessToken ?? token
+            if error.awaitsApproval { return .signIn(refusal: error.message, pending: current) }
+            if let refusal = await refresher?.refusal { return ended(refusal) }
+            return .signIn(refusal: error.message)
+        }
+    }
+
+    private func connecting(_ bank: BankConnector, baseURL: URL, token: String, log: RequestLog?, settings: [String: String],
+                            refresh: (@Sendable (String?) async -> String?)?) async -> Result<BankConnection, APIError> {
+        do throws(APIError) {
+            return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP,
+                                                         log: log, settings: settings, refresh: refresh))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The sign-in screen, the first screen of the app's loop: a token the bank accepts opens the
+    /// app on its account (and is kept when asked).
+    @MainActor
+    func bankSignIn(_ source: Source, refusal: String?, pending: String? = nil, settings: Settings, environment: [String: String])
+        -> SignInScreen<BankConnection>? {
+        guard let bank = source.registered.bank, let baseURL = source.baseURL else { return nil }
+        let origin = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
+        let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
+        let (allowInsecureHTTP, log, sourceSettings) = (self.allowInsecureHTTP, settings.log, settings.sourceSettings)
+        let description = source.description
+        let form = SignInForm(origin: origin, refusal: refusal, title: description.title,
+                              tokenCheck: description.tokenCheck ?? "a request to the bank", token: pending)
+        return SignInScreen(form: form, check: { token in
+            do throws(APIError) {
+                return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
+                                                             settings: sourceSettings))
+            } catch {
+                return .failure(SignInRefusal(error.message))
+            }
+        }, open: { accepted in
+            let core = openBank(accepted.value, source: source, settings: settings, environment: environment, events: accepted.events)
+            if accepted.remember {
+                do throws(RememberedTokens.Failure) {
+                    try remembered.remember(accepted.token, for: baseURL)
+                } catch {
+                    core.showNotice("The token was not remembered: \(error.message)")
+                }
+            }
+            return core
+        })
+    }
+
+    /// The app on a checked bank account: its header, its cache, signing in again.
+    @MainActor
+    func openBank(_ connected: BankConnection, source: Source, settings: Settings, environment: [String: String],
+                  events: EventQueue = EventQueue()) -> AppCore {
+        var settings = settings
+        settings.skippedRecords = connected.api.skippedRecords
+        settings.currency = connected.api.accountCurrency
+        if !connected.offline, let directory = cacheDirectoryURL(environment: environment) {
+            source.registered.bank?.keep?(connected.api, connected.header, directory)
+        }
+        let api = connected.api
+        return openApp(settings, api: api, sourceName: connected.header, partition: api.accountId,
+                       signIn: AppOptions.signInCapability(api, source: source.description, environment: environment),
+                       sourceNote: { api.statusNote }, environment: environment, events: events)
+    }
+}
