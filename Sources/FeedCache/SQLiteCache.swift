@@ -290,6 +290,15 @@ public final class SQLiteCache: OfflineCache {
         await store(GoalFeed(feed: items), kind: "feed", key: goalId.rawValue, at: date)
     }
 
+    public func account() async -> Cached<Account>? {
+        guard let kept = await load(KeptAccount.self, kind: "account", key: "") else { return nil }
+        return kept.value.account.map { Cached($0, fetchedAt: kept.fetchedAt) }
+    }
+
+    public func saveAccount(_ account: Account, at date: Date) async {
+        await store(KeptAccount(account), kind: "account", key: "", at: date)
+    }
+
     // MARK: - Picture bytes
 
     public func image(at url: URL) async -> Cached<Data>? {
