@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         // The config file (TOML), read by the executable only.
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // Property-based tests (swift-testing), test targets only.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
@@ -93,7 +95,8 @@ let package = Package(
         .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData", "TestSupport"]),
         // The headless commands (goals, activity, roundups, export) in process, against the demo and `serve`.
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "DemoData", "DemoServer", "FeedCache", "FeedModel",
-                                                          "QapitalClient", "StarlingClient", "TermUI", "TestSupport", "UpClient"]),
+                                                          "QapitalClient", "StarlingClient", "TermUI", "TestSupport", "UpClient",
+                                                          "MonzoClient", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
                                                      "DemoData", "DemoServer", "QapitalClient", "HTTPTransport", "TestSupport",
                                                      "StarlingClient", "UpClient", "MonzoClient", "FeedCache", "Commands"],
