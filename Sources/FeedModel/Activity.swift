@@ -56,10 +56,11 @@ public struct Activity: Hashable, Sendable {
     /// Declined or reversed: in no sum.
     public var isVoid: Bool { kind == .void }
 
-    /// An id for a row its source sent without one: `q` and a stable hash (FNV-1a, the same in
-    /// every process) of what the row says, and `-N` for the Nth look-alike after the first in
-    /// the same answer (`ActivityPage` numbers them). Look-alikes share a moment, so they always
-    /// fall into the same window and get the same numbers on every fetch of it.
+    /// An id for a row its source sent without one: `q` and a stable 64-bit hash (FNV-1a, the
+    /// same in every process) of what the row says in 11 base-62 digits, and `-N` for the Nth
+    /// look-alike after the first in the same answer (`ActivityPage` numbers them). Look-alikes
+    /// share a moment, so they always fall into the same window and get the same numbers on
+    /// every fetch of it. Up to 15 bytes, the id is kept inside the `String` (no allocation).
     public static func syntheticID(message: MarkupText, amount: Money, userId: Int, timestamp: Date, kind: Kind,
                                    occurrence: Int = 0) -> String {
         let millis = (timestamp.timeIntervalSince1970 * 1000).rounded()
@@ -68,10 +69,16 @@ public struct Activity: Hashable, Sendable {
             .joined(separator: "\u{1F}")
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in content.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        let hex = String(hash, radix: 16)
-        let base = "q" + String(repeating: "0", count: 16 - hex.count) + hex
+        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: 11)
+        for index in digits.indices.reversed() {
+            digits[index] = base62[Int(hash % 62)]
+            hash /= 62
+        }
+        let base = "q" + String(decoding: digits, as: UTF8.self)
         return occurrence == 0 ? base : base + "-" + String(occurrence)
     }
+
+    private static let base62 = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
 
     /// Whether `id` is the content's own synthetic id (the source sent none).
     var hasSyntheticID: Bool {

@@ -44,6 +44,9 @@ import Testing
         #expect(ids[2] == "own-1")
         // The same answer read again (another fetch, another process) gives the same ids.
         #expect(try decode().activities.map(\.id) == ids)
+        // Another run of the app (another process) gives the same id: it is no per-process hash.
+        #expect(ids == ["qFkqAm4Wq3pM", "qFkqAm4Wq3pM-1", "own-1", "qFkqAm4Wq3pM-2"])
+        #expect(ids.allSatisfy { $0.utf8.count <= 15 })
         // What the cache writes reads back with the same ids.
         let round = try PayloadDecoder(accountCurrency: .usd).decode(ActivityPage.self, from: JSONEncoder().encode(try decode()), resource: "test")
         #expect(round.activities.map(\.id) == ids)
