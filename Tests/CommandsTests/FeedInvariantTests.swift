@@ -270,6 +270,11 @@ import UpClient
                     "\(row["time"] as? String ?? "") \((row["amount"] as? [String: Any])?["minorUnits"] as? Int64 ?? 0)"
                 }
                 #expect(seen.count == expected.qapitalRows.count, "\(kind): every row the API sent, once")
+                // The Qapital API names goals by name alone (names unique here): the goal its message names.
+                for row in rows {
+                    let name = (row["goal"] as? [String: Any])?["name"] as? String ?? "none"
+                    #expect((row["message"] as? String)?.hasSuffix("into \(name).") == true, "credited to \(name)")
+                }
             } else {
                 #expect(Set(ids) == Set(expected.ids.keys), "\(kind): exactly the bank's ids")
                 for row in rows {

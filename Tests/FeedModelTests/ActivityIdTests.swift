@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FeedModel
+import TestSupport
 
 /// Issue 36, defect 1: ids from decoding through the pager; look-alikes are kept, an id once.
 @Suite struct ActivityIdTests {
@@ -50,5 +51,35 @@ import Testing
         // What the cache writes reads back with the same ids.
         let round = try PayloadDecoder(accountCurrency: .usd).decode(ActivityPage.self, from: JSONEncoder().encode(try decode()), resource: "test")
         #expect(round.activities.map(\.id) == ids)
+    }
+}
+
+/// What a refresh says changed counts transactions by id (issue 36).
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct RefreshChangeByIdTests {
+    @Test func aSettledPaymentIsNoChangeAndALookAlikeIsNew() async throws {
+        let now = ActivityIdTests.now
+        let moment = now.addingTimeInterval(-3_600)
+        let pending = Activity(id: "tx-1", message: MarkupText(parsing: "<strong>Coffee</strong> · pending"),
+                               amount: Money(minorUnits: -250, currency: .usd), userId: 1, timestamp: moment, kind: .other)
+        var settled = pending
+        settled.message = MarkupText(parsing: "<strong>Coffee</strong>")
+        var twin = settled
+        twin.id = "tx-2"
+        let answer = Locked([pending])
+        let api = FakeSavingsAPI(base: nil, sourceName: "fake")
+        api.script { script in
+            script.activities = { _, _ in ActivityPage(oldest: now.addingTimeInterval(-86_400), activities: answer.withLock { $0 }) }
+        }
+        let probe = EventProbe<StoreEvent>()
+        let feed = ActivityFeed(api: api, now: { now }, events: probe.sink)
+        feed.start()
+        #expect(await probe.wait { feed.phase == .atEnd })
+        answer.withLock { $0 = [settled, twin] }
+        feed.refresh()
+        var change: ActivityFeed.RefreshChange?
+        #expect(await probe.wait { change = change ?? feed.takeRefreshChange(); return change != nil })
+        #expect(change == ActivityFeed.RefreshChange(added: 1, removed: 0))
+        #expect(feed.activities.map(\.id).sorted() == ["tx-1", "tx-2"])
     }
 }
