@@ -74,7 +74,7 @@ let package = Package(
                                          "TestSupport"]),
         .testTarget(
             name: "FeedModelTests",
-            dependencies: ["FeedModel", "DemoData", "TestSupport"],
+            dependencies: ["FeedModel", "DemoData", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Fixtures")]
         ),
         // A test target per target with tests of its own; AppTests keeps the app's (and the binary's).

@@ -5,7 +5,35 @@ public struct Activity: Hashable, Sendable {
     /// The source's own id for this transaction (Starling `feedItemUid`, Monzo and Up `id`, the
     /// demo's saving id). A source that gives none (the Qapital API) gets `syntheticID`: two rows
     /// that look alike in one answer are two activities. Every output and the cache key on it.
-    public var id: String
+    public var id: String {
+        get {
+            guard let separator = ids.utf8.firstIndex(of: Activity.separator) else { return ids }
+            return String(ids[..<separator])
+        }
+        set { ids = Activity.joined(TextSanitizer.clean(newValue), goalId) }
+    }
+
+    /// The goal the source names for money moved into one (Up's saver, Starling's savings goal,
+    /// Monzo's pot), by id; nil where the source names none (the Qapital messages: by name).
+    public var goalId: GoalID? {
+        get {
+            guard let separator = ids.utf8.firstIndex(of: Activity.separator) else { return nil }
+            return GoalID(String(ids[ids.utf8.index(after: separator)...]))
+        }
+        set { ids = Activity.joined(id, newValue) }
+    }
+
+    /// `id`, then U+001F and the goal's id when there is one: one string for both, so an
+    /// activity without a goal (most) pays nothing for the field, and a synthetic id (at most 15
+    /// bytes) stays inside the string. Both are cleaned text, which never holds U+001F.
+    private var ids: String
+    private static let separator = UInt8(0x1F)
+
+    private static func joined(_ id: String, _ goal: GoalID?) -> String {
+        guard let goal else { return id }
+        return id + "\u{1F}" + goal.rawValue
+    }
+
     public var message: MarkupText
     public var amount: Money
     public var userId: Int
@@ -26,17 +54,13 @@ public struct Activity: Hashable, Sendable {
         case void
     }
 
-    /// The goal the source names for money moved into one (Up's saver, Starling's savings goal,
-    /// Monzo's pot), by id; nil where the source names none (the Qapital messages: by name).
-    public var goalId: GoalID?
-
     /// `id` nil or empty: `syntheticID` of the content (the first of its look-alikes).
     public init(id: String? = nil, message: MarkupText, amount: Money, userId: Int, timestamp: Date, kind: Kind = .saving,
                 goalId: GoalID? = nil) {
         let given = id.map(TextSanitizer.clean) ?? ""
-        self.id = given.isEmpty ? Activity.syntheticID(message: message, amount: amount, userId: userId, timestamp: timestamp, kind: kind)
+        let own = given.isEmpty ? Activity.syntheticID(message: message, amount: amount, userId: userId, timestamp: timestamp, kind: kind)
             : given
-        self.goalId = goalId
+        self.ids = Activity.joined(own, goalId.flatMap { $0.rawValue.isEmpty ? nil : $0 })
         self.message = message
         self.amount = amount
         self.userId = userId

@@ -27,7 +27,7 @@ public struct PageRequest: Hashable, Sendable {
 /// a synthetic one that keeps look-alikes apart): two coffees with the same time, amount and
 /// text are two rows; the same id delivered twice (again in a later window, or a pending item
 /// that settled at another time) is one, the first delivered. The ids seen in the generation
-/// are kept as a set beside the rows.
+/// are found through a small index into the rows (`ActivityIDIndex`).
 public struct ActivityPager: Sendable {
     public enum Phase: Equatable, Sendable {
         /// Nothing asked for yet.
@@ -75,8 +75,8 @@ public struct ActivityPager: Sendable {
     private var emptyRunStart: Int?
     private var cursor = 0
     private var screenHeight = 0
-    /// The ids delivered in this generation.
-    private var seenIDs: Set<String> = []
+    /// The ids delivered in this generation (indexes into `activities`).
+    private var seenIDs = ActivityIDIndex()
 
     /// Whether walking paused after a year of empty windows.
     public var isPaused: Bool {
@@ -100,7 +100,7 @@ public struct ActivityPager: Sendable {
         refillDepth = depth
         anchor = now
         activities = []
-        seenIDs = []
+        seenIDs.removeAll()
         oldest = nil
         requestCount = 0
         nextToDeliver = 0
@@ -166,7 +166,9 @@ public struct ActivityPager: Sendable {
                     activity.timestamp >= window.from
                         && (activity.timestamp < window.to || (window.index == 0 && activity.timestamp == window.to))
                 }
-                activities.append(contentsOf: inside.sorted { $0.timestamp > $1.timestamp }.filter { seenIDs.insert($0.id).inserted })
+                for activity in inside.sorted(by: { $0.timestamp > $1.timestamp }) where seenIDs.insert(activity, appendingTo: activities) {
+                    activities.append(activity)
+                }
                 lastDeliveredWasEmpty = inside.isEmpty
                 if !inside.isEmpty {
                     emptyRunStart = nil
