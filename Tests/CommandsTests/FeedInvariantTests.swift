@@ -333,6 +333,37 @@ import UpClient
         }
     }
 
+    static let hledger: String? = ["/usr/bin/hledger", "/usr/local/bin/hledger"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Real hledger reads a generated export whole, and its `id` tags are the exported ids.
+    @Test(.enabled(if: hledger != nil, "hledger is not installed here (Debian: apt-get install hledger); .ci/run installs it"),
+          arguments: Source.allCases)
+    func hledgerReadsEveryIdOfAGeneratedExport(source: Source) async throws {
+        let feed = Self.feed(seed: 36, size: 24, source: source)
+        let (json, jsonOut) = commandContext(Self.api(feed, source: source), format: .json, kind: source.rawValue, currency: Self.currency(source))
+        try await ActivityExport.run(json, kind: .export, since: Self.oldest, until: Self.until, goal: nil)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(jsonOut.value.utf8)) as? [String: Any])
+        let ids = Set((document["activities"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+        #expect(ids.count > 10)
+        let (ledger, ledgerOut) = commandContext(Self.api(feed, source: source), format: .ledger, kind: source.rawValue, currency: Self.currency(source))
+        try await ActivityExport.run(ledger, kind: .export, since: Self.oldest, until: Self.until, goal: nil)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("qt-ids-\(UUID().uuidString).journal")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(ledgerOut.value.utf8).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.hledger))
+        process.arguments = ["-f", file.path, "tags", "id", "--values"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let tags = output.split(separator: "\n").map { String($0).removingPercentEncoding ?? "" }
+        #expect(Set(tags) == ids && tags.count == ids.count)
+    }
+
     /// The generator makes what the properties are about (else they would hold vacuously).
     @Test func theGeneratedFeedsHoldTheHardCases() {
         var lookAlikes = 0, onEdges = 0, pending = 0, outOfRange = 0, transfers = 0
