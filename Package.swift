@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         // The config file (TOML), read by the executable only.
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // Property-based tests (swift-testing), test targets only.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
@@ -93,7 +95,7 @@ let package = Package(
                                          "TestSupport"]),
         .testTarget(
             name: "FeedModelTests",
-            dependencies: ["FeedModel", "DemoData", "TestSupport"],
+            dependencies: ["FeedModel", "DemoData", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Fixtures")]
         ),
         // A test target per target with tests of its own; AppTests keeps the app's (and the binary's).
@@ -108,7 +110,9 @@ let package = Package(
         .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData", "TestSupport"]),
         // The headless commands (goals, activity, roundups, export) in process, against the demo and `serve`.
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "DemoData", "DemoServer", "FeedCache", "FeedModel",
-                                                          "QapitalClient", "TermUI", "TestSupport"] + bankClients + bankSources),
+                                                          "QapitalClient", "TermUI", "TestSupport",
+                                                          .product(name: "PropertyBased", package: "swift-property-based")]
+                        + bankClients + bankSources),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
                                                      "DemoData", "DemoServer", "QapitalClient", "HTTPTransport", "TestSupport",
                                                      "FeedCache", "Commands", "SourceKit"] + bankClients + bankSources,

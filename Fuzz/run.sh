@@ -5,6 +5,9 @@
 #                                 new inputs go to .build-fuzz/corpus (copy the few worth keeping
 #                                 into Fuzz/corpus or Banks/NAME/Fuzz/corpus, the seeds in the repository)
 #   Fuzz/run.sh --ci              a short fixed-seed pass (a set number of runs each), for CI
+#   Fuzz/run.sh --properties [N]  the feed invariants (issue 36: every id once, every sum the
+#                                 bank's, every goal the named one) over N generated feeds per
+#                                 source (default 2000; `swift test` runs 20)
 # After Fuzz/codecs.sh, the images harness links instrumented builds of libpng and libjpeg.
 # A crash leaves its input in .build-fuzz/crashes/HARNESS/; make it a regression test (see docs/security.md).
 set -euo pipefail
@@ -23,6 +26,8 @@ all=("${shared[@]}" "${bank_harnesses[@]}")
 mode=time
 seconds=60
 case "${1:-}" in
+    --properties)
+        QT_PROPERTY_CASES=${2:-2000} exec swift test --filter FeedInvariantTests ;;
     --ci) mode=ci; shift ;;
     "") ;;
     *[!0-9]*) ;;

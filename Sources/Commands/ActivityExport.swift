@@ -2,7 +2,7 @@ import FeedModel
 import Foundation
 
 /// `qapital-tui activity` and `qapital-tui export`: the activity feed, newest first, written one
-/// two-week window at a time as each arrives (memory holds one window, however long the history).
+/// two-week window at a time as each arrives (memory holds one window and the ids seen, however long the history).
 public enum ActivityExport {
     public enum Kind: Sendable { case activity, export }
 
@@ -45,21 +45,22 @@ public enum ActivityExport {
     }
 
     /// Walks `[since, until)` back in two-week windows (the server's `oldest` bounds it when
-    /// there is no `since`); each window's activities, newest first, exact duplicates dropped
-    /// (as the app's pager does), go to `each` before the next window is asked for.
+    /// there is no `since`); each window's activities, newest first, each id once over the whole
+    /// walk (as the app's pager does: look-alikes with their own ids are all kept), go to `each`
+    /// before the next window is asked for. The ids seen are the only thing kept across windows.
     public static func walk(_ api: any SavingsAPI, since: Date?, until: Date, note: @Sendable (String) -> Void = { _ in },
                             each: ([Activity]) async throws -> Void) async throws {
         var to = until
         var emptyRun = 0
+        var seen = Set<String>()
         while true {
             var from = to.addingTimeInterval(-ActivityPager.windowLength)
             if let since, from < since { from = since }
             let page = try await api.activities(from: from, to: to)
-            var seen = Set<Activity>()
             let rows = page.activities
                 .filter { $0.timestamp >= from && $0.timestamp < to }
                 .sorted { $0.timestamp > $1.timestamp }
-                .filter { seen.insert($0).inserted }
+                .filter { seen.insert($0.id).inserted }
             try await each(rows)
             emptyRun = rows.isEmpty ? emptyRun + 1 : 0
             if let since, from <= since { return }
@@ -96,7 +97,7 @@ public enum ActivityExport {
             case .table: layout.header(output)
             case .json:
                 output.line("{\"schema\":\"qapital-tui.activity\",\"version\":\(jsonSchemaVersion),\"source\":\(Cell.json(context.sourceKind)),\"activities\":[")
-            case .csv: output.line("time,amount,currency,minor_units,goal,goal_id,user_id,message")
+            case .csv: output.line("time,amount,currency,minor_units,goal,goal_id,user_id,message,id")
             case .ledger:
                 output.line("; qapital-tui export: one transaction per activity, newest first (hledger and ledger read it)")
                 output.line("")
@@ -111,6 +112,7 @@ public enum ActivityExport {
                 output.line(layout.row([context.minute(activity.timestamp), activity.amount.formatted, goal?.name ?? "", message]))
             case .json:
                 let fields = [
+                    "\"id\":\(Cell.json(activity.id))",
                     "\"time\":\(Cell.json(Cell.isoTime(activity.timestamp)))",
                     "\"amount\":\(CommandContext.jsonMoney(activity.amount))",
                     "\"goal\":" + (goal.map { "{\"id\":\(Cell.json($0.id.rawValue)),\"name\":\(Cell.json($0.name))}" } ?? "null"),
@@ -121,12 +123,12 @@ public enum ActivityExport {
             case .csv:
                 output.line([Cell.isoTime(activity.timestamp), Cell.decimal(activity.amount), activity.amount.currency.code,
                              String(activity.amount.minorUnits), Cell.csv(goal?.name ?? ""), Cell.csv(goal?.id.rawValue ?? ""),
-                             String(activity.userId), Cell.csv(message)].joined(separator: ","))
+                             String(activity.userId), Cell.csv(message), Cell.csv(activity.id)].joined(separator: ","))
             case .ledger:
                 let source = Cell.accountPart(context.sourceKind)
                 let account = "assets:savings:\(source):" + (goal.map { Cell.accountPart($0.name) } ?? "no goal")
                 output.line("\(context.day(activity.timestamp)) \(Cell.ledgerDescription(message))")
-                output.line("    ; time: \(Cell.isoTime(activity.timestamp)), user: \(activity.userId)")
+                output.line("    ; time: \(Cell.isoTime(activity.timestamp)), user: \(activity.userId), id: \(Cell.ledgerTagValue(activity.id))")
                 output.line("    \(account)  \(Cell.ledgerAmount(activity.amount))")
                 output.line("    assets:\(source):account")
                 output.line("")
@@ -148,10 +150,15 @@ public enum ActivityExport {
     }
 }
 
-/// Which goal an activity is about: its last bold run that is a goal's name
-/// ("<strong>George</strong> moved money into <strong>Bike</strong>").
+/// Which goal an activity credits: the goal its source names by id (Up's saver, Starling's
+/// savings goal, Monzo's pot: `Activity.goalId`); only for a Qapital saving, whose message is all
+/// the API gives, its last bold run that is a goal's name ("<strong>George</strong> moved money
+/// into <strong>Bike</strong>"). A bank's payment or declined transfer credits no goal, whatever
+/// its text says, and an id that is none of the goals credits none (docs/banks.md).
 public enum GoalMatch {
     public static func goal(of activity: Activity, in goals: [Goal]) -> Goal? {
+        if let id = activity.goalId { return goals.first { $0.id == id } }
+        guard activity.kind == .saving else { return nil }
         for run in activity.message.runs.reversed() where run.isBold {
             let name = run.text.trimmingCharacters(in: .whitespaces)
             if let goal = goals.first(where: { $0.name == name }) { return goal }

@@ -156,6 +156,23 @@ public enum Cell {
         String(plain(text).map { $0 == ";" ? "," : $0 == "|" ? "/" : $0 })
     }
 
+    /// A tag's value in a journal comment (`id: …`): one line, `%` `,` `;` and spaces written
+    /// `%25` `%2C` `%3B` `%20` (a comma or a space would end or change the value), so distinct
+    /// ids stay distinct and hledger reads each whole.
+    public static func ledgerTagValue(_ text: String) -> String {
+        var out = ""
+        for character in plain(text) {
+            switch character {
+            case "%": out += "%25"
+            case ",": out += "%2C"
+            case ";": out += "%3B"
+            case " ": out += "%20"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
     /// `2026-11-20T14:03:00Z`
     public static func isoTime(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))

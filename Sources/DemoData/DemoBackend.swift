@@ -147,7 +147,7 @@ public actor DemoBackend {
                             amount: amount, userId: 1, savingsRuleId: 1)
         dataset.feeds[goalId, default: []].insert(item, at: 0)
         // The same saving in the account's activity (newest first), so the demo stays one ledger.
-        let activity = Activity(message: DemoDataset.savedRoundUpsMessage(goalName: dataset.goals[index].name), amount: amount,
+        let activity = Activity(id: item.id, message: DemoDataset.savedRoundUpsMessage(goalName: dataset.goals[index].name), amount: amount,
                                 userId: 1, timestamp: item.timestamp)
         let at = DemoBackend.firstIndex(in: dataset.activities) { $0.timestamp <= activity.timestamp }
         dataset.activities.insert(activity, at: at)

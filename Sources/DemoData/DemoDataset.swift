@@ -169,11 +169,13 @@ public struct DemoDataset: Sendable {
             let timestamp = moments.isEmpty ? now : moments[slot(index)].addingTimeInterval(savings.count > moments.count ? -Double(index) : 0)
             let goalId = GoalID(saving.goal)
             let serial = (feeds[goalId]?.count ?? 0) + 1
+            let savingId = String(format: "%08x-%04x-4000-8000-%012x", saving.goal, serial, random.next() & 0xFFFF_FFFF_FFFF)
             feeds[goalId, default: []].append(FeedItem(
-                id: String(format: "%08x-%04x-4000-8000-%012x", saving.goal, serial, random.next() & 0xFFFF_FFFF_FFFF),
+                id: savingId,
                 timestamp: timestamp, message: MarkupText(parsing: saving.feedMessage), amount: money(saving.minor),
                 userId: saving.userId, savingsRuleId: saving.ruleId))
-            activities.append(Activity(message: MarkupText(parsing: saving.activityMessage), amount: money(saving.minor),
+            // The activity is the same saving: the demo's own id for it.
+            activities.append(Activity(id: savingId, message: MarkupText(parsing: saving.activityMessage), amount: money(saving.minor),
                                        userId: saving.userId, timestamp: timestamp))
         }
         var goals: [Goal] = []

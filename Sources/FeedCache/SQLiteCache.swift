@@ -5,7 +5,7 @@ import GRDB
 /// The offline cache in SQLite (through GRDB): one database file per API base URL.
 ///
 /// Goals, rules, users and goal feeds are kept as the API's JSON with when they were fetched;
-/// activities are kept one row each, with the spans of time already fetched, so a window can
+/// activities are kept one row each (one per id), with the spans of time already fetched, so a window can
 /// be answered from the cache only when all of it was fetched before. WAL mode and a busy
 /// timeout let two instances share one file.
 public final class SQLiteCache: OfflineCache {
@@ -168,6 +168,15 @@ public final class SQLiteCache: OfflineCache {
             try db.execute(sql: "DELETE FROM activity")
             try db.execute(sql: "DELETE FROM coverage")
         }
+        migrator.registerMigration("v4: activity ids") { db in
+            // Each activity kept once, by its source's id (issue 36): rows kept before they had
+            // one are fetched again, and a row whose id comes back at another time (a pending
+            // item that settled later) replaces the one kept before.
+            try db.execute(sql: "DELETE FROM activity")
+            try db.execute(sql: "DELETE FROM coverage")
+            try db.alter(table: "activity") { table in table.add(column: "id", .text) }
+            try db.create(index: "activity_by_id", on: "activity", columns: ["id"], unique: true)
+        }
         return migrator
     }
 
@@ -281,6 +290,15 @@ public final class SQLiteCache: OfflineCache {
         await store(GoalFeed(feed: items), kind: "feed", key: goalId.rawValue, at: date)
     }
 
+    public func account() async -> Cached<Account>? {
+        guard let kept = await load(KeptAccount.self, kind: "account", key: "") else { return nil }
+        return kept.value.account.map { Cached($0, fetchedAt: kept.fetchedAt) }
+    }
+
+    public func saveAccount(_ account: Account, at date: Date) async {
+        await store(KeptAccount(account), kind: "account", key: "", at: date)
+    }
+
     // MARK: - Picture bytes
 
     public func image(at url: URL) async -> Cached<Data>? {
@@ -329,7 +347,7 @@ public final class SQLiteCache: OfflineCache {
         guard !isReadOnly else { return }
         let encoder = JSONEncoder()
         let rows = page.activities.compactMap { activity in
-            (try? encoder.encode(activity)).map { (activity.timestamp.timeIntervalSince1970, $0) }
+            (try? encoder.encode(activity)).map { (activity.id, activity.timestamp.timeIntervalSince1970, $0) }
         }
         let start = from.timeIntervalSince1970
         let end = to.timeIntervalSince1970
@@ -337,8 +355,10 @@ public final class SQLiteCache: OfflineCache {
             try await database.write { db in
                 // The window's activities replace whatever was kept for that span.
                 try db.execute(sql: "DELETE FROM activity WHERE timestamp >= ? AND timestamp < ?", arguments: [start, end])
-                for (timestamp, json) in rows where timestamp >= start && timestamp < end {
-                    try db.execute(sql: "INSERT INTO activity (timestamp, json) VALUES (?, ?)", arguments: [timestamp, json])
+                // One row per id: the same id kept elsewhere in time, or twice in this answer, is replaced.
+                for (id, timestamp, json) in rows where timestamp >= start && timestamp < end {
+                    try db.execute(sql: "INSERT OR REPLACE INTO activity (id, timestamp, json) VALUES (?, ?, ?)",
+                                   arguments: [id, timestamp, json])
                 }
                 try db.execute(sql: "INSERT INTO coverage (fromTime, toTime, fetchedAt) VALUES (?, ?, ?)",
                                arguments: [start, end, date.timeIntervalSince1970])

@@ -325,9 +325,12 @@ import TestSupport
         let totals = try await ActivityExport.run(csv, kind: .export, since: since, until: fixedNow, goal: nil)
         #expect(totals.rows > 20)
         let rows = Self.csvRows(csvOut.value)
-        #expect(rows.first == ["time", "amount", "currency", "minor_units", "goal", "goal_id", "user_id", "message"])
+        #expect(rows.first == ["time", "amount", "currency", "minor_units", "goal", "goal_id", "user_id", "message", "id"])
         #expect(rows.count == totals.rows + 1)
-        #expect(rows.allSatisfy { $0.count == 8 })
+        #expect(rows.allSatisfy { $0.count == 9 })
+        // Every row has its own id (issue 36).
+        let ids = rows.dropFirst().map { $0[8] }
+        #expect(!ids.contains("") && Set(ids).count == ids.count)
         // Each row's amount and minor units agree, and sum to the total.
         var sum: Int64 = 0
         for row in rows.dropFirst() {

@@ -174,8 +174,8 @@ let serverEndpoints: Set<FakeSavingsAPI.Endpoint> = [.goals, .feed, .rules, .use
         let window = (from: now.addingTimeInterval(-ActivityPager.windowLength), to: now)
         let one = Activity(message: MarkupText(parsing: "<strong>You</strong> saved"), amount: Money(minorUnits: 500, currency: .usd),
                            userId: 1, timestamp: now.addingTimeInterval(-3600))
-        var two = one
-        two.timestamp = now.addingTimeInterval(-7200)
+        // The same text an hour earlier: another activity, with another id.
+        let two = Activity(message: one.message, amount: one.amount, userId: one.userId, timestamp: now.addingTimeInterval(-7200))
         await cache.saveActivities(ActivityPage(oldest: window.from, activities: [one, one, two, one]),
                                    from: window.from, to: window.to, at: now)
 

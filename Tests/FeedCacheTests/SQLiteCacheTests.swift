@@ -156,10 +156,10 @@ func openCache(_ directory: URL) throws -> SQLiteCache {
         #expect(await cache.rules()?.value.map(\.kind) == [.guiltyPleasure])
         let pool = try DatabasePool(path: file.path)
         let applied = try await pool.read { try SQLiteCache.migrator.appliedMigrations($0) }
-        #expect(applied == ["v1", "v2: activity index", "v3: activity kinds"])
+        #expect(applied == ["v1", "v2: activity index", "v3: activity kinds", "v4: activity ids"])
         #expect(try await pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM activity") } == 0)
         #expect(try await pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM coverage") } == 0)
-        #expect(try await pool.read { try $0.indexes(on: "activity").map(\.name) } == ["activity_by_time"])
+        #expect(try await pool.read { try $0.indexes(on: "activity").map(\.name).sorted() } == ["activity_by_id", "activity_by_time"])
     }
 
     @Test func twoInstancesShareOneFile() async throws {

@@ -211,11 +211,11 @@ import Testing
         _ = pager.receive(second[0], .success(page))
         #expect(pager.activities == [history[0], history[1], history[2]])
         #expect(pager.phase == .atEnd)
-        // Same content but a different amount is a different activity.
+        // Same text and time but a different amount is a different activity (another id).
         var other = pager
         let again = other.start(now: Self.now)
-        var changed = history[0]
-        changed.amount = Money(minorUnits: 101, currency: .usd)
+        let changed = Activity(message: history[0].message, amount: Money(minorUnits: 101, currency: .usd), userId: history[0].userId,
+                               timestamp: history[0].timestamp)
         _ = other.receive(again[0], .success(ActivityPage(oldest: oldest, activities: [history[0], changed])))
         #expect(other.activities.count == 2)
     }

@@ -100,8 +100,12 @@ public enum MonzoMapping {
     }
 
     public static func activity(_ transaction: Monzo.Transaction, potNames: [String: String] = [:]) throws(MalformedPayload) -> Activity {
-        Activity(message: message(transaction, potNames: potNames), amount: try money(transaction.amount, transaction.currency, "amount"),
-                 userId: holderId, timestamp: transaction.created, kind: kind(transaction))
+        let kind = kind(transaction)
+        // Money into a pot is credited to the pot Monzo names (`metadata.pot_id`), never by name.
+        return Activity(id: transaction.id, message: message(transaction, potNames: potNames),
+                        amount: try money(transaction.amount, transaction.currency, "amount"),
+                        userId: holderId, timestamp: transaction.created, kind: kind,
+                        goalId: kind == .moveToGoal ? transaction.potId.map { GoalID($0) } : nil)
     }
 
     public static func transaction(_ transaction: Monzo.Transaction) throws(MalformedPayload) -> FeedModel.Transaction {

@@ -157,6 +157,8 @@ public enum Starling {
         public var source: String?
         public var status: String?
         public var counterPartyType: String?
+        /// For money into a savings goal, the goal's `savingsGoalUid`: the goal it is credited to.
+        public var counterPartyUid: String?
         public var counterPartyName: String?
         public var reference: String?
         public var spendingCategory: String?

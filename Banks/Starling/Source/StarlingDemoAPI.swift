@@ -305,11 +305,14 @@ public actor StarlingDemoAPI: ServeHandler {
                 let transfer = transfers.first { $0.key == saving.id }
                 let uid = transfer?.key ?? StarlingDemoAPI.uid(saving.id, prefix: "f7")
                 let amount = Starling.Amount(currency: currency.code, minorUnits: saving.amount.minorUnits)
-                items.append(Starling.FeedItem(feedItemUid: uid, categoryUid: StarlingDemoAPI.defaultCategory,
-                                               amount: amount, sourceAmount: amount, direction: "OUT", transactionTime: saving.timestamp,
-                                               source: "INTERNAL_TRANSFER", status: "SETTLED", counterPartyType: "CATEGORY",
-                                               counterPartyName: goal.name, reference: transfer == nil ? "Saving" : "Round-ups",
-                                               spendingCategory: "SAVING"))
+                var item = Starling.FeedItem(feedItemUid: uid, categoryUid: StarlingDemoAPI.defaultCategory,
+                                             amount: amount, sourceAmount: amount, direction: "OUT", transactionTime: saving.timestamp,
+                                             source: "INTERNAL_TRANSFER", status: "SETTLED", counterPartyType: "CATEGORY",
+                                             counterPartyName: goal.name, reference: transfer == nil ? "Saving" : "Round-ups",
+                                             spendingCategory: "SAVING")
+                // As Starling does: the savings goal the money went to, by uid.
+                item.counterPartyUid = StarlingDemoAPI.goalUid(goal.id)
+                items.append(item)
             }
         }
         return items.sorted { $0.transactionTime > $1.transactionTime }

@@ -91,10 +91,12 @@ public enum UpMapping {
     public static func activity(_ transaction: Up.TransactionResource, savers: [String: String],
                                 joint: Bool) throws(MalformedPayload) -> Activity {
         try checkAmounts(transaction.attributes)
-        return Activity(message: message(transaction, savers: savers),
+        let kind = kind(transaction, savers: savers)
+        // Money into a saver is credited to the saver Up names (`relationships.transferAccount`), never by name.
+        return Activity(id: transaction.id, message: message(transaction, savers: savers),
                         amount: try transaction.attributes.amount.money("attributes.amount"),
                         userId: userId(transaction, joint: joint), timestamp: transaction.attributes.createdAt,
-                        kind: kind(transaction, savers: savers))
+                        kind: kind, goalId: kind == .moveToGoal ? transaction.relationships?.transferAccount?.data.map { GoalID($0.id) } : nil)
     }
 
     /// A payment with Up's own round-up (`roundUp.amount`, boost included) as the bank made it;

@@ -9,7 +9,11 @@ import Foundation
 ///   made, so they tell nothing of whether the server is reached.
 /// - Activity windows that end more than two weeks before now and were fetched before are
 ///   answered from the cache without a request, unless `refresh()` was asked for since.
-/// - Transactions, new goals and transfers always go to the server.
+/// - Transactions, new goals and transfers always go to the server; what they answer (a goal's
+///   balance after a save, a new goal) is kept at once, so the cache shows next what the screen
+///   showed last.
+/// - The account (the header's balance) is asked of the server each time and kept; offline,
+///   the one kept is answered.
 public final class CachingSavingsAPI: SavingsAPI {
     public let remote: any SavingsAPI
     public let cache: any OfflineCache
@@ -115,9 +119,21 @@ public final class CachingSavingsAPI: SavingsAPI {
         return data
     }
 
-    /// The account and its balance always come from the server.
+    /// The account and its balance: from the server, kept; offline, as the header last showed it.
+    /// A source without an account answers nil without a request: that says nothing of the server.
     public func account() async throws -> Account? {
-        try await remote.account()
+        do {
+            guard let account = try await remote.account() else { return nil }
+            connectivity.reachedServer()
+            await cache.saveAccount(account, at: now())
+            if let problem = cache.takeWriteProblem() { connectivity.noteAboutCache(problem) }
+            return account
+        } catch let error as APIError where error.isConnectivity {
+            connectivity.failedToConnect(at: now())
+            guard let kept = await cache.account() else { throw error }
+            connectivity.servedFromCache()
+            return kept.value
+        }
     }
 
     public func transactions(from: Date, to: Date) async throws -> [Transaction] {
@@ -125,14 +141,30 @@ public final class CachingSavingsAPI: SavingsAPI {
     }
 
     public func createGoal(name: String, target: Money?) async throws -> Goal {
-        try await remote.createGoal(name: name, target: target)
+        let goal = try await remote.createGoal(name: name, target: target)
+        await keep(goal)
+        return goal
     }
 
     public func createGoal(name: String, target: Money?, photo: Data?) async throws -> Goal {
-        try await remote.createGoal(name: name, target: target, photo: photo)
+        let goal = try await remote.createGoal(name: name, target: target, photo: photo)
+        await keep(goal)
+        return goal
     }
 
     public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
-        try await remote.transfer(goalId: goalId, transferId: transferId, amount: amount)
+        let goal = try await remote.transfer(goalId: goalId, transferId: transferId, amount: amount)
+        await keep(goal)
+        return goal
+    }
+
+    /// A goal as the server answered a save or a new goal: it replaces the kept one (or joins
+    /// the kept list), so a start offline shows the balance the screen showed.
+    private func keep(_ goal: Goal) async {
+        guard let kept = await cache.goals() else { return }
+        var goals = kept.value
+        if let index = goals.firstIndex(where: { $0.id == goal.id }) { goals[index] = goal } else { goals.append(goal) }
+        await cache.saveGoals(goals, at: kept.fetchedAt)
+        if let problem = cache.takeWriteProblem() { connectivity.noteAboutCache(problem) }
     }
 }

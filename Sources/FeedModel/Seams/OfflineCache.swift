@@ -29,6 +29,9 @@ public protocol OfflineCache: Sendable {
     /// The bytes of a goal image or avatar fetched before.
     func image(at url: URL) async -> Cached<Data>?
     func saveImage(_ data: Data, at url: URL, fetchedAt date: Date) async
+    /// The bank account as the header last showed it (holder, numbers, balance).
+    func account() async -> Cached<Account>?
+    func saveAccount(_ account: Account, at date: Date) async
     /// The first failure to keep something (a full disk), once: nil before and after.
     func takeWriteProblem() -> String?
     /// A clean quit: what the cache keeps is folded into its file (no write-ahead log left beside it).
@@ -36,6 +39,8 @@ public protocol OfflineCache: Sendable {
 }
 
 extension OfflineCache {
+    public func account() async -> Cached<Account>? { nil }
+    public func saveAccount(_ account: Account, at date: Date) async {}
     public func takeWriteProblem() -> String? { nil }
     public func checkpoint() {}
 }

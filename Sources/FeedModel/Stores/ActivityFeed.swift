@@ -68,8 +68,8 @@ public final class ActivityFeed {
     private func showWhileLoading(_ activities: [Activity], generation: Int) {
         guard generation == pager.generation, pager.activities.isEmpty, shownDuringRefresh == nil,
               pager.phase == .loading(firstPage: true) else { return }
-        var seen: Set<Activity> = []
-        shownDuringRefresh = activities.filter { seen.insert($0).inserted }
+        var seen: Set<String> = []
+        shownDuringRefresh = activities.filter { seen.insert($0.id).inserted }
         listIdentity += 1
         events.send(.activityPage)
     }
@@ -164,7 +164,8 @@ public final class ActivityFeed {
         if let before = refreshedFrom, shownDuringRefresh == nil, !pager.isRefilling || pager.phase == .atEnd || pager.isPaused {
             // (Short of the end, what lies past the new list's oldest was not asked for again.)
             let floor = pager.phase == .atEnd ? nil : pager.activities.last?.timestamp
-            let old = Set(before.filter { floor == nil || $0.timestamp >= floor! }), new = Set(pager.activities)
+            // By id: two look-alikes are two, a pending payment that settled is still one.
+            let old = Set(before.filter { floor == nil || $0.timestamp >= floor! }.map(\.id)), new = Set(pager.activities.map(\.id))
             refreshChange = RefreshChange(added: new.subtracting(old).count, removed: old.subtracting(new).count)
             refreshedFrom = nil
         }

@@ -23,11 +23,11 @@ public struct PageRequest: Hashable, Sendable {
 /// after `emptyWindowLimit` empty windows in a row (27 × 14 days: just over a year), so an absurd
 /// `oldest` cannot turn into thousands of requests; `keepLooking()` walks another year.
 ///
-/// An activity is shown once per generation: exact duplicates (same message, amount, user and
-/// time; the original server made new ids on every request, so content is the identity) are
-/// dropped. Duplicates share a time, so they fall into the same window: each window's rows are
-/// deduplicated as it is delivered, and since only what lies inside a window is kept, windows
-/// never overlap and nothing repeats across them (no set of everything seen is kept).
+/// An activity is shown once per generation, by its id only (`Activity.id`: the bank's own, or
+/// a synthetic one that keeps look-alikes apart): two coffees with the same time, amount and
+/// text are two rows; the same id delivered twice (again in a later window, or a pending item
+/// that settled at another time) is one, the first delivered. The ids seen in the generation
+/// are found through a small index into the rows (`ActivityIDIndex`).
 public struct ActivityPager: Sendable {
     public enum Phase: Equatable, Sendable {
         /// Nothing asked for yet.
@@ -75,6 +75,8 @@ public struct ActivityPager: Sendable {
     private var emptyRunStart: Int?
     private var cursor = 0
     private var screenHeight = 0
+    /// The ids delivered in this generation (indexes into `activities`).
+    private var seenIDs = ActivityIDIndex()
 
     /// Whether walking paused after a year of empty windows.
     public var isPaused: Bool {
@@ -98,6 +100,7 @@ public struct ActivityPager: Sendable {
         refillDepth = depth
         anchor = now
         activities = []
+        seenIDs.removeAll()
         oldest = nil
         requestCount = 0
         nextToDeliver = 0
@@ -163,8 +166,9 @@ public struct ActivityPager: Sendable {
                     activity.timestamp >= window.from
                         && (activity.timestamp < window.to || (window.index == 0 && activity.timestamp == window.to))
                 }
-                var seen = Set<Activity>(minimumCapacity: inside.count)
-                activities.append(contentsOf: inside.sorted { $0.timestamp > $1.timestamp }.filter { seen.insert($0).inserted })
+                for activity in inside.sorted(by: { $0.timestamp > $1.timestamp }) where seenIDs.insert(activity, appendingTo: activities) {
+                    activities.append(activity)
+                }
                 lastDeliveredWasEmpty = inside.isEmpty
                 if !inside.isEmpty {
                     emptyRunStart = nil
