@@ -9,14 +9,16 @@ cd "$(dirname "$0")/.."
 
 version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/FeedModel/Support/FeedModelInfo.swift)
 arch=$(dpkg --print-architecture)
-swift build -c release --product qapital-tui --static-swift-stdlib
-bin="$(swift build -c release --show-bin-path)/qapital-tui"
+# A build folder of its own: SwiftPM does not link again when only --static-swift-stdlib changes.
+scratch=.build-static
+swift build -c release --product qapital-tui --static-swift-stdlib --scratch-path "$scratch"
+bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/qapital-tui"
 
 rm -rf dist/stage && mkdir -p dist/stage
 stage=dist/stage
 # The man page from the command-line definitions (swift-argument-parser's GenerateManual).
 swift package plugin generate-manual >/dev/null
-manual="$(find .build/plugins/GenerateManual/outputs -name 'qapital-tui.1' | head -n 1)"
+manual="$(find .build/plugins/GenerateManual/outputs -name 'qapital-tui.1' -print -quit)"
 
 # One tree, laid out as Debian places it; the tarball is the same tree under a versioned folder.
 root=$stage/root

@@ -6,7 +6,7 @@ set -euo pipefail
 binary=$1
 packages=()
 for needed in $(objdump -p "$binary" | awk '/NEEDED/ { print $2 }'); do
-    path=$(ldconfig -p | awk -v lib="$needed" '$1 == lib { print $NF; exit }')
+    path=$(ldconfig -p | awk -v lib="$needed" '$1 == lib && !found { print $NF; found = 1 }')
     [ -n "$path" ] || { echo "shlib-depends: $needed is not installed here" >&2; exit 1; }
     real=$(readlink -f "$path")
     owner=$(dpkg -S "$path" 2>/dev/null || dpkg -S "$real" 2>/dev/null || true)
