@@ -39,6 +39,7 @@ public enum RoundUpsCommands {
             let counted = summary.lines.filter { summary.isSaveable($0) && $0.roundUp.minorUnits > 0 }.count
             output.line("Round-ups: \(summary.saveable.formatted) from \(counted) \(counted == 1 ? "payment" : "payments")")
             if let reason = context.noMoneyMoves { output.line(reason) }
+            if let problem = progress.currencyProblem { output.line(problem) }
             for part in progress.saved {
                 output.line(savedSentence(part, context: context))
             }
@@ -101,6 +102,7 @@ public enum RoundUpsCommands {
         let goals = try await context.api.goals()
         let goal = try CommandContext.goal(goalText, in: goals.filter { $0.status == .active })
         var (summary, progress) = try await load(context, week: week)
+        if let problem = progress.currencyProblem { throw CommandFailure(.failed, problem) }
         var lines: [String] = []
         var moved = false
         defer { report(context, week: week, lines: lines, moved: moved, dryRun: dryRun) }

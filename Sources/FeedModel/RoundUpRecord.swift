@@ -149,9 +149,24 @@ public struct RoundUpSaver: Sendable {
         public var isSaved: Bool { pending == nil && remaining.isEmpty && !saved.isEmpty }
         /// When the week's last transfer was saved.
         public var lastSavedAt: Date? { saved.compactMap(\.savedAt).max() }
+        /// What the transfers with an answer moved; nil when there are none, or when they are in
+        /// more than one currency (`currencyProblem` says so).
         public var savedTotal: Money? {
-            guard let first = saved.first else { return nil }
-            return saved.dropFirst().reduce(first.amount) { $0 + $1.amount }
+            guard let first = saved.first, saved.allSatisfy({ $0.amount.currency == first.amount.currency }) else { return nil }
+            return Money(minorUnits: Money.sum(saved.map(\.amount.minorUnits)), currency: first.amount.currency)
+        }
+        /// The account's currency when the week was read.
+        public let accountCurrency: Currency
+        /// Set when the week's record is in another currency than the account's, or in more than one
+        /// (`--currency` changed between saves): in words, for a refusal. Nothing of such a week is sent.
+        public var currencyProblem: String? {
+            let parts = saved + [pending].compactMap { $0 }
+            let codes = Set(parts.map(\.amount.currency.code))
+            guard !codes.isEmpty, codes != [accountCurrency.code] else { return nil }
+            let listed = codes.sorted().joined(separator: " and ")
+            return codes.count > 1
+                ? "week \(week.isoLabel) was saved in \(listed) (the currency changed between saves); nothing was sent"
+                : "week \(week.isoLabel) was saved in \(listed), not \(accountCurrency.code) (--currency); nothing was sent"
         }
     }
 
@@ -159,15 +174,15 @@ public struct RoundUpSaver: Sendable {
         let parts = record.parts(week: week.isoLabel)
         let covered = Set(parts.flatMap(\.payments))
         let remaining = summary.lines.filter { summary.isSaveable($0) && $0.roundUp.minorUnits > 0 && !covered.contains($0.id) }
-        let total = remaining.reduce(Money.zero(summary.accountCurrency)) { $0 + $1.roundUp }
+        let total = Money(minorUnits: Money.sum(remaining.map(\.roundUp.minorUnits)), currency: summary.accountCurrency)
         return Progress(week: week, saved: parts.filter(\.isDone), pending: parts.first { !$0.isDone },
-                        remaining: remaining, remainingTotal: total)
+                        remaining: remaining, remainingTotal: total, accountCurrency: summary.accountCurrency)
     }
 
     /// The transfer of the remaining payments into `goal`: the week's key when nothing of the
     /// week was kept before, else a key from its payments. Nil when nothing remains.
     public func nextPart(_ progress: Progress, goal: Goal, now: Date) -> SavedRoundUp? {
-        guard progress.pending == nil, progress.remainingTotal.minorUnits > 0 else { return nil }
+        guard progress.pending == nil, progress.currencyProblem == nil, progress.remainingTotal.minorUnits > 0 else { return nil }
         let payments = progress.remaining.map(\.id).sorted()
         let first = record.parts(week: progress.week.isoLabel).isEmpty
         let key = first ? identity.weekKey(progress.week) : identity.restKey(progress.week, payments: payments)

@@ -57,6 +57,8 @@ public final class RoundUpStore {
         case failedTransferPending
         /// Every payment of the week is in a transfer with an answer: the last one.
         case alreadySaved(SavedRoundUp)
+        /// The week's record is in another currency than the account's, or in more than one.
+        case currencyMismatch(String)
 
         public var message: String {
             switch self {
@@ -64,6 +66,7 @@ public final class RoundUpStore {
             case .nothingToSave: "Nothing to save: the round-ups come to zero."
             case .inFlight: "A transfer is still in flight."
             case .failedTransferPending: "A failed transfer is waiting: retry it with s or r, or drop it with Esc."
+            case .currencyMismatch(let problem): problem.prefix(1).uppercased() + problem.dropFirst() + "."
             case .alreadySaved(let part):
                 part.state == .savedElsewhere
                     ? "Already saved (by another run or machine)."
@@ -256,6 +259,7 @@ public final class RoundUpStore {
             if transfer.failureMessage != nil { return .failedTransferPending }
         }
         guard status == .loaded, summary != nil, let progress else { return .notLoaded }
+        if let problem = progress.currencyProblem { return .currencyMismatch(problem) }
         if progress.pending != nil { return .failedTransferPending }
         if progress.remainingTotal.minorUnits <= 0 {
             if let last = progress.saved.last { return .alreadySaved(last) }
