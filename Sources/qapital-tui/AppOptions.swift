@@ -23,8 +23,11 @@ struct AppOptions: ParsableArguments {
     @Flag(help: ArgumentHelp(AppOptions.sandboxHelp))
     var sandbox = false
 
-    @Option(help: ArgumentHelp("Sent as 'Authorization: Bearer …' (default: \(AppOptions.tokenVariablesHelp)).", valueName: "token"))
+    @Option(help: ArgumentHelp("Sent as 'Authorization: Bearer …' (default: \(AppOptions.tokenVariablesHelp)). A value given here is visible to other users (ps, /proc) and stays in the shell's history: prefer those variables, a remembered token, --token-file, or --token - to read it from standard input.", valueName: "token"))
     var token: String?
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("Read the token from this file (its first line; keep it mode 0600), instead of --token.", valueName: "path"))
+    var tokenFile: String?
 
     @Option(help: ArgumentHelp("The account's currency, an ISO code (default: USD; \(AppOptions.bankNames) use the account's own).", valueName: "code"))
     var currency: String?
