@@ -9,7 +9,7 @@ public enum RoundUpsCommands {
         let transactions = try await context.api.transactions(from: week.start, to: week.end)
         let summary = RoundUp.Summary(transactions: transactions.filter { week.contains($0.timestamp) },
                                       accountCurrency: context.currency)
-        return (summary, context.saver.progress(week: week, summary: summary))
+        return (summary, context.saver.progress(week: week, summary: summary, now: context.now()))
     }
 
     public static func list(_ context: CommandContext, week: Week) async throws {
@@ -17,12 +17,16 @@ public enum RoundUpsCommands {
         let output = context.output
         defer { output.flush() }
         let savedIds = Set((progress.saved + [progress.pending].compactMap { $0 }).flatMap(\.payments))
+        let elsewhere = progress.saved.contains { $0.state == .savedElsewhere }
         func state(_ line: RoundUp.Line) -> String {
             if !summary.isSaveable(line) { return "other currency" }
             if line.roundUp.minorUnits == 0 { return "" }
             if context.noMoneyMoves != nil { return "made by the bank" }
             if progress.pending?.payments.contains(line.id) == true { return "no answer" }
-            return savedIds.contains(line.id) ? "saved" : "not saved"
+            if savedIds.contains(line.id) { return "saved" }
+            // The week was saved by another run or machine: its record says which payments.
+            if elsewhere { return "saved elsewhere" }
+            return progress.isOver ? "not saved" : "week under way"
         }
         switch context.format {
         case .table:
@@ -46,8 +50,8 @@ public enum RoundUpsCommands {
             if let pending = progress.pending {
                 output.line("No answer yet: \(pending.amount.formatted) into \(pending.goalName) (sent again first by the next save)")
             }
-            if (!progress.saved.isEmpty || progress.pending != nil) && progress.remainingTotal.minorUnits > 0 {
-                output.line("Not saved yet: \(progress.remainingTotal.formatted)")
+            if !progress.isOver && progress.saved.isEmpty && progress.pending == nil && context.noMoneyMoves == nil {
+                output.line("The week is under way: its round-ups are saved whole once it is over, from \(context.day(week.end)).")
             }
         case .json:
             output.line("{\"schema\":\"qapital-tui.roundups\",\"version\":\(jsonSchemaVersion),\"source\":\(Cell.json(context.sourceKind)),"
@@ -114,6 +118,10 @@ public enum RoundUpsCommands {
                 try await send(pending, context: context, lines: &lines, moved: &moved)
                 (summary, progress) = try await load(context, week: week)
             }
+        }
+        if !progress.isOver && progress.saved.isEmpty && progress.pending == nil {
+            throw CommandFailure(.failed, "week \(week.isoLabel) is under way: its round-ups are saved whole once it is over, "
+                                 + "from \(context.day(week.end)); nothing moved")
         }
         guard progress.remainingTotal.minorUnits > 0, progress.pending == nil || dryRun else {
             if lines.isEmpty {

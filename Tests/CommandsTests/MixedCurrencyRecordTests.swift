@@ -45,7 +45,7 @@ import TestSupport
         let week = Week(containing: fixedNow, calendar: Week.calendar(in: .gmt)).previous
         let saver = RoundUpSaver(identity: SaveIdentity(source: "test", account: "1"), record: Self.mixedRecord(week: week))
         let summary = RoundUp.Summary(transactions: [], accountCurrency: .usd)
-        let progress = saver.progress(week: week, summary: summary)
+        let progress = saver.progress(week: week, summary: summary, now: fixedNow)
         #expect(progress.savedTotal == nil)
         let problem = try #require(progress.currencyProblem)
         #expect(problem.contains("USD") && problem.contains("GBP"))
