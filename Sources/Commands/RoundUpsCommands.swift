@@ -115,7 +115,8 @@ public enum RoundUpsCommands {
             if dryRun {
                 lines.append("would send again \(pending.amount.formatted) into \(pending.goalName) (an earlier save got no answer)")
             } else {
-                try await send(pending, context: context, lines: &lines, moved: &moved)
+                try await send(pending, before: goals.first { $0.id == pending.goalId }, resent: true, context: context,
+                               lines: &lines, moved: &moved)
                 (summary, progress) = try await load(context, week: week)
             }
         }
@@ -150,19 +151,24 @@ public enum RoundUpsCommands {
                 return
             }
         }
-        try await send(part, context: context, lines: &lines, moved: &moved)
+        try await send(part, before: goal, context: context, lines: &lines, moved: &moved)
     }
 
-    private static func send(_ part: SavedRoundUp, context: CommandContext, lines: inout [String], moved: inout Bool) async throws {
+    private static func send(_ part: SavedRoundUp, before: Goal?, resent: Bool = false, context: CommandContext,
+                             lines: inout [String], moved: inout Bool) async throws {
         if let balance = await RoundUpStore.balanceTooLow(context.api, for: part.amount) {
             throw CommandFailure(.failed, "the balance is only \(balance.formatted); \(part.amount.formatted) was not sent")
         }
-        switch await context.saver.send(part, api: context.api, now: context.now) {
+        switch await context.saver.send(part, api: context.api, before: before, now: context.now) {
         case .saved(_, let goal):
+            if resent, let before, before.id == goal.id, before.balance == goal.balance {
+                lines.append("saved \(part.amount.formatted) into \(goal.name) by the earlier run, whose answer was lost; nothing moved now")
+                return
+            }
             moved = true
             lines.append("saved \(part.amount.formatted) into \(goal.name): its balance is now \(goal.balance.formatted)")
         case .savedElsewhere:
-            lines.append("already saved by another run or machine (transfer id in use); nothing moved")
+            lines.append("already saved by another run or machine; nothing moved")
         case .refused(let error):
             throw CommandFailure(CommandFailure.from(error).status, "not saved: \(error.message)")
         case .unknown(let error):

@@ -207,7 +207,14 @@ public struct RoundUpSaver: Sendable {
     }
 
     /// Sends `part` (kept as pending first, so a crash or a lost answer sends the same key again).
-    public func send(_ part: SavedRoundUp, api: any SavingsAPI, now: @Sendable () -> Date = { Date() }) async -> Outcome {
+    ///
+    /// `before` is the goal as it was read before sending: for a first send, an answer whose
+    /// balance is the same says the server replayed the key (another run or machine had moved
+    /// the money): `.savedElsewhere`, nothing moved now. A transfer sent again is its own.
+    public func send(_ part: SavedRoundUp, api: any SavingsAPI, before: Goal? = nil,
+                     now: @Sendable () -> Date = { Date() }) async -> Outcome {
+        // Sent before (its answer lost): a replayed answer is its own earlier attempt's.
+        let resent = record.parts(week: part.week).contains { $0.key == part.key }
         do {
             try record.keep(part)
         } catch {
@@ -217,10 +224,13 @@ public struct RoundUpSaver: Sendable {
         do {
             let goal = try await api.transfer(goalId: part.goalId, transferId: part.key, amount: part.amount)
             var done = part
-            done.state = .saved
+            // The same key, goal and amount answered as before: the payments moved, under this
+            // key, but not now.
+            let replayed = !resent && before.map { $0.id == goal.id && $0.balance == goal.balance && part.amount.minorUnits > 0 } ?? false
+            done.state = replayed ? .savedElsewhere : .saved
             done.savedAt = now()
             try? record.keep(done)
-            return .saved(done, goal)
+            return replayed ? .savedElsewhere(done) : .saved(done, goal)
         } catch let error as APIError {
             if error.status == 409 {
                 // Another run or machine saved the week under this key: which payments it covered

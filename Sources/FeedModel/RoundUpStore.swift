@@ -312,6 +312,7 @@ public final class RoundUpStore {
         pending += 1
         let api = self.api
         let (part, id, amount, saver, now) = (transfer.part, transfer.id, transfer.amount, saver, now)
+        let before = goals.goal(id: part.goalId)
         Task { [weak self] in
             // Where the source knows the balance (a bank account), a total it cannot cover
             // is refused here, in words, instead of at the bank (and nothing is recorded).
@@ -319,7 +320,7 @@ public final class RoundUpStore {
             if let balance = await RoundUpStore.balanceTooLow(api, for: amount) {
                 outcome = .unknown(BalanceTooLow(balance: balance, amount: amount))
             } else {
-                outcome = await saver.send(part, api: api, now: now)
+                outcome = await saver.send(part, api: api, before: before, now: now)
             }
             self?.finishTransfer(id: id, outcome)
         }
