@@ -68,6 +68,13 @@ public final class RoundUpRecordFile: RoundUpRecord {
         }
     }
 
+    /// Removes the record (`--reset-demo`: the demo forgets what it saved).
+    public func removeAll() throws {
+        try withFileLock {
+            if unlink(fileURL.path) != 0 && errno != ENOENT { throw CocoaError(.fileWriteNoPermission) }
+        }
+    }
+
     /// Every transfer kept, oldest first.
     public func allParts() -> [SavedRoundUp] {
         ((try? withFileLock { try read() }) ?? []) + earlierParts()

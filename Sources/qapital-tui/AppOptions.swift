@@ -60,6 +60,9 @@ struct AppOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The config file (default: $XDG_CONFIG_HOME/qapital-tui/config.toml, if there is one).", valueName: "path"))
     var config: String?
 
+    @Flag(name: .customLong("reset-demo"), help: "Start the demo again: forget the saves it kept in the data folder.")
+    var resetDemo = false
+
     @Flag(name: .customLong("allow-insecure-http"),
           help: "Send the token over plain http to a host other than this machine (anyone on the way can read it).")
     var allowInsecureHTTP = false
@@ -247,6 +250,10 @@ struct AppOptions: ParsableArguments {
                                           currency: accountCurrency, allowInsecureHTTP: allowInsecureHTTP, log: log))
             api = made.api
             skippedRecords = made.skipped
+            // The demo keeps its saves in the data folder, as an account would (--reset-demo forgets them).
+            if let demo = api as? DemoSavingsAPI, let file = try demoSaves(environment: environment) {
+                api = KeptDemoAPI(base: demo, file: file)
+            }
         case .bank:
             if currency != nil {
                 throw ValidationError("--currency does not apply to \(source.description.name): the account says its own")
@@ -308,7 +315,12 @@ struct AppOptions: ParsableArguments {
     /// bank's account id; the Qapital API names none, so the owner of the goal saved into stands
     /// for it. Never the token: signing in again is the same account.
     func roundUpSaver(_ source: Source, account: String?, environment: [String: String]) -> RoundUpSaver {
-        guard let base = source.baseURL else { return RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord()) }
+        guard let base = source.baseURL else {
+            guard let directory = DemoSavesFile.defaultDirectory(environment: environment) else {
+                return RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord())
+            }
+            return RoundUpSaver(identity: .demo, record: RoundUpRecordFile(directory: directory, identity: .demo))
+        }
         let identity = SaveIdentity.forSaving(sourceName: source.description.name, baseURL: AppOptions.sourceText(base),
                                               account: source.description.signIn.checksToken ? account ?? "" : nil)
         guard let directory = cacheDirectoryURL(environment: environment) else {
