@@ -9,7 +9,7 @@ public enum RoundUpsCommands {
         let transactions = try await context.api.transactions(from: week.start, to: week.end)
         let summary = RoundUp.Summary(transactions: transactions.filter { week.contains($0.timestamp) },
                                       accountCurrency: context.currency)
-        return (summary, context.saver.progress(week: week, summary: summary))
+        return (summary, context.saver.progress(week: week, summary: summary, now: context.now()))
     }
 
     public static func list(_ context: CommandContext, week: Week) async throws {
@@ -17,12 +17,16 @@ public enum RoundUpsCommands {
         let output = context.output
         defer { output.flush() }
         let savedIds = Set((progress.saved + [progress.pending].compactMap { $0 }).flatMap(\.payments))
+        let elsewhere = progress.saved.contains { $0.state == .savedElsewhere }
         func state(_ line: RoundUp.Line) -> String {
             if !summary.isSaveable(line) { return "other currency" }
             if line.roundUp.minorUnits == 0 { return "" }
             if context.noMoneyMoves != nil { return "made by the bank" }
             if progress.pending?.payments.contains(line.id) == true { return "no answer" }
-            return savedIds.contains(line.id) ? "saved" : "not saved"
+            if savedIds.contains(line.id) { return "saved" }
+            // The week was saved by another run or machine: its record says which payments.
+            if elsewhere { return "saved elsewhere" }
+            return progress.isOver ? "not saved" : "week under way"
         }
         switch context.format {
         case .table:
@@ -39,14 +43,15 @@ public enum RoundUpsCommands {
             let counted = summary.lines.filter { summary.isSaveable($0) && $0.roundUp.minorUnits > 0 }.count
             output.line("Round-ups: \(summary.saveable.formatted) from \(counted) \(counted == 1 ? "payment" : "payments")")
             if let reason = context.noMoneyMoves { output.line(reason) }
+            if let problem = progress.currencyProblem { output.line(problem) }
             for part in progress.saved {
                 output.line(savedSentence(part, context: context))
             }
             if let pending = progress.pending {
                 output.line("No answer yet: \(pending.amount.formatted) into \(pending.goalName) (sent again first by the next save)")
             }
-            if (!progress.saved.isEmpty || progress.pending != nil) && progress.remainingTotal.minorUnits > 0 {
-                output.line("Not saved yet: \(progress.remainingTotal.formatted)")
+            if !progress.isOver && progress.saved.isEmpty && progress.pending == nil && context.noMoneyMoves == nil {
+                output.line("The week is under way: its round-ups are saved whole once it is over, from \(context.day(week.end)).")
             }
         case .json:
             output.line("{\"schema\":\"qapital-tui.roundups\",\"version\":\(jsonSchemaVersion),\"source\":\(Cell.json(context.sourceKind)),"
@@ -101,6 +106,7 @@ public enum RoundUpsCommands {
         let goals = try await context.api.goals()
         let goal = try CommandContext.goal(goalText, in: goals.filter { $0.status == .active })
         var (summary, progress) = try await load(context, week: week)
+        if let problem = progress.currencyProblem { throw CommandFailure(.failed, problem) }
         var lines: [String] = []
         var moved = false
         defer { report(context, week: week, lines: lines, moved: moved, dryRun: dryRun) }
@@ -109,9 +115,14 @@ public enum RoundUpsCommands {
             if dryRun {
                 lines.append("would send again \(pending.amount.formatted) into \(pending.goalName) (an earlier save got no answer)")
             } else {
-                try await send(pending, context: context, lines: &lines, moved: &moved)
+                try await send(pending, before: goals.first { $0.id == pending.goalId }, resent: true, context: context,
+                               lines: &lines, moved: &moved)
                 (summary, progress) = try await load(context, week: week)
             }
+        }
+        if !progress.isOver && progress.saved.isEmpty && progress.pending == nil {
+            throw CommandFailure(.failed, "week \(week.isoLabel) is under way: its round-ups are saved whole once it is over, "
+                                 + "from \(context.day(week.end)); nothing moved")
         }
         guard progress.remainingTotal.minorUnits > 0, progress.pending == nil || dryRun else {
             if lines.isEmpty {
@@ -140,19 +151,24 @@ public enum RoundUpsCommands {
                 return
             }
         }
-        try await send(part, context: context, lines: &lines, moved: &moved)
+        try await send(part, before: goal, context: context, lines: &lines, moved: &moved)
     }
 
-    private static func send(_ part: SavedRoundUp, context: CommandContext, lines: inout [String], moved: inout Bool) async throws {
+    private static func send(_ part: SavedRoundUp, before: Goal?, resent: Bool = false, context: CommandContext,
+                             lines: inout [String], moved: inout Bool) async throws {
         if let balance = await RoundUpStore.balanceTooLow(context.api, for: part.amount) {
             throw CommandFailure(.failed, "the balance is only \(balance.formatted); \(part.amount.formatted) was not sent")
         }
-        switch await context.saver.send(part, api: context.api, now: context.now) {
+        switch await context.saver.send(part, api: context.api, before: before, now: context.now) {
         case .saved(_, let goal):
+            if resent, let before, before.id == goal.id, before.balance == goal.balance {
+                lines.append("saved \(part.amount.formatted) into \(goal.name) by the earlier run, whose answer was lost; nothing moved now")
+                return
+            }
             moved = true
             lines.append("saved \(part.amount.formatted) into \(goal.name): its balance is now \(goal.balance.formatted)")
         case .savedElsewhere:
-            lines.append("already saved by another run or machine (transfer id in use); nothing moved")
+            lines.append("already saved by another run or machine; nothing moved")
         case .refused(let error):
             throw CommandFailure(CommandFailure.from(error).status, "not saved: \(error.message)")
         case .unknown(let error):

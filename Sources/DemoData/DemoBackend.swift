@@ -123,6 +123,11 @@ public actor DemoBackend {
     }
 
     public func transfer(goalId: GoalID, transferId: UUID, amount: Money) throws(APIError) -> Goal {
+        try transfer(goalId: goalId, transferId: transferId, amount: amount, at: clock())
+    }
+
+    /// A transfer at `at` (the demo's saves of earlier runs are applied again at their times).
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money, at: Date) throws(APIError) -> Goal {
         let label = "POST /savingsgoals/\(goalId)/transfers"
         guard let index = dataset.goals.firstIndex(where: { $0.id == goalId }), dataset.goals[index].status == .active else {
             throw APIError(kind: .notFound, request: label, message: "\(label): not found (HTTP 404)", status: 404)
@@ -142,7 +147,7 @@ public actor DemoBackend {
         }
         appliedTransfers[transferId] = (goalId, amount)
         dataset.goals[index].balance.minorUnits = sum
-        let item = FeedItem(id: transferId.uuidString.lowercased(), timestamp: clock(),
+        let item = FeedItem(id: transferId.uuidString.lowercased(), timestamp: at,
                             message: MarkupText(parsing: "<strong>You</strong> saved your round-ups."),
                             amount: amount, userId: 1, savingsRuleId: 1)
         dataset.feeds[goalId, default: []].insert(item, at: 0)

@@ -56,8 +56,12 @@ final class HTTPConnection: ChannelInboundHandler {
     private var drained = 0
     static let maxDrained = 256 * 1024
 
+    /// Handlers alive in this process: a connection that closed is not kept (the test of flat memory).
+    static let alive = NIOLockedValueBox(0)
+
     /// `rejected`: the server is at its connection cap; answer 503 and close.
     init(handler: any ServeHandler, limits: ServeLimits, log: (@Sendable (String) -> Void)?, stats: ServerStats, rejected: Bool) {
+        Self.alive.withLockedValue { $0 += 1 }
         self.handler = handler
         self.limits = limits
         self.log = log
@@ -66,8 +70,18 @@ final class HTTPConnection: ChannelInboundHandler {
         scanner = HeadScanner(limits: limits)
     }
 
+    deinit { Self.alive.withLockedValue { $0 -= 1 } }
+
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+    }
+
+    /// The context holds this handler: kept here past the channel's end, the two would keep each
+    /// other (and their buffers) alive for every connection ever served (issue 37.9).
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        self.context = nil
     }
 
     func channelActive(context: ChannelHandlerContext) {

@@ -30,7 +30,26 @@ public final class RoundUpRecordFile: RoundUpRecord {
 
     public func parts(week: String) -> [SavedRoundUp] {
         // Read anew every time: another run may have saved since.
-        ((try? withFileLock { try read() }) ?? []).filter { $0.week == week }
+        (((try? withFileLock { try read() }) ?? []) + earlierParts()).filter { $0.week == week }
+    }
+
+    /// What earlier versions kept for this source under a token's digest as its account (the
+    /// Qapital API names none; issue 37): read, never written, so a week saved before still
+    /// counts as saved.
+    private func earlierParts() -> [SavedRoundUp] {
+        guard identity.byGoalOwner else { return [] }
+        let directory = fileURL.deletingLastPathComponent()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return names.sorted().filter { $0.hasPrefix("roundups-") && $0.hasSuffix(".json") && $0 != fileURL.lastPathComponent }
+            .compactMap { name -> [SavedRoundUp]? in
+                guard let data = try? Data(contentsOf: directory.appendingPathComponent(name)),
+                      let contents = try? decoder.decode(Contents.self, from: data),
+                      contents.identity.source == identity.source, !contents.identity.byGoalOwner else { return nil }
+                return contents.parts
+            }
+            .flatMap { $0 }
     }
 
     public func keep(_ part: SavedRoundUp) throws {
@@ -49,9 +68,16 @@ public final class RoundUpRecordFile: RoundUpRecord {
         }
     }
 
+    /// Removes the record (`--reset-demo`: the demo forgets what it saved).
+    public func removeAll() throws {
+        try withFileLock {
+            if unlink(fileURL.path) != 0 && errno != ENOENT { throw CocoaError(.fileWriteNoPermission) }
+        }
+    }
+
     /// Every transfer kept, oldest first.
     public func allParts() -> [SavedRoundUp] {
-        (try? withFileLock { try read() }) ?? []
+        ((try? withFileLock { try read() }) ?? []) + earlierParts()
     }
 
     public struct DamagedRecord: Error, CustomStringConvertible {

@@ -346,6 +346,9 @@ final class HTTPFetcher: Sendable {
                     return accepted ? length : 0
                 },
             ]
+            // No proxy for this machine, nor for a token over plain http (`bypassesProxy`): "" turns
+            // off the one libcurl would take from the environment.
+            if HTTPFetcher.bypassesProxy(url: url, headers: headers) { set.append(qc_setopt_string(easy, CURLOPT_PROXY, "")) }
             switch method {
             case "GET" where body == nil: set.append(qc_setopt_long(easy, CURLOPT_HTTPGET, 1))
             case "HEAD": set.append(qc_setopt_long(easy, CURLOPT_NOBODY, 1))

@@ -165,7 +165,7 @@ final class RoundUpsScreen: TabScreen {
             for part in saved.suffix(2) {
                 let when = part.savedAt.map { " on " + dayLabel($0, calendar: week.calendar, year: true) } ?? ""
                 let text = part.state == .savedElsewhere
-                    ? "✓ Saved by another run or machine\(when): \(paymentsPhrase(part.payments.count))"
+                    ? "✓ Saved by another run or machine\(when)"
                     : "✓ Saved \(part.amount.formatted) into \(part.goalName)\(when): \(paymentsPhrase(part.payments.count))"
                 footer.append([Span(text, DisplayFormat.moneyStyle)])
             }
@@ -182,6 +182,7 @@ final class RoundUpsScreen: TabScreen {
                              Span(summary.saveable.formatted, DisplayFormat.moneyStyle.adding(.bold)),
                              Span(" from " + paymentsPhrase(summary.saveableCount), muted)]
                 if store.saveProblem == nil, bankMoves == nil { total.append(Span("   s: save into a goal", Style(fg: .role(.accent)))) }
+                if case .weekUnderWay? = store.saveProblem, bankMoves == nil { total.append(Span("   saved once the week is over", muted)) }
                 footer.append(total)
             }
             let others = summary.otherTotals

@@ -33,6 +33,11 @@ public struct OAuthTokenPair: Codable, Equatable, Sendable {
         self.expiresAt = expiresAt
     }
 
+    /// The same tokens (the file keeps times to the second, so a pair read back is not `==`).
+    public func sameTokens(as other: OAuthTokenPair) -> Bool {
+        accessToken == other.accessToken && refreshToken == other.refreshToken
+    }
+
     /// Whether it should be refreshed before use: expired, or within `margin` of it.
     public func needsRefresh(now: Date, margin: TimeInterval = 300) -> Bool {
         guard let expiresAt else { return false }

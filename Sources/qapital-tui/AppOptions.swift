@@ -23,8 +23,11 @@ struct AppOptions: ParsableArguments {
     @Flag(help: ArgumentHelp(AppOptions.sandboxHelp))
     var sandbox = false
 
-    @Option(help: ArgumentHelp("Sent as 'Authorization: Bearer …' (default: \(AppOptions.tokenVariablesHelp)).", valueName: "token"))
+    @Option(help: ArgumentHelp("Sent as 'Authorization: Bearer …' (default: \(AppOptions.tokenVariablesHelp)). A value given here is visible to other users (ps, /proc) and stays in the shell's history: prefer those variables, a remembered token, --token-file, or --token - to read it from standard input.", valueName: "token"))
     var token: String?
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("Read the token from this file (its first line; keep it mode 0600), instead of --token.", valueName: "path"))
+    var tokenFile: String?
 
     @Option(help: ArgumentHelp("The account's currency, an ISO code (default: USD; \(AppOptions.bankNames) use the account's own).", valueName: "code"))
     var currency: String?
@@ -56,6 +59,9 @@ struct AppOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("The config file (default: $XDG_CONFIG_HOME/qapital-tui/config.toml, if there is one).", valueName: "path"))
     var config: String?
+
+    @Flag(name: .customLong("reset-demo"), help: "Start the demo again: forget the saves it kept in the data folder.")
+    var resetDemo = false
 
     @Flag(name: .customLong("allow-insecure-http"),
           help: "Send the token over plain http to a host other than this machine (anyone on the way can read it).")
@@ -244,6 +250,10 @@ struct AppOptions: ParsableArguments {
                                           currency: accountCurrency, allowInsecureHTTP: allowInsecureHTTP, log: log))
             api = made.api
             skippedRecords = made.skipped
+            // The demo keeps its saves in the data folder, as an account would (--reset-demo forgets them).
+            if let demo = api as? DemoSavingsAPI, let file = try demoSaves(environment: environment) {
+                api = KeptDemoAPI(base: demo, file: file)
+            }
         case .bank:
             if currency != nil {
                 throw ValidationError("--currency does not apply to \(source.description.name): the account says its own")

@@ -34,13 +34,18 @@ extension AppOptions {
     /// Who saves a week's round-ups (the transfer's key comes from it and the week) and where
     /// the saved weeks are kept: a file beside the offline cache, or for the demo and with
     /// `--no-cache` this run only (the key still makes a second save of a whole week move nothing).
-    /// The identity is the source's name and base URL, and the account: a bank's account id, the
-    /// Qapital API's token digest.
+    /// The identity is the source's name and base URL, and the account as the server names it: a
+    /// bank's account id; the Qapital API names none, so the owner of the goal saved into stands
+    /// for it. Never the token: signing in again is the same account.
     func roundUpSaver(_ source: Source, account: String?, environment: [String: String]) -> RoundUpSaver {
-        guard let base = source.baseURL else { return RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord()) }
-        let owner = source.description.signIn.checksToken
-            ? account ?? "" : resolvedToken(environment, for: source.description).map(SaveIdentity.digest) ?? ""
-        let identity = SaveIdentity(source: source.description.name + " " + AppOptions.sourceText(base), account: owner)
+        guard let base = source.baseURL else {
+            guard let directory = DemoSavesFile.defaultDirectory(environment: environment) else {
+                return RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord())
+            }
+            return RoundUpSaver(identity: .demo, record: RoundUpRecordFile(directory: directory, identity: .demo))
+        }
+        let identity = SaveIdentity.forSaving(sourceName: source.description.name, baseURL: AppOptions.sourceText(base),
+                                              account: source.description.signIn.checksToken ? account ?? "" : nil)
         guard let directory = cacheDirectoryURL(environment: environment) else {
             return RoundUpSaver(identity: identity, record: MemoryRoundUpRecord())
         }

@@ -1,6 +1,9 @@
 import FeedModel
 import Foundation
 import SourceKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Token pairs from `qapital-tui login NAME` (OAuth), kept between runs: one JSON file, mode
 /// 0600, in the 0700 directory of the remembered tokens, one pair per origin (scheme, host,
@@ -31,6 +34,29 @@ struct OAuthTokenPairs {
         try write(pairs)
     }
 
+    /// `oauth-tokens.lock` beside the file: refreshes of one pair take it, in every process.
+    var lockURL: URL { fileURL.deletingLastPathComponent().appendingPathComponent("oauth-tokens.lock") }
+
+    /// Runs `body` holding an exclusive `flock` of `lockURL`, taken on a thread of its own (a
+    /// wait for another process never blocks the cooperative pool). Without a lock file (the
+    /// directory cannot be made) `body` runs unlocked.
+    func whileLocked<T: Sendable>(_ body: @Sendable () async -> T) async -> T {
+        let directory = lockURL.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return await body() }
+        defer { close(descriptor) }
+        let locked = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            Thread {
+                var result: Int32
+                repeat { result = flock(descriptor, LOCK_EX) } while result != 0 && errno == EINTR
+                continuation.resume(returning: result == 0)
+            }.start()
+        }
+        defer { if locked { flock(descriptor, LOCK_UN) } }
+        return await body()
+    }
+
     private func read() -> [String: Pair]? {
         guard let data = RememberedTokens.readPrivately(fileURL) else { return nil }
         let decoder = JSONDecoder()
@@ -50,7 +76,8 @@ struct OAuthTokenPairs {
 /// The kept OAuth pair of one run, refreshed one at a time: requests the bank refuses together
 /// (401) share one refresh, and a token refused after another request already refreshed gets
 /// the new one. Each new pair is written at once (a refresh makes the old pair useless); a
-/// refresh the bank refuses drops the pair and ends the sign-in.
+/// refresh the bank refuses ends the sign-in. Other processes (the app and a timer's
+/// `roundups --save`) share the pair through the file, under its lock (`refreshNow`).
 actor PairRefresher {
     private(set) var pair: OAuthTokenPairs.Pair
     /// Why the last refresh was refused (not a network failure), if it was.
@@ -79,33 +106,68 @@ actor PairRefresher {
         return nil
     }
 
+    /// Why the last pair the bank issued could not be kept on disk (the next run will have to
+    /// sign in again), if it could not.
+    private(set) var keepProblem: String?
+
+    /// Refreshes the pair, one at a time in this run and across processes: under the pairs'
+    /// file lock, the pair is read again first, and one another process kept meanwhile is taken
+    /// instead of asking the bank (its refresh token is spent). A refusal forgets the pair on
+    /// disk only when it is still the one refused, never a newer one. A pair the bank issued
+    /// that cannot be written is said on stderr: the bank has spent the old refresh token.
     func refreshNow() async -> Result<OAuthTokenPairs.Pair, APIError> {
         if let running { return await running.value }
         guard refusal == nil, let token = pair.refreshToken else {
             return .failure(refusal ?? APIError(kind: .unauthorized, request: "POST /oauth2/token", message: "POST /oauth2/token: no refresh token"))
         }
-        let flow = self.flow
+        let (flow, pairs, baseURL, held) = (self.flow, self.pairs, self.baseURL, pair)
         let task = Task { () -> Result<OAuthTokenPairs.Pair, APIError> in
-            do throws(APIError) {
-                return .success(try await flow.refresh(token))
-            } catch {
-                return .failure(error)
+            let outcome = await pairs.whileLocked { () async -> RefreshOutcome in
+                if let kept = pairs.pair(for: baseURL), !kept.sameTokens(as: held) { return .kept(kept) }
+                do throws(APIError) {
+                    let new = try await flow.refresh(token)
+                    do throws(RememberedTokens.Failure) {
+                        try pairs.keep(new, for: baseURL)
+                        return .issued(new, keepProblem: nil)
+                    } catch {
+                        return .issued(new, keepProblem: error.message)
+                    }
+                } catch {
+                    if !error.isConnectivity, pairs.pair(for: baseURL)?.sameTokens(as: held) ?? false { try? pairs.forget(baseURL) }
+                    return .failed(error)
+                }
             }
+            return self.settle(outcome)
         }
         running = task
         let result = await task.value
         running = nil
-        switch result {
-        case .success(let new):
+        return result
+    }
+
+    private enum RefreshOutcome: Sendable {
+        /// Another process refreshed first: its pair, from the file.
+        case kept(OAuthTokenPairs.Pair)
+        case issued(OAuthTokenPairs.Pair, keepProblem: String?)
+        case failed(APIError)
+    }
+
+    private func settle(_ outcome: RefreshOutcome) -> Result<OAuthTokenPairs.Pair, APIError> {
+        switch outcome {
+        case .kept(let new), .issued(let new, nil):
             pair = new
             lineage.insert(new.accessToken)
-            try? pairs.keep(new, for: baseURL)
-        case .failure(let error):
-            if !error.isConnectivity {
-                refusal = error
-                try? pairs.forget(baseURL)
-            }
+            return .success(new)
+        case .issued(let new, let problem?):
+            pair = new
+            lineage.insert(new.accessToken)
+            keepProblem = problem
+            StandardStream.error.line("qapital-tui: the bank renewed the sign-in, but it could not be kept (\(problem)): "
+                                      + "this run goes on; the next one will need qapital-tui login again")
+            return .success(new)
+        case .failed(let error):
+            if !error.isConnectivity { refusal = error }
+            return .failure(error)
         }
-        return result
     }
 }

@@ -23,7 +23,8 @@ import TestSupport
         api.script { $0.account = { BalanceCheckTests.account(balance: 12) } }
         let app = AppHarness(api: api, width: 100, height: 30)
         _ = await app.start()
-        _ = await app.press(.char("3"))
+        // Last week: a week is saved once it is over.
+        _ = await app.press(.char("3"), .char("["))
         let amount = try #require(app.core.roundUps.summary?.saveable)
         #expect(amount.minorUnits > 12)
         var lines = await app.press(.char("s"), .enter, .enter)
@@ -43,7 +44,7 @@ import TestSupport
         let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)))
         let app = AppHarness(api: api, width: 100, height: 30)
         _ = await app.start()
-        let lines = await app.press(.char("3"), .char("s"), .enter, .enter)
+        let lines = await app.press(.char("3"), .char("["), .char("s"), .enter, .enter)
         #expect(lines.contains { $0.contains("✓ Saved") })
         #expect(api.count(.transfer) == 1)
     }
@@ -69,7 +70,7 @@ import TestSupport
         let store = RoundUpStore(api: api, goals: goals, accountCurrency: api.accountCurrency,
                                  calendar: Week.calendar(in: TimeZone(identifier: "Europe/London")!), now: { fixedNow },
                                  events: probe.sink)
-        store.load()
+        store.showPreviousWeek()  // a week is saved once it is over
         await probe.wait { store.status == .loaded }
         let target = try #require(goals.goals.first { $0.name == "Graduation" })
         try store.save(into: target)

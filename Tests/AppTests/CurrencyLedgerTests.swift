@@ -54,7 +54,7 @@ import TestSupport
         let holder = { PeopleRoster.people(goals: app.core.goals.goals, feeds: { (app.core.goals.feed(for: $0).entries.map(\.item), .known) },
                                            activities: [], currency: .usd, now: fixedNow).first { $0.isHolder } }
         let before = try #require(holder())
-        _ = await app.press(.char("3"))
+        _ = await app.press(.char("3"), .char("["))  // last week: a week is saved once it is over
         let amount = try #require(app.core.roundUps.summary?.saveable)
         var lines = await app.press(.char("s"), .enter, .enter)
         #expect(lines.contains { $0.contains("✓ Saved \(amount.formatted) into Balloons") }, "\(lines.joined(separator: "\n"))")

@@ -41,8 +41,9 @@ import TestSupport
         DemoFrame(name: "keys-help", keys: [.char("?")]),
         DemoFrame(name: "filter-line", keys: [.char("/"), .char("b")]),
         DemoFrame(name: "user-popup", keys: [.char("u")]),
-        DemoFrame(name: "goal-picker", keys: [.char("3"), .char("s")]),
-        DemoFrame(name: "save-confirmation", keys: [.char("3"), .char("s"), .enter]),
+        // Last week's: a week is saved once it is over.
+        DemoFrame(name: "goal-picker", keys: [.char("3"), .char("["), .char("s")]),
+        DemoFrame(name: "save-confirmation", keys: [.char("3"), .char("["), .char("s"), .enter]),
         DemoFrame(name: "new-goal-form", keys: [.char("a")]),
         DemoFrame(name: "sign-in", keys: [], signIn: true),
     ]

@@ -145,12 +145,13 @@ import TestSupport
         capabilities.roundUpSaver = RoundUpSaver(identity: SaveIdentity(source: "test", account: ""), record: record)
         let first = AppHarness(api: api, capabilities: capabilities)
         _ = await first.start()
-        _ = await first.press(.char("3"), .char("s"), .char("j"), .enter, .enter)
+        // Last week: a week is saved once it is over.
+        _ = await first.press(.char("3"), .char("["), .char("s"), .char("j"), .enter, .enter)
 
         let clock = ManualClock(fixedNow)
         let app = AppHarness(api: api, capabilities: capabilities, clock: { clock.now })
         _ = await app.start()
-        var lines = await app.press(.char("3"), .char("s"))
+        var lines = await app.press(.char("3"), .char("["), .char("s"))
         #expect(lines.last?.contains("Already saved:") == true)
         // The next key: tab 1, then Enter on a goal. The note is gone.
         lines = await app.press(.char("1"))

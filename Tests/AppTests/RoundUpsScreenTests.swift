@@ -16,6 +16,10 @@ enum RoundUpsApp {
 
     static func currentWeek(now: Date) -> Week { Week(containing: now, calendar: Week.calendar(in: stockholm)) }
 
+    /// A week after `fixedNow`: the scripted week is over, so it can be saved (issue 37: a week is
+    /// saved whole once it is over).
+    static let weekLater = fixedNow.addingTimeInterval(7 * 86_400)
+
     static func api(backend: DemoBackend, now: Date) -> FakeSavingsAPI {
         let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: backend), sourceName: "test")
         let currentWeek = currentWeek(now: now)
@@ -49,7 +53,7 @@ enum RoundUpsApp {
         api = RoundUpsApp.api(backend: backend, now: fixedNow)
         core = AppCore(api: api, configuration: .init(sourceName: "test", colors: false, timeZone: RoundUpsApp.stockholm,
                                                       currency: .usd),
-                       now: { fixedNow })
+                       now: { RoundUpsApp.weekLater })
         runner = AppRunner(core: core, terminal: TestTerminal(width: 80, height: 16))
     }
 
@@ -75,16 +79,17 @@ enum RoundUpsApp {
         return buffer.lines.map { line in String(line.reversed().drop { $0 == " " }.reversed()) }
     }
 
+    /// The Round-ups tab on the scripted week (the one before the clock's).
     func openRoundUps() async {
         await settle()  // the loop's first run starts the app
-        await press(.char("3"))
+        await press(.char("3"), .char("["))
     }
 
     @Test func aWeekWithPayments() async {
         await openRoundUps()
         #expect(frame() == [
             " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
-            " Week of Mon 16 Nov – Sun 22 Nov 2026 · this week                  ← [ previous",
+            " Week of Mon 16 Nov – Sun 22 Nov 2026                   ← [ previous · next ] →",
             " Date              Paid to                                    Amount   Round-up",
             " Wed 18 Nov 12:00  Blue Bottle Coffee                         −$5.20      $0.80",
             " Wed 18 Nov 08:00  Uber                                       −$7.00      $0.00",
@@ -100,9 +105,14 @@ enum RoundUpsApp {
             " Not saved, other currencies: €0.70 (1 payment in EUR)",
             " test                                                            ? help  q quit",
         ])
-        // Not past the current week.
+        // Not past the current week, which is under way: it cannot be saved yet.
         await press(.right, .char("]"))
-        #expect(core.roundUps.week == RoundUpsApp.currentWeek(now: fixedNow))
+        #expect(core.roundUps.week == RoundUpsApp.currentWeek(now: RoundUpsApp.weekLater))
+        #expect(!frame().contains { $0.contains("s: save into a goal") })
+        await press(.char("s"))
+        #expect(core.overlays.isEmpty)
+        #expect(frame().last?.contains("This week is under way: save it from Mon 30 Nov 2026.") == true,
+                "\(frame().last ?? "")")
     }
 
     @Test func anEmptyWeekSaysSoAndCannotBeSaved() async {
@@ -263,8 +273,9 @@ enum RoundUpsApp {
             goals.load()
             #expect(await probe.wait { goals.status == .loaded })
             let store = RoundUpStore(api: api, goals: goals, accountCurrency: .usd,
-                                     calendar: Week.calendar(in: RoundUpsApp.stockholm), now: { fixedNow }, events: probe.sink)
-            store.load()
+                                     calendar: Week.calendar(in: RoundUpsApp.stockholm), now: { RoundUpsApp.weekLater },
+                                     events: probe.sink)
+            store.showPreviousWeek()
             #expect(await probe.wait { store.status == .loaded })
             let amount = try #require(store.summary?.saveable)
             #expect(amount.minorUnits > 0)

@@ -137,7 +137,8 @@ import TestSupport
 
         let first = AppHarness(api: api, capabilities: capabilities)
         _ = await first.start()
-        _ = await first.press(.char("3"))
+        // Last week: a week is saved once it is over.
+        _ = await first.press(.char("3"), .char("["))
         let amount = try #require(first.core.roundUps.unsavedTotal)
         #expect(amount.minorUnits > 0)
         _ = await first.press(.char("s"), .char("j"), .enter, .enter)
@@ -147,7 +148,7 @@ import TestSupport
         // A new run over the same record.
         let second = AppHarness(api: api, capabilities: capabilities)
         _ = await second.start()
-        let lines = await second.press(.char("3"))
+        let lines = await second.press(.char("3"), .char("["))
         #expect(lines.contains { $0.contains("✓ Saved \(amount.formatted) into Dog on Wed 18 Nov 2026:") }, "\(lines.joined(separator: "\n"))")
         #expect(!lines.contains { $0.contains("s: save into a goal") })
         let after = await second.press(.char("s"))

@@ -116,9 +116,10 @@ import TermUI
     @Test func savingAndRetryingAreCommands() async throws {
         let api = RoundUpsApp.api(backend: DemoBackend(now: fixedNow), now: fixedNow)
         api.script { $0.transferFaults = [.afterApplying] }
-        let app = AppHarness(api: api, width: 80, height: 24, timeZone: RoundUpsApp.stockholm)
+        // A week later, on the scripted week: a week is saved once it is over.
+        let app = AppHarness(api: api, width: 80, height: 24, now: RoundUpsApp.weekLater, timeZone: RoundUpsApp.stockholm)
         _ = await app.start()
-        await app.press(.char("3"))
+        await app.press(.char("3"), .char("["))
         let data = app.core.screenData
         let screen = try #require(app.core.screen(RoundUpsScreen.self))
         let calls = api.calls.count

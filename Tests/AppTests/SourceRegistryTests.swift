@@ -80,9 +80,15 @@ import Testing
             let saver = options.roundUpSaver(AppOptions.Source(source, base), account: "acc_1", environment: ["QAPITAL_TOKEN": "t"])
             switch source.description.signIn {
             case .none: #expect(saver.identity == .demo)
-            case .optionalToken: #expect(saver.identity == SaveIdentity(source: source.name + " https://bank.example",
-                                                                          account: SaveIdentity.digest("t")))
+            // Issue 37.1: the Qapital API names no account; never the token (the goal's owner stands in).
+            case .optionalToken: #expect(saver.identity == SaveIdentity(source: source.name + " https://bank.example", account: "",
+                                                                          byGoalOwner: true))
             case .token, .tokenOrOAuth: #expect(saver.identity == SaveIdentity(source: source.name + " https://bank.example", account: "acc_1"))
+            }
+            // Another token (signing in again, or another machine's) is the same identity.
+            for environment in [["QAPITAL_TOKEN": "another"], [:]] {
+                #expect(options.roundUpSaver(AppOptions.Source(source, base), account: "acc_1", environment: environment).identity
+                    == saver.identity)
             }
         }
     }

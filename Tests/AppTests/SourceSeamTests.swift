@@ -3,6 +3,7 @@ import DemoData
 import DemoServer
 import FeedModel
 import Foundation
+@testable import UpSource
 import SourceKit
 import Testing
 import TestSupport

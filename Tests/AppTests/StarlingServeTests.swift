@@ -50,7 +50,7 @@ import TermUI
             let store = RoundUpStore(api: api, goals: goals, accountCurrency: api.accountCurrency,
                                      calendar: Week.calendar(in: TimeZone(identifier: "Europe/London")!), now: { fixedNow },
                                      events: probe.sink)
-            store.load()
+            store.showPreviousWeek()  // a week is saved once it is over
             await probe.wait { store.status == .loaded }
             let amount = try #require(store.summary?.saveable)
             #expect(amount.minorUnits > 0)
@@ -125,7 +125,7 @@ import TermUI
         let before = try #require(lines.last)
         #expect(before.contains("Mikael · 60-83-71 12345678 · £"), "\(before)")
         let balance = try #require(app.core.stores.account.account?.effectiveBalance)
-        lines = await app.press(.char("3"))
+        lines = await app.press(.char("3"), .char("["))  // last week: a week is saved once it is over
         let amount = try #require(app.core.roundUps.summary?.saveable)
         #expect(amount.minorUnits > 0)
         lines = await app.press(.char("s"), .enter, .char("y"))

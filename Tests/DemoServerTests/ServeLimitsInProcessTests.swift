@@ -27,6 +27,30 @@ extension BlockingTests {
             #expect(client.waitUntilClosed())
         }
 
+        /// Issue 37.9: `serve` kept about 0.9 KB for every connection it had served (each handler
+        /// and its context kept each other). Two thousand connections, one request each: the
+        /// handlers of those that closed are gone.
+        @Test func closedConnectionsAreNotKept() async throws {
+            let server = try DemoHTTPServer(backend: DemoBackend(now: fixedNow))
+            try await server.start()
+            let port = await server.port
+            let before = HTTPConnection.alive.withLockedValue { $0 }
+            for number in 1...2_000 {
+                let client = try RawHTTPClient(port: port)
+                client.send("GET /savingsrules?n=\(number) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                #expect(client.readResponse()?.status == 200)
+                #expect(client.waitUntilClosed())
+            }
+            // The server ends its side as it sees each close: wait for that (a condition with a deadline).
+            let deadline = RawHTTPClient.deadline(10)
+            while server.openConnections > 0 && ContinuousClock.now < deadline { await Task.yield() }
+            #expect(server.openConnections == 0)
+            // Other suites' servers may hold a few of their own at the same time; never thousands.
+            let alive = HTTPConnection.alive.withLockedValue { $0 }
+            #expect(alive - before < 100, "\(alive - before) handlers kept after 2,000 closed connections")
+            await server.stop()
+        }
+
         @Test func memoryStaysFlatTheLedgerKeepsOnlyTheLastRequests() async throws {
             let server = try DemoHTTPServer(backend: DemoBackend(now: fixedNow))
             try await server.start()

@@ -285,7 +285,7 @@ private func payment(_ cents: Int64, _ currency: Currency = .usd, at seconds: Ti
 
     @Test func aTransferThatFailedAfterApplyingIsRetriedWithItsIdAndMovesMoneyOnce() async throws {
         let (store, goals, api, backend, probe) = await makeStore()
-        store.load()
+        store.showPreviousWeek()  // a week is saved once it is over
         #expect(await probe.wait { store.status == .loaded })
         let dog = try #require(goals.goal(id: 2))
         api.script { $0.transferFaults = [.afterApplying, .beforeApplying] }
@@ -321,7 +321,7 @@ private func payment(_ cents: Int64, _ currency: Currency = .usd, at seconds: Ti
 
     @Test func aTransferGivenUpOnStaysPendingAndIsSentAgainWithItsId() async throws {
         let (store, goals, api, backend, probe) = await makeStore()
-        store.load()
+        store.showPreviousWeek()  // a week is saved once it is over
         #expect(await probe.wait { store.status == .loaded })
         let dog = try #require(goals.goal(id: 2))
         api.script { $0.transferFaults = [.afterApplying] }
@@ -348,7 +348,7 @@ private func payment(_ cents: Int64, _ currency: Currency = .usd, at seconds: Ti
             }
         }
         #expect(store.saveProblem == .notLoaded)
-        store.load()
+        store.showPreviousWeek()  // a week is saved once it is over
         #expect(await probe.wait { store.status == .loaded })
         #expect(store.summary?.saveable == usd(0))
         #expect(store.saveProblem == .nothingToSave)

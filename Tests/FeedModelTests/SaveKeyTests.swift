@@ -43,33 +43,60 @@ import TestSupport
         #expect(identity.weekKey(week) != identity.weekKey(week.previous))
         #expect(identity.weekKey(week) != SaveIdentity(source: identity.source, account: "acc-2").weekKey(week))
         #expect(identity.weekKey(week) != SaveIdentity(source: "qapital https://api.starlingbank.com", account: "acc-1").weekKey(week))
-        #expect(identity.restKey(week, payments: ["b", "a"]) == identity.restKey(week, payments: ["a", "b"]))
-        #expect(identity.restKey(week, payments: ["a"]) != identity.restKey(week, payments: ["a", "b"]))
-        #expect(identity.restKey(week, payments: ["a"]) != identity.weekKey(week))
+        // A bank's account names the key whatever the goal.
+        let dog = Goal(id: 2, name: "Dog", ownerId: 1, target: nil, balance: Money(minorUnits: 0, currency: .gbp))
+        let car = Goal(id: 3, name: "Car", ownerId: 9, target: nil, balance: Money(minorUnits: 0, currency: .gbp))
+        #expect(identity.weekKey(week, goal: dog) == identity.weekKey(week) && identity.weekKey(week, goal: car) == identity.weekKey(week))
         // Version 5, RFC variant.
         let text = identity.weekKey(week).uuidString
         #expect(Array(text)[14] == "5" && "89AB".contains(Array(text)[19]))
         #expect(!SaveIdentity.digest("token").contains("token"))
     }
+
+    /// Issue 37.1: where the API names no account (the Qapital API), the key comes from the
+    /// server and the goal's owner, never from a token: a new sign-in, or another machine with
+    /// its own token, saving into any goal of the same user, sends the same key.
+    @Test func theQapitalKeyComesFromTheServerAndTheGoalsOwner() {
+        let week = Week(containing: Timestamp.parse("2026-11-18T12:00:00+00:00")!, calendar: Week.calendar(in: .gmt))
+        let identity = SaveIdentity.forSaving(sourceName: "qapital", baseURL: "HTTPS://api.example.com/", account: nil)
+        #expect(identity == SaveIdentity.forSaving(sourceName: "qapital", baseURL: "https://api.example.com", account: nil))
+        #expect(identity.byGoalOwner && identity.account.isEmpty)
+        func goal(_ id: Int, owner: Int) -> Goal {
+            Goal(id: GoalID(id), name: "G\(id)", ownerId: owner, target: nil, balance: Money(minorUnits: 0, currency: .usd))
+        }
+        #expect(identity.weekKey(week, goal: goal(1, owner: 7)) == identity.weekKey(week, goal: goal(2, owner: 7)))
+        #expect(identity.weekKey(week, goal: goal(1, owner: 7)) != identity.weekKey(week, goal: goal(1, owner: 8)))
+        #expect(identity.weekKey(week, goal: goal(1, owner: 7)) != identity.weekKey(week.previous, goal: goal(1, owner: 7)))
+        let other = SaveIdentity.forSaving(sourceName: "qapital", baseURL: "https://other.example.com", account: nil)
+        #expect(identity.weekKey(week, goal: goal(1, owner: 7)) != other.weekKey(week, goal: goal(1, owner: 7)))
+        // A bank names its account: the goal's owner plays no part.
+        let bank = SaveIdentity.forSaving(sourceName: "starling", baseURL: "https://api.starlingbank.com", account: "acc-1")
+        #expect(!bank.byGoalOwner)
+        #expect(bank.weekKey(week, goal: goal(1, owner: 7)) == bank.weekKey(week, goal: goal(2, owner: 8)))
+        #expect(bank.weekKey(week) == SaveIdentity(source: "starling https://api.starlingbank.com", account: "acc-1").weekKey(week))
+    }
 }
 
-/// A week saved while under way: the rest later under its own key, and a lost answer sent again
-/// before the rest; every payment's round-up moves once.
+/// Issue 37.2: a week is saved whole once it is over. While it is under way nothing is sent
+/// (its payments are not all there); once over, one transfer under the week's key covers every
+/// payment, a lost answer is sent again with the same key and amount, and the week is closed.
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct UnfinishedWeekTests {
-    nonisolated static let now = Date(timeIntervalSince1970: 1_800_000_000)  // Fri 15 Jan 2027
+    nonisolated static let friday = Date(timeIntervalSince1970: 1_800_000_000)  // Fri 15 Jan 2027
     static let calendar = Week.calendar(in: .gmt)
 
-    @Test func theRestOfAnUnfinishedWeekIsSavedOnceEachPayment() async throws {
-        let backend = DemoBackend(now: Self.now)
+    @Test func aWeekUnderWayWaitsAndIsSavedWholeOnceOver() async throws {
+        let backend = DemoBackend(now: Self.friday)
         let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: backend), sourceName: "test")
         let payments = Locked<[Int64]>([-435, -520])
+        let clock = Locked<Date>(Self.friday)
+        let week = Week(containing: Self.friday, calendar: Self.calendar)
         api.script { script in
-            script.transactions = { from, _ in
+            script.transactions = { from, to in
                 payments.withLock { $0 }.enumerated().map { index, cents in
-                    Transaction(id: "t\(index)", timestamp: from.addingTimeInterval(Double(index + 1) * 3_600),
+                    Transaction(id: "t\(index)", timestamp: week.start.addingTimeInterval(Double(index + 1) * 3_600),
                                 amount: Money(minorUnits: cents, currency: .usd), counterparty: "Shop \(index)")
-                }
+                }.filter { $0.timestamp >= from && $0.timestamp < to }
             }
         }
         let record = MemoryRoundUpRecord()
@@ -81,57 +108,56 @@ import TestSupport
             goals.load()
             await probe.wait { goals.status == .loaded }
             let store = RoundUpStore(api: api, goals: goals, accountCurrency: .usd, calendar: Self.calendar,
-                                     now: { Self.now }, events: probe.sink, saver: saver)
-            store.load()
+                                     now: { clock.withLock { $0 } }, events: probe.sink, saver: saver)
+            if store.week != week { store.showPreviousWeek() } else { store.load() }
             await probe.wait { store.status == .loaded }
             return (store, goals, probe)
         }
         let dogBefore = try #require(await backend.dataset.goals.first { $0.id == 2 }).balance
 
-        // Monday and Tuesday's payments: 0.65 + 0.80.
-        let (first, goals, probe) = await session()
+        // Friday: the week is under way; nothing is sent.
+        let (first, goals, _) = await session()
         let dog = try #require(goals.goal(id: 2))
-        try first.save(into: dog)
-        await probe.wait { first.transfer?.isSending == false }
-        #expect(first.saveProblem == .alreadySaved(try #require(first.progress?.saved.last)))
-        #expect(api.transferIds == [identity.weekKey(first.week)])
+        guard case .weekUnderWay? = first.saveProblem else {
+            Issue.record("a week under way could be saved: \(String(describing: first.saveProblem))")
+            return
+        }
+        #expect(throws: RoundUpStore.SaveProblem.self) { try first.save(into: dog) }
+        #expect(api.transferIds.isEmpty)
 
-        // Wednesday: 0.87 → 0.13 more; a restart offers only that, under a key of its own, and its answer is lost.
+        // Saturday: 0.87 more. Tuesday after: the week is over; the first save's answer is lost.
         payments.withLock { $0.append(-87) }
+        clock.withLock { $0 = week.end.addingTimeInterval(86_400 + 3_600) }
         let (second, _, secondProbe) = await session()
-        #expect(second.unsavedTotal == Money(minorUnits: 13, currency: .usd))
-        #expect(second.progress?.remaining.map(\.id) == ["t2"])
+        #expect(second.week == week)
+        #expect(second.saveProblem == nil)
+        #expect(second.unsavedTotal == Money(minorUnits: 158, currency: .usd))
         api.script { $0.transferFaults = [.afterApplying] }
         try second.save(into: dog)
         await secondProbe.wait { second.transfer?.isSending == false }
         #expect(second.transfer?.failureMessage != nil)
-        let restKey = identity.restKey(second.week, payments: ["t2"])
-        #expect(api.transferIds.last == restKey)
+        #expect(api.transferIds == [identity.weekKey(week)])
 
-        // Thursday: 1.01 → 0.99 more. The next run sends the lost transfer again first (same key,
-        // same amount), and only then the new payment, under yet another key.
+        // A payment the bank lists late changes nothing: the week's transfer is in the record, and
+        // the next run sends it again, the same key and amount, and nothing else.
         payments.withLock { $0.append(-101) }
         let (third, _, thirdProbe) = await session()
-        #expect(third.progress?.pending?.key == restKey)
+        #expect(third.progress?.pending?.key == identity.weekKey(week))
         #expect(third.saveProblem == .failedTransferPending)
-        #expect(third.transfer?.failureMessage != nil)
         #expect(third.retryTransfer())
         await thirdProbe.wait { third.transfer?.isSending == false }
         guard case .succeeded? = third.transfer?.phase else {
             Issue.record("not sent again: \(String(describing: third.transfer?.phase))")
             return
         }
-        #expect(third.unsavedTotal == Money(minorUnits: 99, currency: .usd))
-        third.dismissTransfer()
-        try third.save(into: dog)
-        await thirdProbe.wait { third.transfer?.isSending == false }
-        #expect(api.transferIds.last == identity.restKey(third.week, payments: ["t3"]))
+        #expect(api.transferIds == [identity.weekKey(week), identity.weekKey(week)])
         #expect(third.progress?.isSaved == true)
-        #expect(third.progress?.saved.count == 3)
+        #expect(third.unsavedTotal?.minorUnits == 0)
+        third.dismissTransfer()
+        #expect(throws: RoundUpStore.SaveProblem.self) { try third.save(into: dog) }
 
-        // Each payment's round-up moved once: 0.65 + 0.80 + 0.13 + 0.99.
+        // Each payment's round-up moved once: 0.65 + 0.80 + 0.13.
         let dogAfter = try #require(await backend.dataset.goals.first { $0.id == 2 }).balance
-        #expect(dogAfter == dogBefore + Money(minorUnits: 257, currency: .usd))
-        #expect(Set(api.transferIds).count == 3)
+        #expect(dogAfter == dogBefore + Money(minorUnits: 158, currency: .usd))
     }
 }

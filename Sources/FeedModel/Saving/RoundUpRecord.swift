@@ -9,8 +9,9 @@ public struct SavedRoundUp: Hashable, Sendable, Codable {
         case pending
         /// The server answered: the money moved (once).
         case saved
-        /// The server said the key was already used (another run or machine saved the week):
-        /// these payments count as saved, and nothing moved now.
+        /// The server said the key was already used (another run or machine saved the week): the
+        /// week counts as saved, nothing moved now, and the part claims no payment (`payments`
+        /// is empty: which ones moved is the other record's to say).
         case savedElsewhere
     }
 
@@ -115,15 +116,16 @@ public final class MemoryRoundUpRecord: RoundUpRecord {
 }
 
 /// The one rule for saving a week's round-ups, shared by the Round-ups tab and the
-/// `roundups --save` command: what is saved already, what is left, and the key of the next
-/// transfer.
+/// `roundups --save` command (docs/roundups.md, "Saved exactly once"):
 ///
-/// - The first transfer of a week has the week's key, from (source, account, week): a second
-///   run, a retry after a lost answer, or a timer on another machine sends the same key.
-/// - A week saved while under way keeps the payments it covered; the rest is saved later under a
-///   key derived from the payments it covers.
-/// - A transfer that got no answer stays pending in the record and is sent again, the same key
-///   and amount, before anything else of its week; its payments are never offered again.
+/// - A week is saved whole, once it is over, in one transfer under the week's key, from
+///   (source, account, week): every machine that saves the week after it ended sees the same
+///   payments and sends the same key and amount, so the server moves them once, whichever
+///   machine comes first and whatever crashed or lost its answer before. A week under way is
+///   not saved (its payments are not all there yet).
+/// - A week with a transfer in the record is closed: nothing more of it is sent under another
+///   key. A transfer that got no answer stays pending and is sent again, the same key and
+///   amount; a key the server says was used (409) means another machine saved the week.
 public struct RoundUpSaver: Sendable {
     public let identity: SaveIdentity
     public let record: any RoundUpRecord
@@ -145,34 +147,51 @@ public struct RoundUpSaver: Sendable {
         /// Their round-ups, summed (checked).
         public let remainingTotal: Money
 
-        /// Nothing left to save and something was saved.
-        public var isSaved: Bool { pending == nil && remaining.isEmpty && !saved.isEmpty }
+        /// The week has ended: only then is it saved.
+        public let isOver: Bool
+        /// Something was saved (here or elsewhere) and nothing waits for an answer: the week is closed.
+        public var isSaved: Bool { pending == nil && !saved.isEmpty }
         /// When the week's last transfer was saved.
         public var lastSavedAt: Date? { saved.compactMap(\.savedAt).max() }
+        /// What the transfers with an answer moved; nil when there are none, or when they are in
+        /// more than one currency (`currencyProblem` says so).
         public var savedTotal: Money? {
-            guard let first = saved.first else { return nil }
-            return saved.dropFirst().reduce(first.amount) { $0 + $1.amount }
+            guard let first = saved.first, saved.allSatisfy({ $0.amount.currency == first.amount.currency }) else { return nil }
+            return Money(minorUnits: Money.sum(saved.map(\.amount.minorUnits)), currency: first.amount.currency)
+        }
+        /// The account's currency when the week was read.
+        public let accountCurrency: Currency
+        /// Set when the week's record is in another currency than the account's, or in more than one
+        /// (`--currency` changed between saves): in words, for a refusal. Nothing of such a week is sent.
+        public var currencyProblem: String? {
+            let parts = saved + [pending].compactMap { $0 }
+            let codes = Set(parts.map(\.amount.currency.code))
+            guard !codes.isEmpty, codes != [accountCurrency.code] else { return nil }
+            let listed = codes.sorted().joined(separator: " and ")
+            return codes.count > 1
+                ? "week \(week.isoLabel) was saved in \(listed) (the currency changed between saves); nothing was sent"
+                : "week \(week.isoLabel) was saved in \(listed), not \(accountCurrency.code) (--currency); nothing was sent"
         }
     }
 
-    public func progress(week: Week, summary: RoundUp.Summary) -> Progress {
+    /// What the record says of `week`, whose payments are `summary`'s, at `now`. A week with any
+    /// transfer in the record has nothing remaining: it is saved whole, once.
+    public func progress(week: Week, summary: RoundUp.Summary, now: Date) -> Progress {
         let parts = record.parts(week: week.isoLabel)
-        let covered = Set(parts.flatMap(\.payments))
-        let remaining = summary.lines.filter { summary.isSaveable($0) && $0.roundUp.minorUnits > 0 && !covered.contains($0.id) }
-        let total = remaining.reduce(Money.zero(summary.accountCurrency)) { $0 + $1.roundUp }
+        let remaining = parts.isEmpty ? summary.lines.filter { summary.isSaveable($0) && $0.roundUp.minorUnits > 0 } : []
+        let total = Money(minorUnits: Money.sum(remaining.map(\.roundUp.minorUnits)), currency: summary.accountCurrency)
         return Progress(week: week, saved: parts.filter(\.isDone), pending: parts.first { !$0.isDone },
-                        remaining: remaining, remainingTotal: total)
+                        remaining: remaining, remainingTotal: total, isOver: now >= week.end, accountCurrency: summary.accountCurrency)
     }
 
-    /// The transfer of the remaining payments into `goal`: the week's key when nothing of the
-    /// week was kept before, else a key from its payments. Nil when nothing remains.
+    /// The transfer of the week's round-ups into `goal`, under the week's key: nil while the week
+    /// is under way, once anything of it is in the record, or when nothing rounds up.
     public func nextPart(_ progress: Progress, goal: Goal, now: Date) -> SavedRoundUp? {
-        guard progress.pending == nil, progress.remainingTotal.minorUnits > 0 else { return nil }
-        let payments = progress.remaining.map(\.id).sorted()
-        let first = record.parts(week: progress.week.isoLabel).isEmpty
-        let key = first ? identity.weekKey(progress.week) : identity.restKey(progress.week, payments: payments)
-        return SavedRoundUp(key: key, week: progress.week.isoLabel, goalId: goal.id, goalName: goal.name,
-                            amount: progress.remainingTotal, payments: payments, startedAt: now)
+        guard progress.isOver, progress.pending == nil, progress.saved.isEmpty, progress.currencyProblem == nil,
+              progress.remainingTotal.minorUnits > 0, record.parts(week: progress.week.isoLabel).isEmpty else { return nil }
+        return SavedRoundUp(key: identity.weekKey(progress.week, goal: goal), week: progress.week.isoLabel, goalId: goal.id,
+                            goalName: goal.name, amount: progress.remainingTotal, payments: progress.remaining.map(\.id).sorted(),
+                            startedAt: now)
     }
 
     /// How a transfer's attempt ended.
@@ -188,7 +207,14 @@ public struct RoundUpSaver: Sendable {
     }
 
     /// Sends `part` (kept as pending first, so a crash or a lost answer sends the same key again).
-    public func send(_ part: SavedRoundUp, api: any SavingsAPI, now: @Sendable () -> Date = { Date() }) async -> Outcome {
+    ///
+    /// `before` is the goal as it was read before sending: for a first send, an answer whose
+    /// balance is the same says the server replayed the key (another run or machine had moved
+    /// the money): `.savedElsewhere`, nothing moved now. A transfer sent again is its own.
+    public func send(_ part: SavedRoundUp, api: any SavingsAPI, before: Goal? = nil,
+                     now: @Sendable () -> Date = { Date() }) async -> Outcome {
+        // Sent before (its answer lost): a replayed answer is its own earlier attempt's.
+        let resent = record.parts(week: part.week).contains { $0.key == part.key }
         do {
             try record.keep(part)
         } catch {
@@ -198,15 +224,20 @@ public struct RoundUpSaver: Sendable {
         do {
             let goal = try await api.transfer(goalId: part.goalId, transferId: part.key, amount: part.amount)
             var done = part
-            done.state = .saved
+            // The same key, goal and amount answered as before: the payments moved, under this
+            // key, but not now.
+            let replayed = !resent && before.map { $0.id == goal.id && $0.balance == goal.balance && part.amount.minorUnits > 0 } ?? false
+            done.state = replayed ? .savedElsewhere : .saved
             done.savedAt = now()
             try? record.keep(done)
-            return .saved(done, goal)
+            return replayed ? .savedElsewhere(done) : .saved(done, goal)
         } catch let error as APIError {
             if error.status == 409 {
-                var done = part
-                done.state = .savedElsewhere
-                done.savedAt = now()
+                // Another run or machine saved the week under this key: which payments it covered
+                // is its record's to say; this one claims none of them.
+                let done = SavedRoundUp(key: part.key, week: part.week, goalId: part.goalId, goalName: part.goalName,
+                                        amount: part.amount, payments: [], startedAt: part.startedAt,
+                                        state: .savedElsewhere, savedAt: now())
                 try? record.keep(done)
                 return .savedElsewhere(done)
             }

@@ -1,37 +1,61 @@
 import Foundation
 
-/// Who is saving: the source (its kind and server) and the account on it. The idempotency key
-/// of a week's round-ups is derived from this and the week, so two runs, or two machines,
-/// saving the same week send the same key and the server moves the money once.
+/// Who is saving: the source (its kind and server) and the account on it, as the server names
+/// it, never a credential. The idempotency key of a week's round-ups is derived from this and
+/// the week, so two runs, two machines, or one machine after signing in again, saving the same
+/// week send the same key and the server moves the money once.
 public struct SaveIdentity: Hashable, Sendable, Codable {
-    /// "demo", "qapital https://api.example.com/", "starling https://api.starlingbank.com/".
+    /// "demo", "qapital https://api.example.com", "starling https://api.starlingbank.com".
     public let source: String
-    /// The account on that source: Starling's account uid; for the Qapital API (which names no
-    /// account) a digest of the token; empty for the demo.
+    /// The account on that source as the server names it (Starling's account uid, Monzo's
+    /// account id); empty where the API names none (the Qapital API, the demo).
     public let account: String
+    /// The API names no account (the Qapital API): the owner of the goal saved into (the goal's
+    /// `userId`) stands for it in the key, so a save into any goal of that user is the same
+    /// save, and two users of one server never share a key.
+    public let byGoalOwner: Bool
 
-    public init(source: String, account: String) {
+    public init(source: String, account: String, byGoalOwner: Bool = false) {
         self.source = source
         self.account = account
+        self.byGoalOwner = byGoalOwner
+    }
+
+    /// The identity a source saves under: `sourceName` ("qapital", "starling") and its base URL
+    /// (lowercased, no trailing slash), and the account the server named, or nil where its API
+    /// names none. Nothing here may come from a token: a new token is the same account.
+    public static func forSaving(sourceName: String, baseURL: String, account: String?) -> SaveIdentity {
+        var base = baseURL.lowercased()
+        while base.hasSuffix("/") { base.removeLast() }
+        return SaveIdentity(source: sourceName + " " + base, account: account ?? "", byGoalOwner: account == nil)
     }
 
     public static let demo = SaveIdentity(source: "demo", account: "")
 
-    /// A digest of a secret (a token), safe to keep in a file name or a key: never the secret.
+    enum CodingKeys: String, CodingKey { case source, account, byGoalOwner }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(source: try container.decode(String.self, forKey: .source), account: try container.decode(String.self, forKey: .account),
+                  byGoalOwner: try container.decodeIfPresent(Bool.self, forKey: .byGoalOwner) ?? false)
+    }
+
+    /// A digest of a secret, safe to keep in a file name: never the secret. The save identity
+    /// no longer uses one (issue 37); it names the record files of earlier versions, which are
+    /// still read (`RoundUpRecordFile`).
     public static func digest(_ secret: String) -> String {
         SHA1.hex(Array("qapital-tui account\n\(secret)".utf8))
     }
 
-    /// The key of the first (usually the only) transfer of `week`'s round-ups: the same on every
-    /// machine, whatever the goal or the amount.
-    public func weekKey(_ week: Week) -> UUID {
-        UUID.version5(namespace: SaveIdentity.namespace, name: name(week))
+    /// The key of `week`'s round-ups: the same on every machine, whatever the amount, and
+    /// whatever the goal where the account is named (by the goal's owner where it is not).
+    public func weekKey(_ week: Week, goal: Goal) -> UUID {
+        byGoalOwner ? SaveIdentity(source: source, account: "user \(goal.ownerId)").weekKey(week) : weekKey(week)
     }
 
-    /// The key of a later transfer in the same week (the rest of a week saved while it was
-    /// under way): derived from the payments it covers, so the same rest has the same key.
-    public func restKey(_ week: Week, payments: [String]) -> UUID {
-        UUID.version5(namespace: SaveIdentity.namespace, name: name(week) + "\n" + payments.sorted().joined(separator: "\n"))
+    /// The key of `week`'s round-ups for this source and account.
+    public func weekKey(_ week: Week) -> UUID {
+        UUID.version5(namespace: SaveIdentity.namespace, name: name(week))
     }
 
     private func name(_ week: Week) -> String {

@@ -3,10 +3,10 @@ import Foundation
 /// The Round-ups tab's data: one week's payments (loaded through the API, stale answers
 /// dropped) and the transfer of its total into a goal.
 ///
-/// What is saved, what is left and each transfer's `transferId` follow `RoundUpSaver`: the id
-/// comes from (source, account, week), or for the rest of a week saved while under way from its
-/// payments, and is kept in the `RoundUpRecord` before it is sent. A retry, a restart or another
-/// machine sends the same id, so a week's round-ups move once; a saved week shows as saved.
+/// What is saved, what is left and each transfer's `transferId` follow `RoundUpSaver`: a week is
+/// saved whole once it is over, under an id from (source, account, week), kept in the
+/// `RoundUpRecord` before it is sent. A retry, a restart or another machine sends the same id,
+/// so a week's round-ups move once; a saved week shows as saved.
 @MainActor
 public final class RoundUpStore {
     /// One transfer of a week's round-ups, through all its attempts.
@@ -57,6 +57,10 @@ public final class RoundUpStore {
         case failedTransferPending
         /// Every payment of the week is in a transfer with an answer: the last one.
         case alreadySaved(SavedRoundUp)
+        /// The week's record is in another currency than the account's, or in more than one.
+        case currencyMismatch(String)
+        /// The week is under way: it is saved whole once it is over (on the day given).
+        case weekUnderWay(endsOn: String)
 
         public var message: String {
             switch self {
@@ -64,6 +68,8 @@ public final class RoundUpStore {
             case .nothingToSave: "Nothing to save: the round-ups come to zero."
             case .inFlight: "A transfer is still in flight."
             case .failedTransferPending: "A failed transfer is waiting: retry it with s or r, or drop it with Esc."
+            case .currencyMismatch(let problem): problem.prefix(1).uppercased() + problem.dropFirst() + "."
+            case .weekUnderWay(let day): "This week is under way: save it from \(day)."
             case .alreadySaved(let part):
                 part.state == .savedElsewhere
                     ? "Already saved (by another run or machine)."
@@ -236,7 +242,7 @@ public final class RoundUpStore {
     /// Reads the record again for the shown week's loaded payments.
     private func readProgress() {
         guard let summary else { return }
-        progress = saver.progress(week: week, summary: summary)
+        progress = saver.progress(week: week, summary: summary, now: now())
     }
 
     /// "Tue 24 Nov 2026" in the store's calendar.
@@ -256,11 +262,11 @@ public final class RoundUpStore {
             if transfer.failureMessage != nil { return .failedTransferPending }
         }
         guard status == .loaded, summary != nil, let progress else { return .notLoaded }
+        if let problem = progress.currencyProblem { return .currencyMismatch(problem) }
         if progress.pending != nil { return .failedTransferPending }
-        if progress.remainingTotal.minorUnits <= 0 {
-            if let last = progress.saved.last { return .alreadySaved(last) }
-            return .nothingToSave
-        }
+        if let last = progress.saved.last { return .alreadySaved(last) }
+        if !progress.isOver { return .weekUnderWay(endsOn: RoundUpStore.dayText(progress.week.end, calendar: calendar)) }
+        if progress.remainingTotal.minorUnits <= 0 { return .nothingToSave }
         return nil
     }
 
@@ -268,7 +274,7 @@ public final class RoundUpStore {
     public var unsavedTotal: Money? { progress?.remainingTotal }
 
     /// Starts moving the shown week's round-ups not saved yet into `goal`, with the week's
-    /// `transferId` (or, for the rest of a week saved in part, one from its payments).
+    /// `transferId` (the week is over and nothing of it is in the record).
     public func save(into goal: Goal) throws(SaveProblem) {
         if let problem = saveProblem { throw problem }
         guard let progress, let part = saver.nextPart(progress, goal: goal, now: now()) else { throw .nothingToSave }
@@ -306,6 +312,7 @@ public final class RoundUpStore {
         pending += 1
         let api = self.api
         let (part, id, amount, saver, now) = (transfer.part, transfer.id, transfer.amount, saver, now)
+        let before = goals.goal(id: part.goalId)
         Task { [weak self] in
             // Where the source knows the balance (a bank account), a total it cannot cover
             // is refused here, in words, instead of at the bank (and nothing is recorded).
@@ -313,7 +320,7 @@ public final class RoundUpStore {
             if let balance = await RoundUpStore.balanceTooLow(api, for: amount) {
                 outcome = .unknown(BalanceTooLow(balance: balance, amount: amount))
             } else {
-                outcome = await saver.send(part, api: api, now: now)
+                outcome = await saver.send(part, api: api, before: before, now: now)
             }
             self?.finishTransfer(id: id, outcome)
         }

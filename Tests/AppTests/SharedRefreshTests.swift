@@ -1,0 +1,134 @@
+import FeedModel
+import Foundation
+import SourceKit
+import Testing
+@testable import qapital_tui
+
+/// Issue 37.3: two processes (here two refreshers, each with its own open file, as two
+/// processes have) whose access token expired refresh one pair kept on disk. The bank accepts a
+/// refresh token once; before, the second refresh was refused and deleted the pair the first
+/// had just written, signing both out.
+@Suite struct SharedRefreshTests {
+    /// A bank that rotates refresh tokens: each is accepted once.
+    final class RotatingBank: OAuthFlow, @unchecked Sendable {
+        private let lock = NSLock()
+        private var valid: Set<String> = ["r0"]
+        private var issued = 0
+        var refreshes: Int { lock.withLock { issued } }
+
+        func authorizationURL(redirectURI: String, state: String) -> URL { URL(string: "https://bank.example/auth")! }
+        func exchange(code: String, redirectURI: String) async throws(APIError) -> OAuthTokenPairs.Pair {
+            throw APIError(kind: .rejected, request: "POST /oauth2/token", message: "no")
+        }
+        func refresh(_ refreshToken: String) async throws(APIError) -> OAuthTokenPairs.Pair {
+            let next: Int? = lock.withLock {
+                guard valid.remove(refreshToken) != nil else { return nil }
+                issued += 1
+                valid.insert("r\(issued)")
+                return issued
+            }
+            guard let next else {
+                throw APIError(kind: .unauthorized, request: "POST /oauth2/token", message: "POST /oauth2/token: HTTP 401", status: 401)
+            }
+            return .init(accessToken: "a\(next)", refreshToken: "r\(next)", expiresAt: Date(timeIntervalSinceNow: 3_600))
+        }
+    }
+
+    static let base = URL(string: "https://api.bank.example")!
+
+    static func pairs() throws -> OAuthTokenPairs {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shared-refresh-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return OAuthTokenPairs(fileURL: directory.appendingPathComponent("oauth-tokens.json"))
+    }
+
+    @Test func theSecondRefreshTakesTheFirstOnesPair() async throws {
+        let pairs = try Self.pairs()
+        defer { try? FileManager.default.removeItem(at: pairs.fileURL.deletingLastPathComponent()) }
+        let expired = OAuthTokenPairs.Pair(accessToken: "a0", refreshToken: "r0", expiresAt: Date(timeIntervalSinceNow: -60))
+        try pairs.keep(expired, for: Self.base)
+        let bank = RotatingBank()
+        let tui = PairRefresher(pair: expired, flow: bank, pairs: pairs, baseURL: Self.base)
+        let cron = PairRefresher(pair: expired, flow: bank, pairs: pairs, baseURL: Self.base)
+
+        guard case .success(let first) = await tui.refreshNow() else {
+            Issue.record("the first refresh failed")
+            return
+        }
+        // The second started with the same (now used) refresh token: it reads the pair again
+        // under the lock and takes the new one, without asking the bank.
+        guard case .success(let second) = await cron.refreshNow() else {
+            Issue.record("the second refresh signed out: \(String(describing: pairs.pair(for: Self.base)))")
+            return
+        }
+        #expect(second.sameTokens(as: first))
+        #expect(bank.refreshes == 1)
+        #expect(pairs.pair(for: Self.base)?.sameTokens(as: first) == true)
+        #expect(await cron.fresh(after: "a0") == first.accessToken)
+    }
+
+    @Test func twoRefreshesAtOnceShareOneAndKeepThePair() async throws {
+        for _ in 0..<20 {
+            let pairs = try Self.pairs()
+            defer { try? FileManager.default.removeItem(at: pairs.fileURL.deletingLastPathComponent()) }
+            let expired = OAuthTokenPairs.Pair(accessToken: "a0", refreshToken: "r0", expiresAt: Date(timeIntervalSinceNow: -60))
+            try pairs.keep(expired, for: Self.base)
+            let bank = RotatingBank()
+            let one = PairRefresher(pair: expired, flow: bank, pairs: pairs, baseURL: Self.base)
+            let two = PairRefresher(pair: expired, flow: bank, pairs: pairs, baseURL: Self.base)
+            async let a = one.refreshNow()
+            async let b = two.refreshNow()
+            let (left, right) = await (a, b)
+            guard case .success(let x) = left, case .success(let y) = right else {
+                Issue.record("a refresh signed out: \(left) \(right)")
+                return
+            }
+            #expect(x.sameTokens(as: y) && bank.refreshes == 1)
+            #expect(pairs.pair(for: Self.base)?.sameTokens(as: x) == true)
+        }
+    }
+
+    @Test func aRefusedRefreshNeverDeletesANewerPair() async throws {
+        let pairs = try Self.pairs()
+        defer { try? FileManager.default.removeItem(at: pairs.fileURL.deletingLastPathComponent()) }
+        // This run holds a pair whose refresh token the bank no longer takes; the file holds a
+        // newer one (a login since): the refusal leaves it.
+        let old = OAuthTokenPairs.Pair(accessToken: "old", refreshToken: "gone", expiresAt: Date(timeIntervalSinceNow: -60))
+        let newer = OAuthTokenPairs.Pair(accessToken: "a9", refreshToken: "r0", expiresAt: Date(timeIntervalSinceNow: 3_600))
+        try pairs.keep(newer, for: Self.base)
+        let refresher = PairRefresher(pair: old, flow: RotatingBank(), pairs: pairs, baseURL: Self.base)
+        _ = await refresher.refreshNow()
+        #expect(pairs.pair(for: Self.base)?.sameTokens(as: newer) == true)
+        // The same refused pair on disk is forgotten.
+        try pairs.keep(old, for: Self.base)
+        let stale = PairRefresher(pair: old, flow: RotatingBank(), pairs: pairs, baseURL: Self.base)
+        guard case .failure = await stale.refreshNow() else {
+            Issue.record("a refused refresh succeeded")
+            return
+        }
+        #expect(pairs.pair(for: Self.base) == nil)
+    }
+}
+
+extension SharedRefreshTests {
+    /// A pair the bank issued that cannot be written is said (the bank spent the old refresh
+    /// token): the run goes on with it, and the refresher keeps why.
+    @Test func anIssuedPairThatCannotBeKeptIsSaid() async throws {
+        let pairs = try Self.pairs()
+        let directory = pairs.fileURL.deletingLastPathComponent()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Where the token file should be, a directory with something in it: no file can be
+        // renamed over it (not even by root).
+        try FileManager.default.createDirectory(at: pairs.fileURL, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: pairs.fileURL.appendingPathComponent("in-the-way"))
+        let expired = OAuthTokenPairs.Pair(accessToken: "a0", refreshToken: "r0", expiresAt: Date(timeIntervalSinceNow: -60))
+        let refresher = PairRefresher(pair: expired, flow: RotatingBank(), pairs: pairs, baseURL: Self.base)
+        guard case .success(let new) = await refresher.refreshNow() else {
+            Issue.record("the refresh failed")
+            return
+        }
+        #expect(new.accessToken == "a1")
+        #expect(await refresher.keepProblem != nil)
+        #expect(await refresher.pair.accessToken == "a1")
+    }
+}
