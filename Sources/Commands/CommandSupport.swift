@@ -55,6 +55,9 @@ public struct CommandContext: Sendable {
     public let note: @Sendable (String) -> Void
     /// Why the source cannot move money (Up makes and moves its round-ups itself); nil: it can.
     public var noMoneyMoves: String?
+    /// What payments in the account's currency round up to, in minor units: the app's setting
+    /// (`--round-up-step`, the config file's `round-up-step`); nil: the currency's default.
+    public var roundUpStep: Int64?
 
     public init(api: any SavingsAPI, sourceKind: String, currency: Currency, format: OutputFormat, output: OutputSink,
                 calendar: Calendar = Week.calendar(in: .current), now: @escaping @Sendable () -> Date = { Date() },

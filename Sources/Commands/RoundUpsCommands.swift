@@ -8,7 +8,7 @@ public enum RoundUpsCommands {
     static func load(_ context: CommandContext, week: Week) async throws -> (RoundUp.Summary, RoundUpSaver.Progress) {
         let transactions = try await context.api.transactions(from: week.start, to: week.end)
         let summary = RoundUp.Summary(transactions: transactions.filter { week.contains($0.timestamp) },
-                                      accountCurrency: context.currency)
+                                      accountCurrency: context.currency, step: context.roundUpStep)
         return (summary, context.saver.progress(week: week, summary: summary))
     }
 

@@ -24,8 +24,14 @@ struct HeadlessOptions: ParsableArguments {
     /// The source, without a terminal: the demo, the Qapital API, or Starling with a token from
     /// the flags, the environment or the remembered file (no sign-in form: exit 77 instead).
     func context(environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> CommandContext {
+        try await context(settings: try app.settings(environment: environment), environment: environment)
+    }
+
+    /// The context on `settings` (the app's, so the round-up step and the rest are the app's);
+    /// `output`: stdout unless given (tests).
+    func context(settings: AppOptions.Settings, environment: [String: String], output: OutputSink? = nil) async throws -> CommandContext {
         let format = try format()
-        var settings = try app.settings(environment: environment)
+        var settings = settings
         var account: String?
         let source = settings.source
         if let bank = source.registered.bank, let base = source.baseURL {
@@ -37,10 +43,13 @@ struct HeadlessOptions: ParsableArguments {
         guard let api = settings.api else { throw CommandFailure(.failed, "no source") }
         let tty = isatty(STDOUT_FILENO) == 1
         var context = CommandContext(api: api, sourceKind: source.description.name, currency: settings.currency, format: format,
-                                     output: .standardOutput(colors: settings.colors && tty && format == .table),
+                                     output: output ?? .standardOutput(colors: settings.colors && tty && format == .table),
                                      saver: app.roundUpSaver(settings.source, account: account, environment: environment),
                                      note: { line in StandardStream.error.line("qapital-tui: " + Cell.plain(line)) })
         context.noMoneyMoves = source.description.noMoneyMoves
+        // The same step as the app's Round-ups tab (`--round-up-step` or the config file's), in
+        // minor units of the account's currency (a bank's is known only once connected).
+        context.roundUpStep = settings.roundUpStep
         return context
     }
 }
