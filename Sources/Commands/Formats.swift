@@ -25,6 +25,8 @@ public final class OutputSink: @unchecked Sendable {
     /// The reader has gone (`qapital-tui export | head -1`): nothing more is written, and a
     /// walk stops at its next window (`checkReader()`) instead of fetching the rest for nobody.
     public private(set) var readerGone = false
+    /// `--strict`: what is written is kept until `release()`, so a run that fails writes nothing.
+    public private(set) var holding = false
 
     /// Thrown by `checkReader()`: the command ends quietly with status 141, as a process that
     /// SIGPIPE stopped would (docs/cli.md).
@@ -63,8 +65,24 @@ public final class OutputSink: @unchecked Sendable {
         if pending.utf8.count >= OutputSink.limit { flush() }
     }
 
-    /// Writes what is collected.
+    /// Keeps everything written from now on until `release()` or `discard()`.
+    public func hold() { holding = true }
+
+    /// Writes what was held, and writes as it comes again.
+    public func release() {
+        holding = false
+        flush()
+    }
+
+    /// Drops what was held: nothing of it is written.
+    public func discard() {
+        pending = ""
+        holding = false
+    }
+
+    /// Writes what is collected (nothing while holding).
     public func flush() {
+        if holding { return }
         guard !pending.isEmpty, !readerGone else { pending = ""; return }
         if !write(pending) { readerGone = true }
         pending = ""

@@ -101,6 +101,8 @@ public enum RoundUpsCommands {
         let goals = try await context.api.goals()
         let goal = try CommandContext.goal(goalText, in: goals.filter { $0.status == .active })
         var (summary, progress) = try await load(context, week: week)
+        // `--strict`: a payment the source sent that could not be read moves nothing.
+        try context.refuseSkipsIfStrict()
         var lines: [String] = []
         var moved = false
         defer { report(context, week: week, lines: lines, moved: moved, dryRun: dryRun) }

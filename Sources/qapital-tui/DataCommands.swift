@@ -14,6 +14,9 @@ struct HeadlessOptions: ParsableArguments {
     @Option(help: ArgumentHelp("table (default), json, csv or ledger (docs/cli.md).", valueName: "format"))
     var output: String = "table"
 
+    @Flag(help: "A record the source sent that cannot be read fails the run (status 1) before anything is written or moved; without it the run names it on stderr and exits 3.")
+    var strict = false
+
     func format() throws -> OutputFormat {
         guard let format = OutputFormat(rawValue: output.lowercased()) else {
             throw ValidationError("--output wants table, json, csv or ledger, not \"\(TextSanitizer.clean(String(output.prefix(20))))\"")
@@ -38,6 +41,7 @@ struct HeadlessOptions: ParsableArguments {
             let api = try await connectBank(bank, base: base, source: source.description, settings: settings, environment: environment)
             settings.api = api
             settings.currency = api.accountCurrency
+            settings.skippedRecords = api.skippedRecords
             account = api.accountId
         }
         guard let api = settings.api else { throw CommandFailure(.failed, "no source") }
@@ -50,6 +54,8 @@ struct HeadlessOptions: ParsableArguments {
         // The same step as the app's Round-ups tab (`--round-up-step` or the config file's), in
         // minor units of the account's currency (a bank's is known only once connected).
         context.roundUpStep = settings.roundUpStep
+        context.skipped = settings.skippedRecords
+        context.strict = strict
         return context
     }
 }
@@ -128,7 +134,8 @@ struct GoalsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await headless {
-            try await GoalsListing.run(try await options.context())
+            let context = try await options.context()
+            try await context.reportingSkips { try await GoalsListing.run(context) }
         }
     }
 }
@@ -148,7 +155,9 @@ struct ActivityCommand: AsyncParsableCommand {
         try await headless {
             let context = try await options.context()
             let (from, to) = try dates(since: since, until: until, calendar: context.calendar)
-            try await ActivityExport.run(context, kind: .activity, since: from, until: to, goal: goal)
+            try await context.reportingSkips {
+                try await ActivityExport.run(context, kind: .activity, since: from, until: to, goal: goal)
+            }
         }
     }
 }
@@ -167,7 +176,9 @@ struct ExportCommand: AsyncParsableCommand {
         try await headless {
             let context = try await options.context()
             let (from, to) = try dates(since: since, until: until, calendar: context.calendar)
-            try await ActivityExport.run(context, kind: .export, since: from, until: to, goal: nil)
+            try await context.reportingSkips {
+                try await ActivityExport.run(context, kind: .export, since: from, until: to, goal: nil)
+            }
         }
     }
 }
@@ -200,10 +211,12 @@ struct RoundUpsCommand: AsyncParsableCommand {
         try await headless {
             let context = try await options.context()
             let chosen = try context.week(week ?? (save ? "last" : "this"))
-            if save, let goal {
-                try await RoundUpsCommands.save(context, week: chosen, goal: goal, dryRun: dryRun, yes: yes, confirm: RoundUpsCommand.ask)
-            } else {
-                try await RoundUpsCommands.list(context, week: chosen)
+            try await context.reportingSkips {
+                if save, let goal {
+                    try await RoundUpsCommands.save(context, week: chosen, goal: goal, dryRun: dryRun, yes: yes, confirm: RoundUpsCommand.ask)
+                } else {
+                    try await RoundUpsCommands.list(context, week: chosen)
+                }
             }
         }
     }
