@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         // The config file (TOML), read by the executable only.
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // A real CSV reader for the tests of the commands' CSV.
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
     ],
     targets: [
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
@@ -93,7 +95,8 @@ let package = Package(
         .testTarget(name: "TermImageTests", dependencies: ["TermImage", "CImageCodecs", "TermUI", "FeedModel", "DemoData", "TestSupport"]),
         // The headless commands (goals, activity, roundups, export) in process, against the demo and `serve`.
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "DemoData", "DemoServer", "FeedCache", "FeedModel",
-                                                          "QapitalClient", "StarlingClient", "TermUI", "TestSupport", "UpClient"]),
+                                                          "QapitalClient", "StarlingClient", "TermUI", "TestSupport", "UpClient",
+                                                          .product(name: "SwiftCSV", package: "SwiftCSV")]),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
                                                      "DemoData", "DemoServer", "QapitalClient", "HTTPTransport", "TestSupport",
                                                      "StarlingClient", "UpClient", "MonzoClient", "FeedCache", "Commands"],

@@ -102,17 +102,31 @@ public enum Cell {
         String(TextSanitizer.clean(text).map { $0.isNewline || $0 == "\t" ? " " : $0 })
     }
 
-    /// A CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF (quotes doubled);
-    /// text that starts with `=`, `+`, `-`, `@` (or a tab or CR) gets a leading `'` so a
-    /// spreadsheet shows it instead of running it. Numbers the app writes itself go through
-    /// `csvNumber`, which are never formulas.
+    /// A CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF or has a blank at
+    /// either end (quotes doubled);
+    /// text a spreadsheet could run as a formula gets a leading `'` so it is shown instead
+    /// (`formulaLike`, on the text as given and as cleaned). Numbers the app writes itself
+    /// (`decimal`) are never formulas and do not come here.
     public static func csv(_ text: String) -> String {
         var cell = TextSanitizer.clean(text)
-        if let first = cell.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) { cell = "'" + cell }
-        if cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+        if formulaLike(text) || formulaLike(cell) { cell = "'" + cell }
+        // Quoted also when it begins or ends with a blank, which readers drop from a bare field.
+        if cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+            || cell.first?.isWhitespace == true || cell.last?.isWhitespace == true {
             return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
         return cell
+    }
+
+    /// OWASP's CSV injection rule: a cell that begins with a tab or a carriage return, or whose
+    /// first character past blanks and control characters (which spreadsheets skip) is `=`, `+`,
+    /// `-` or `@` (or their full-width forms).
+    public static func formulaLike(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first else { return false }
+        if first == "\t" || first == "\r" { return true }
+        guard let shown = text.unicodeScalars.first(where: { !$0.properties.isWhitespace && $0.value >= 0x20
+                                                              && !(0x7F...0x9F).contains($0.value) }) else { return false }
+        return "=+-@\u{FF1D}\u{FF0B}\u{FF0D}\u{FF20}".unicodeScalars.contains(shown)
     }
 
     /// A JSON string literal: quotes, backslashes and every control character escaped.
@@ -170,8 +184,12 @@ public enum Cell {
     }
 
     /// A transaction's description: one line, without `;` (a comment) or `|` (payee | note).
+    /// One that starts with `*` or `!` (a status) or `(` (a code) follows an empty code `()`,
+    /// so hledger and ledger read all of it as the description.
     public static func ledgerDescription(_ text: String) -> String {
-        String(plain(text).map { $0 == ";" ? "," : $0 == "|" ? "/" : $0 })
+        let line = String(plain(text).map { $0 == ";" ? "," : $0 == "|" ? "/" : $0 }).trimmingCharacters(in: .whitespaces)
+        if let first = line.first, "*!(".contains(first) { return "() " + line }
+        return line
     }
 
     /// `2026-11-20T14:03:00Z`
