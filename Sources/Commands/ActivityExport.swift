@@ -22,10 +22,13 @@ public enum ActivityExport {
     public static func run(_ context: CommandContext, kind: Kind, since: Date?, until: Date?, goal: String?) async throws -> Totals {
         let goals = try await context.api.goals()
         let chosen = try goal.map { text throws(CommandFailure) in try CommandContext.goal(text, in: goals) }
-        let until = until ?? context.now().addingTimeInterval(1)
+        // Without --until: a day past now, as the app's newest window, so rows a server stamps
+        // ahead of our clock are kept.
+        let now = context.now()
+        let until = until ?? ActivityPager.newestEnd(now)
         if let since, since >= until { throw CommandFailure(.usage, "--since must be before --until") }
         // `activity` without --since: the last two weeks; `export`: everything.
-        let since = since ?? (kind == .activity ? until.addingTimeInterval(-ActivityPager.windowLength) : nil)
+        let since = since ?? (kind == .activity ? ActivityPager.anchor(now).addingTimeInterval(-ActivityPager.windowLength) : nil)
         var writer = Writer(context: context, goals: goals)
         writer.begin()
         context.output.flush()
