@@ -6,9 +6,13 @@ import Foundation
 public enum ActivityExport {
     public enum Kind: Sendable { case activity, export }
 
-    /// Windows in a row without activity after which a walk without `--since` stops (a year):
-    /// a server that says history began in year 1 cannot turn into endless requests.
-    public static let emptyWindowLimit = ActivityPager.defaultEmptyWindowLimit
+    /// The longest window an empty stretch grows to (a year of two-week windows): what one
+    /// answer can hold stays bounded, and a long empty stretch takes few requests.
+    public static let longestWindow = ActivityPager.windowLength * Double(ActivityPager.defaultEmptyWindowLimit)
+
+    /// No walk without `--since` reaches before this, whatever the source says (no account's
+    /// history begins before 1970; a source that says year 1 must not cost thousands of requests).
+    public static let earliest = Date(timeIntervalSince1970: 0)
 
     /// What was written: rows, and the sums per goal name (nil key: no goal) for checking.
     public struct Totals: Sendable {
@@ -32,7 +36,8 @@ public enum ActivityExport {
         var writer = Writer(context: context, goals: goals)
         writer.begin()
         context.output.flush()
-        try await walk(context.api, since: since, until: until, note: context.note) { window in
+        // `export` says where it stopped and why (stderr); `activity` is two weeks unless told.
+        try await walk(context.api, since: since, until: until, note: kind == .export ? context.note : { _ in }) { window in
             for activity in window {
                 let owner = GoalMatch.goal(of: activity, in: goals)
                 if let chosen, owner?.id != chosen.id { continue }
@@ -47,16 +52,20 @@ public enum ActivityExport {
         return writer.totals
     }
 
-    /// Walks `[since, until)` back in two-week windows (the server's `oldest` bounds it when
-    /// there is no `since`); each window's activities, newest first, exact duplicates dropped
-    /// (as the app's pager does), go to `each` before the next window is asked for.
+    /// Walks `[since, until)` back in windows, newest first: two weeks each, growing (doubling,
+    /// up to `longestWindow`) over a stretch without activity and back to two weeks at the next
+    /// row. Without `since` it stops only where the source says the history begins (`oldest`: the
+    /// account's opening for a bank), or at `earliest`. Each window's activities, newest first,
+    /// exact duplicates dropped (as the app's pager does), go to `each` before the next window is
+    /// asked for; `note` says where the walk stopped and why.
     public static func walk(_ api: any SavingsAPI, since: Date?, until: Date, note: @Sendable (String) -> Void = { _ in },
                             each: ([Activity]) async throws -> Void) async throws {
         var to = until
-        var emptyRun = 0
+        var length = ActivityPager.windowLength
         while true {
-            var from = to.addingTimeInterval(-ActivityPager.windowLength)
+            var from = to.addingTimeInterval(-length)
             if let since, from < since { from = since }
+            if since == nil, from < earliest { from = earliest }
             let page = try await api.activities(from: from, to: to)
             var seen = Set<Activity>()
             let rows = page.activities
@@ -64,13 +73,19 @@ public enum ActivityExport {
                 .sorted { $0.timestamp > $1.timestamp }
                 .filter { seen.insert($0).inserted }
             try await each(rows)
-            emptyRun = rows.isEmpty ? emptyRun + 1 : 0
-            if let since, from <= since { return }
-            if from <= page.oldest { return }
-            if since == nil && emptyRun >= emptyWindowLimit {
-                note("no activity for a year before \(Cell.isoTime(from)); --since reaches further back")
+            if let since, from <= since {
+                note("export stopped at \(Cell.isoTime(since)) (--since)")
                 return
             }
+            if from <= page.oldest {
+                note("export stopped at \(Cell.isoTime(page.oldest)), where the source says the history begins")
+                return
+            }
+            if from <= earliest {
+                note("export stopped at \(Cell.isoTime(earliest)): the source says its history begins at \(Cell.isoTime(page.oldest)), before any account's")
+                return
+            }
+            length = rows.isEmpty ? min(length * 2, longestWindow) : ActivityPager.windowLength
             to = from
         }
     }
