@@ -141,12 +141,9 @@ public enum ActivityExport {
                              String(activity.amount.minorUnits), Cell.csv(goal?.name ?? ""), Cell.csv(goal?.id.rawValue ?? ""),
                              String(activity.userId), Cell.csv(message)].joined(separator: ","))
             case .ledger:
-                let source = Cell.accountPart(context.sourceKind)
-                let account = "assets:savings:\(source):" + (goal.map { Cell.accountPart($0.name) } ?? "no goal")
                 output.line("\(context.day(activity.timestamp)) \(Cell.ledgerDescription(message))")
                 output.line("    ; time: \(Cell.isoTime(activity.timestamp)), user: \(activity.userId)")
-                output.line("    \(account)  \(Cell.ledgerAmount(activity.amount))")
-                output.line("    assets:\(source):account")
+                for posting in LedgerPostings.of(activity, goal: goal, source: context.sourceKind) { output.line("    " + posting) }
                 output.line("")
             }
             totals.rows += 1

@@ -8,6 +8,9 @@ public struct Activity: Hashable, Sendable {
     public var timestamp: Date
     /// What the entry is, so sums take only what they mean (saved per week: savings, never income).
     public var kind: Kind
+    /// The bank's own category of a payment or income ("groceries", "eating_out"), where it
+    /// gives one: the journal's `expenses:`/`income:` account. Not kept by the offline cache.
+    public var category: String?
 
     /// What an activity is, for the sums over it.
     public enum Kind: String, Hashable, Sendable, Codable {
@@ -22,12 +25,13 @@ public struct Activity: Hashable, Sendable {
         case void
     }
 
-    public init(message: MarkupText, amount: Money, userId: Int, timestamp: Date, kind: Kind = .saving) {
+    public init(message: MarkupText, amount: Money, userId: Int, timestamp: Date, kind: Kind = .saving, category: String? = nil) {
         self.message = message
         self.amount = amount
         self.userId = userId
         self.timestamp = timestamp
         self.kind = kind
+        self.category = category.map(TextSanitizer.clean)
     }
 
     /// What this entry put into goals, or nil: a saving's money in, a move to a goal's magnitude.

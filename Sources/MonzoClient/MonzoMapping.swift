@@ -101,7 +101,7 @@ public enum MonzoMapping {
 
     public static func activity(_ transaction: Monzo.Transaction, potNames: [String: String] = [:]) throws(MalformedPayload) -> Activity {
         Activity(message: message(transaction, potNames: potNames), amount: try money(transaction.amount, transaction.currency, "amount"),
-                 userId: holderId, timestamp: transaction.created, kind: kind(transaction))
+                 userId: holderId, timestamp: transaction.created, kind: kind(transaction), category: transaction.category)
     }
 
     public static func transaction(_ transaction: Monzo.Transaction) throws(MalformedPayload) -> FeedModel.Transaction {

@@ -70,7 +70,7 @@ public enum StarlingMapping {
 
     public static func activity(_ item: Starling.FeedItem) throws(MalformedPayload) -> Activity {
         Activity(message: message(item), amount: try signedAmount(item), userId: holderId, timestamp: item.transactionTime,
-                 kind: kind(item))
+                 kind: kind(item), category: item.spendingCategory?.lowercased())
     }
 
     /// Declined or reversed: nothing moved. Money out to one of the account's own savings

@@ -94,7 +94,7 @@ public enum UpMapping {
         return Activity(message: message(transaction, savers: savers),
                         amount: try transaction.attributes.amount.money("attributes.amount"),
                         userId: userId(transaction, joint: joint), timestamp: transaction.attributes.createdAt,
-                        kind: kind(transaction, savers: savers))
+                        kind: kind(transaction, savers: savers), category: transaction.relationships?.category?.data?.id)
     }
 
     /// A payment with Up's own round-up (`roundUp.amount`, boost included) as the bank made it;
