@@ -20,10 +20,19 @@ public enum ActivityExport {
         public var perGoal: [String: Money] = [:]
         public var total: Money?
         public var overflowed = false
+        /// With `export --new`: what the next `--new` run starts after (nil: nothing written yet).
+        public var mark: ExportMark?
     }
 
+    /// `new`: `export --new`, writing only rows after `mark` (what an earlier `--new` run wrote);
+    /// the totals then carry the mark for the next run, which the caller keeps (`ExportMarkFile`).
     @discardableResult
-    public static func run(_ context: CommandContext, kind: Kind, since: Date?, until: Date?, goal: String?) async throws -> Totals {
+    public static func run(_ context: CommandContext, kind: Kind, since: Date?, until: Date?, goal: String?,
+                           new: Bool = false, mark: ExportMark? = nil) async throws -> Totals {
+        var tracker = ExportMark.Tracker(new ? mark : nil)
+        // Rows at the mark's own time are walked again (those not written before are written).
+        let marked = new ? mark?.newest : nil
+        let start = [since, marked].compactMap { $0 }.max()
         let goals = try await context.api.goals()
         let chosen = try goal.map { text throws(CommandFailure) in try CommandContext.goal(text, in: goals) }
         // Without --until: a day past now, as the app's newest window, so rows a server stamps
@@ -32,15 +41,30 @@ public enum ActivityExport {
         let until = until ?? ActivityPager.newestEnd(now)
         if let since, since >= until { throw CommandFailure(.usage, "--since must be before --until") }
         // `activity` without --since: the last two weeks; `export`: everything.
-        let since = since ?? (kind == .activity ? ActivityPager.anchor(now).addingTimeInterval(-ActivityPager.windowLength) : nil)
+        let since = start ?? (kind == .activity ? ActivityPager.anchor(now).addingTimeInterval(-ActivityPager.windowLength) : nil)
         var writer = Writer(context: context, goals: goals)
-        writer.begin()
+        // Appending (`--new` after an earlier run): no second CSV header.
+        writer.begin(header: marked == nil || context.format != .csv)
         context.output.flush()
+        if let since, since >= until {
+            // `--new` and nothing can be newer than what was written before `--until`.
+            writer.end()
+            context.output.flush()
+            var totals = writer.totals
+            totals.mark = mark
+            return totals
+        }
         // `export` says where it stopped and why (stderr); `activity` is two weeks unless told.
-        try await walk(context.api, since: since, until: until, note: kind == .export ? context.note : { _ in }) { window in
+        let sinceLabel = since == marked && marked != nil ? "--new: the newest row exported before" : "--since"
+        try await walk(context.api, since: since, until: until, sinceLabel: sinceLabel,
+                       note: kind == .export ? context.note : { _ in }) { window in
             for activity in window {
                 let owner = GoalMatch.goal(of: activity, in: goals)
                 if let chosen, owner?.id != chosen.id { continue }
+                if new {
+                    if tracker.written(activity) { continue }
+                    tracker.wrote(activity)
+                }
                 writer.write(activity, goal: owner)
             }
             // Each window reaches stdout before the next is asked for; none is asked for nobody.
@@ -49,7 +73,9 @@ public enum ActivityExport {
         }
         writer.end()
         context.output.flush()
-        return writer.totals
+        var totals = writer.totals
+        if new { totals.mark = tracker.result }
+        return totals
     }
 
     /// Walks `[since, until)` back in windows, newest first: two weeks each, growing (doubling,
@@ -58,7 +84,8 @@ public enum ActivityExport {
     /// account's opening for a bank), or at `earliest`. Each window's activities, newest first,
     /// exact duplicates dropped (as the app's pager does), go to `each` before the next window is
     /// asked for; `note` says where the walk stopped and why.
-    public static func walk(_ api: any SavingsAPI, since: Date?, until: Date, note: @Sendable (String) -> Void = { _ in },
+    public static func walk(_ api: any SavingsAPI, since: Date?, until: Date, sinceLabel: String = "--since",
+                            note: @Sendable (String) -> Void = { _ in },
                             each: ([Activity]) async throws -> Void) async throws {
         var to = until
         var length = ActivityPager.windowLength
@@ -74,7 +101,7 @@ public enum ActivityExport {
                 .filter { seen.insert($0).inserted }
             try await each(rows)
             if let since, from <= since {
-                note("export stopped at \(Cell.isoTime(since)) (--since)")
+                note("export stopped at \(Cell.isoTime(since)) (\(sinceLabel))")
                 return
             }
             if from <= page.oldest {
@@ -108,10 +135,11 @@ public enum ActivityExport {
                                   .init("GOAL", width: goalWidth), .init("MESSAGE", width: 0)])
         }
 
-        func begin() {
+        func begin(header: Bool = true) {
             let output = context.output
             switch context.format {
             case .table: layout.header(output)
+            case .csv where !header: break
             case .json:
                 output.line("{\"schema\":\"qapital-tui.activity\",\"version\":\(jsonSchemaVersion),\"source\":\(Cell.json(context.sourceKind)),\"activities\":[")
             case .csv: output.line("time,amount,currency,minor_units,goal,goal_id,user_id,message")

@@ -166,20 +166,47 @@ struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "The whole activity history (or --since/--until), written window by window.",
-        discussion: "Example: qapital-tui export --output ledger >> savings.journal")
+        discussion: "Example: qapital-tui export --new --output ledger >> savings.journal (each run appends only what is new)")
 
     @OptionGroup var options: HeadlessOptions
     @Option(help: ArgumentHelp("From this date on (default: the beginning).", valueName: "date")) var since: String?
     @Option(help: ArgumentHelp("Before this date (default: now).", valueName: "date")) var until: String?
+    @Flag(help: "Only what an earlier export --new of this source and format did not write (for appending: >> savings.journal).")
+    var new = false
+
+    func validate() throws {
+        if new && options.app.noCache { throw ValidationError("--new keeps what it wrote beside the cache: not with --no-cache") }
+        if new && !["ledger", "csv"].contains(options.output.lowercased()) {
+            throw ValidationError("--new appends: --output ledger or csv")
+        }
+    }
 
     func run() async throws {
         try await headless {
             let context = try await options.context()
             let (from, to) = try dates(since: since, until: until, calendar: context.calendar)
-            try await context.reportingSkips {
-                try await ActivityExport.run(context, kind: .export, since: from, until: to, goal: nil)
+            let file = new ? markFile(context) : nil
+            let mark = try file?.read()
+            var written: ExportMark?
+            do {
+                try await context.reportingSkips {
+                    written = try await ActivityExport.run(context, kind: .export, since: from, until: to, goal: nil, new: new, mark: mark).mark
+                }
+            } catch let failure as CommandFailure where failure.status == .skipped {
+                // Done, with records skipped: what was written is kept as written.
+                if let file, let written { try file.write(written) }
+                throw failure
             }
+            if let file, let written { try file.write(written) }
         }
+    }
+
+    /// `export-<hash>.latest` in the cache directory, per source, account and format.
+    func markFile(_ context: CommandContext) -> ExportMarkFile? {
+        guard let directory = options.app.cacheDirectoryURL(environment: ProcessInfo.processInfo.environment) else { return nil }
+        let identity = context.saver.identity
+        let hash = SHA1.hex(Array("\(identity.source)\n\(identity.account)\n\(context.format.rawValue)".utf8)).prefix(16)
+        return ExportMarkFile(fileURL: directory.appendingPathComponent("export-\(hash).latest"))
     }
 }
 
