@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // A real CSV reader for the tests of the commands' CSV.
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+        // Property-based tests.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),
@@ -96,7 +98,8 @@ let package = Package(
         // The headless commands (goals, activity, roundups, export) in process, against the demo and `serve`.
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "DemoData", "DemoServer", "FeedCache", "FeedModel",
                                                           "QapitalClient", "StarlingClient", "TermUI", "TestSupport", "UpClient",
-                                                          .product(name: "SwiftCSV", package: "SwiftCSV")]),
+                                                          .product(name: "SwiftCSV", package: "SwiftCSV"),
+                                                          .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",
                                                      "DemoData", "DemoServer", "QapitalClient", "HTTPTransport", "TestSupport",
                                                      "StarlingClient", "UpClient", "MonzoClient", "FeedCache", "Commands"],
