@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         // The config file (TOML), read by the executable only.
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // A real CSV reader for the tests of the commands' CSV (test targets only).
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         // Property-based tests (swift-testing), test targets only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -111,6 +113,7 @@ let package = Package(
         // The headless commands (goals, activity, roundups, export) in process, against the demo and `serve`.
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "DemoData", "DemoServer", "FeedCache", "FeedModel",
                                                           "QapitalClient", "TermUI", "TestSupport",
+                                                          .product(name: "SwiftCSV", package: "SwiftCSV"),
                                                           .product(name: "PropertyBased", package: "swift-property-based")]
                         + bankClients + bankSources),
         .testTarget(name: "AppTests", dependencies: ["qapital-tui", "QapitalApp", "FeedModel", "TermUI", "TermImage", "CNcurses",

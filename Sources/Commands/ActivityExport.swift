@@ -6,9 +6,13 @@ import Foundation
 public enum ActivityExport {
     public enum Kind: Sendable { case activity, export }
 
-    /// Windows in a row without activity after which a walk without `--since` stops (a year):
-    /// a server that says history began in year 1 cannot turn into endless requests.
-    public static let emptyWindowLimit = ActivityPager.defaultEmptyWindowLimit
+    /// The longest window an empty stretch grows to (a year of two-week windows): what one
+    /// answer can hold stays bounded, and a long empty stretch takes few requests.
+    public static let longestWindow = ActivityPager.windowLength * Double(ActivityPager.defaultEmptyWindowLimit)
+
+    /// No walk without `--since` reaches before this, whatever the source says (no account's
+    /// history begins before 1970; a source that says year 1 must not cost thousands of requests).
+    public static let earliest = Date(timeIntervalSince1970: 0)
 
     /// What was written: rows, and the sums per goal name (nil key: no goal) for checking.
     public struct Totals: Sendable {
@@ -16,23 +20,51 @@ public enum ActivityExport {
         public var perGoal: [String: Money] = [:]
         public var total: Money?
         public var overflowed = false
+        /// With `export --new`: what the next `--new` run starts after (nil: nothing written yet).
+        public var mark: ExportMark?
     }
 
+    /// `new`: `export --new`, writing only rows after `mark` (what an earlier `--new` run wrote);
+    /// the totals then carry the mark for the next run, which the caller keeps (`ExportMarkFile`).
     @discardableResult
-    public static func run(_ context: CommandContext, kind: Kind, since: Date?, until: Date?, goal: String?) async throws -> Totals {
+    public static func run(_ context: CommandContext, kind: Kind, since: Date?, until: Date?, goal: String?,
+                           new: Bool = false, mark: ExportMark? = nil) async throws -> Totals {
+        var tracker = ExportMark.Tracker(new ? mark : nil)
+        // Rows at the mark's own time are walked again (those not written before are written).
+        let marked = new ? mark?.newest : nil
+        let start = [since, marked].compactMap { $0 }.max()
         let goals = try await context.api.goals()
         let chosen = try goal.map { text throws(CommandFailure) in try CommandContext.goal(text, in: goals) }
-        let until = until ?? context.now().addingTimeInterval(1)
+        // Without --until: a day past now, as the app's newest window, so rows a server stamps
+        // ahead of our clock are kept.
+        let now = context.now()
+        let until = until ?? ActivityPager.newestEnd(now)
         if let since, since >= until { throw CommandFailure(.usage, "--since must be before --until") }
         // `activity` without --since: the last two weeks; `export`: everything.
-        let since = since ?? (kind == .activity ? until.addingTimeInterval(-ActivityPager.windowLength) : nil)
+        let since = start ?? (kind == .activity ? ActivityPager.anchor(now).addingTimeInterval(-ActivityPager.windowLength) : nil)
         var writer = Writer(context: context, goals: goals)
-        writer.begin()
+        // Appending (`--new` after an earlier run): no second CSV header.
+        writer.begin(header: marked == nil || context.format != .csv)
         context.output.flush()
-        try await walk(context.api, since: since, until: until, note: context.note) { window in
+        if let since, since >= until {
+            // `--new` and nothing can be newer than what was written before `--until`.
+            writer.end()
+            context.output.flush()
+            var totals = writer.totals
+            totals.mark = mark
+            return totals
+        }
+        // `export` says where it stopped and why (stderr); `activity` is two weeks unless told.
+        let sinceLabel = since == marked && marked != nil ? "--new: the newest row exported before" : "--since"
+        try await walk(context.api, since: since, until: until, sinceLabel: sinceLabel,
+                       note: kind == .export ? context.note : { _ in }) { window in
             for activity in window {
                 let owner = GoalMatch.goal(of: activity, in: goals)
                 if let chosen, owner?.id != chosen.id { continue }
+                if new {
+                    if tracker.written(activity) { continue }
+                    tracker.wrote(activity)
+                }
                 writer.write(activity, goal: owner)
             }
             // Each window reaches stdout before the next is asked for; none is asked for nobody.
@@ -41,34 +73,47 @@ public enum ActivityExport {
         }
         writer.end()
         context.output.flush()
-        return writer.totals
+        var totals = writer.totals
+        if new { totals.mark = tracker.result }
+        return totals
     }
 
-    /// Walks `[since, until)` back in two-week windows (the server's `oldest` bounds it when
-    /// there is no `since`); each window's activities, newest first, each id once over the whole
-    /// walk (as the app's pager does: look-alikes with their own ids are all kept), go to `each`
-    /// before the next window is asked for. The ids seen are the only thing kept across windows.
-    public static func walk(_ api: any SavingsAPI, since: Date?, until: Date, note: @Sendable (String) -> Void = { _ in },
+    /// Walks `[since, until)` back in windows, newest first: two weeks each, growing (doubling,
+    /// up to `longestWindow`) over a stretch without activity and back to two weeks at the next
+    /// row. Without `since` it stops only where the source says the history begins (`oldest`: the
+    /// account's opening for a bank), or at `earliest`. Each window's activities, newest first,
+    /// each id once over the whole walk (as the app's pager does: look-alikes with their own ids
+    /// are all kept; the ids seen are the only thing kept across windows), go to `each` before
+    /// the next window is asked for; `note` says where the walk stopped and why.
+    public static func walk(_ api: any SavingsAPI, since: Date?, until: Date, sinceLabel: String = "--since",
+                            note: @Sendable (String) -> Void = { _ in },
                             each: ([Activity]) async throws -> Void) async throws {
         var to = until
-        var emptyRun = 0
+        var length = ActivityPager.windowLength
         var seen = Set<String>()
         while true {
-            var from = to.addingTimeInterval(-ActivityPager.windowLength)
+            var from = to.addingTimeInterval(-length)
             if let since, from < since { from = since }
+            if since == nil, from < earliest { from = earliest }
             let page = try await api.activities(from: from, to: to)
             let rows = page.activities
                 .filter { $0.timestamp >= from && $0.timestamp < to }
                 .sorted { $0.timestamp > $1.timestamp }
                 .filter { seen.insert($0.id).inserted }
             try await each(rows)
-            emptyRun = rows.isEmpty ? emptyRun + 1 : 0
-            if let since, from <= since { return }
-            if from <= page.oldest { return }
-            if since == nil && emptyRun >= emptyWindowLimit {
-                note("no activity for a year before \(Cell.isoTime(from)); --since reaches further back")
+            if let since, from <= since {
+                note("export stopped at \(Cell.isoTime(since)) (\(sinceLabel))")
                 return
             }
+            if from <= page.oldest {
+                note("export stopped at \(Cell.isoTime(page.oldest)), where the source says the history begins")
+                return
+            }
+            if from <= earliest {
+                note("export stopped at \(Cell.isoTime(earliest)): the source says its history begins at \(Cell.isoTime(page.oldest)), before any account's")
+                return
+            }
+            length = rows.isEmpty ? min(length * 2, longestWindow) : ActivityPager.windowLength
             to = from
         }
     }
@@ -91,10 +136,11 @@ public enum ActivityExport {
                                   .init("GOAL", width: goalWidth), .init("MESSAGE", width: 0)])
         }
 
-        func begin() {
+        func begin(header: Bool = true) {
             let output = context.output
             switch context.format {
             case .table: layout.header(output)
+            case .csv where !header: break
             case .json:
                 output.line("{\"schema\":\"qapital-tui.activity\",\"version\":\(jsonSchemaVersion),\"source\":\(Cell.json(context.sourceKind)),\"activities\":[")
             case .csv: output.line("time,amount,currency,minor_units,goal,goal_id,user_id,message,id")
@@ -125,12 +171,9 @@ public enum ActivityExport {
                              String(activity.amount.minorUnits), Cell.csv(goal?.name ?? ""), Cell.csv(goal?.id.rawValue ?? ""),
                              String(activity.userId), Cell.csv(message), Cell.csv(activity.id)].joined(separator: ","))
             case .ledger:
-                let source = Cell.accountPart(context.sourceKind)
-                let account = "assets:savings:\(source):" + (goal.map { Cell.accountPart($0.name) } ?? "no goal")
                 output.line("\(context.day(activity.timestamp)) \(Cell.ledgerDescription(message))")
                 output.line("    ; time: \(Cell.isoTime(activity.timestamp)), user: \(activity.userId), id: \(Cell.ledgerTagValue(activity.id))")
-                output.line("    \(account)  \(Cell.ledgerAmount(activity.amount))")
-                output.line("    assets:\(source):account")
+                for posting in LedgerPostings.of(activity, goal: goal, source: context.sourceKind) { output.line("    " + posting) }
                 output.line("")
             }
             totals.rows += 1

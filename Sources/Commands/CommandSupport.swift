@@ -7,6 +7,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case ok = 0
     /// Failed: the server refused, answered badly, or the record could not be written.
     case failed = 1
+    /// Done, with records skipped: the source sent records that could not be read or represented,
+    /// each named on stderr; everything else was written (`--strict` makes it a failure).
+    case skipped = 3
     /// A wrong command line (as ArgumentParser exits for one), or a save without `--yes` and without a terminal.
     case usage = 64
     /// The server could not be reached (nothing was changed, or, for a save, see its message).
@@ -55,6 +58,13 @@ public struct CommandContext: Sendable {
     public let note: @Sendable (String) -> Void
     /// Why the source cannot move money (Up makes and moves its round-ups itself); nil: it can.
     public var noMoneyMoves: String?
+    /// What payments in the account's currency round up to, in minor units: the app's setting
+    /// (`--round-up-step`, the config file's `round-up-step`); nil: the currency's default.
+    public var roundUpStep: Int64?
+    /// Where the source notes the records it skipped (each is named on stderr after the run).
+    public var skipped: SkippedRecords?
+    /// `--strict`: a skipped record fails the run before anything is written or moved.
+    public var strict = false
 
     public init(api: any SavingsAPI, sourceKind: String, currency: Currency, format: OutputFormat, output: OutputSink,
                 calendar: Calendar = Week.calendar(in: .current), now: @escaping @Sendable () -> Date = { Date() },

@@ -25,6 +25,8 @@ public final class OutputSink: @unchecked Sendable {
     /// The reader has gone (`qapital-tui export | head -1`): nothing more is written, and a
     /// walk stops at its next window (`checkReader()`) instead of fetching the rest for nobody.
     public private(set) var readerGone = false
+    /// `--strict`: what is written is kept until `release()`, so a run that fails writes nothing.
+    public private(set) var holding = false
 
     /// Thrown by `checkReader()`: the command ends quietly with status 141, as a process that
     /// SIGPIPE stopped would (docs/cli.md).
@@ -63,8 +65,24 @@ public final class OutputSink: @unchecked Sendable {
         if pending.utf8.count >= OutputSink.limit { flush() }
     }
 
-    /// Writes what is collected.
+    /// Keeps everything written from now on until `release()` or `discard()`.
+    public func hold() { holding = true }
+
+    /// Writes what was held, and writes as it comes again.
+    public func release() {
+        holding = false
+        flush()
+    }
+
+    /// Drops what was held: nothing of it is written.
+    public func discard() {
+        pending = ""
+        holding = false
+    }
+
+    /// Writes what is collected (nothing while holding).
     public func flush() {
+        if holding { return }
         guard !pending.isEmpty, !readerGone else { pending = ""; return }
         if !write(pending) { readerGone = true }
         pending = ""
@@ -84,17 +102,31 @@ public enum Cell {
         String(TextSanitizer.clean(text).map { $0.isNewline || $0 == "\t" ? " " : $0 })
     }
 
-    /// A CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF (quotes doubled);
-    /// text that starts with `=`, `+`, `-`, `@` (or a tab or CR) gets a leading `'` so a
-    /// spreadsheet shows it instead of running it. Numbers the app writes itself go through
-    /// `csvNumber`, which are never formulas.
+    /// A CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF or has a blank at
+    /// either end (quotes doubled);
+    /// text a spreadsheet could run as a formula gets a leading `'` so it is shown instead
+    /// (`formulaLike`, on the text as given and as cleaned). Numbers the app writes itself
+    /// (`decimal`) are never formulas and do not come here.
     public static func csv(_ text: String) -> String {
         var cell = TextSanitizer.clean(text)
-        if let first = cell.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) { cell = "'" + cell }
-        if cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) {
+        if formulaLike(text) || formulaLike(cell) { cell = "'" + cell }
+        // Quoted also when it begins or ends with a blank, which readers drop from a bare field.
+        if cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+            || cell.first?.isWhitespace == true || cell.last?.isWhitespace == true {
             return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         }
         return cell
+    }
+
+    /// OWASP's CSV injection rule: a cell that begins with a tab or a carriage return, or whose
+    /// first character past blanks and control characters (which spreadsheets skip) is `=`, `+`,
+    /// `-` or `@` (or their full-width forms).
+    public static func formulaLike(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first else { return false }
+        if first == "\t" || first == "\r" { return true }
+        guard let shown = text.unicodeScalars.first(where: { !$0.properties.isWhitespace && $0.value >= 0x20
+                                                              && !(0x7F...0x9F).contains($0.value) }) else { return false }
+        return "=+-@\u{FF1D}\u{FF0B}\u{FF0D}\u{FF20}".unicodeScalars.contains(shown)
     }
 
     /// A JSON string literal: quotes, backslashes and every control character escaped.
@@ -152,8 +184,12 @@ public enum Cell {
     }
 
     /// A transaction's description: one line, without `;` (a comment) or `|` (payee | note).
+    /// One that starts with `*` or `!` (a status) or `(` (a code) follows an empty code `()`,
+    /// so hledger and ledger read all of it as the description.
     public static func ledgerDescription(_ text: String) -> String {
-        String(plain(text).map { $0 == ";" ? "," : $0 == "|" ? "/" : $0 })
+        let line = String(plain(text).map { $0 == ";" ? "," : $0 == "|" ? "/" : $0 }).trimmingCharacters(in: .whitespaces)
+        if let first = line.first, "*!(".contains(first) { return "() " + line }
+        return line
     }
 
     /// A tag's value in a journal comment (`id: …`): one line, `%` `,` `;` and spaces written

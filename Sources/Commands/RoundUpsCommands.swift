@@ -8,7 +8,7 @@ public enum RoundUpsCommands {
     static func load(_ context: CommandContext, week: Week) async throws -> (RoundUp.Summary, RoundUpSaver.Progress) {
         let transactions = try await context.api.transactions(from: week.start, to: week.end)
         let summary = RoundUp.Summary(transactions: transactions.filter { week.contains($0.timestamp) },
-                                      accountCurrency: context.currency)
+                                      accountCurrency: context.currency, step: context.roundUpStep)
         return (summary, context.saver.progress(week: week, summary: summary, now: context.now()))
     }
 
@@ -107,6 +107,8 @@ public enum RoundUpsCommands {
         let goal = try CommandContext.goal(goalText, in: goals.filter { $0.status == .active })
         var (summary, progress) = try await load(context, week: week)
         if let problem = progress.currencyProblem { throw CommandFailure(.failed, problem) }
+        // `--strict`: a payment the source sent that could not be read moves nothing.
+        try context.refuseSkipsIfStrict()
         var lines: [String] = []
         var moved = false
         defer { report(context, week: week, lines: lines, moved: moved, dryRun: dryRun) }

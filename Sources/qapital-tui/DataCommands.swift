@@ -15,6 +15,9 @@ struct HeadlessOptions: ParsableArguments {
     @Option(help: ArgumentHelp("table (default), json, csv or ledger (docs/cli.md).", valueName: "format"))
     var output: String = "table"
 
+    @Flag(help: "A record the source sent that cannot be read fails the run (status 1) before anything is written or moved; without it the run names it on stderr and exits 3.")
+    var strict = false
+
     func format() throws -> OutputFormat {
         guard let format = OutputFormat(rawValue: output.lowercased()) else {
             throw ValidationError("--output wants table, json, csv or ledger, not \"\(TextSanitizer.clean(String(output.prefix(20))))\"")
@@ -25,23 +28,35 @@ struct HeadlessOptions: ParsableArguments {
     /// The source, without a terminal: the demo, the Qapital API, or Starling with a token from
     /// the flags, the environment or the remembered file (no sign-in form: exit 77 instead).
     func context(environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> CommandContext {
+        try await context(settings: try app.settings(environment: environment), environment: environment)
+    }
+
+    /// The context on `settings` (the app's, so the round-up step and the rest are the app's);
+    /// `output`: stdout unless given (tests).
+    func context(settings: AppOptions.Settings, environment: [String: String], output: OutputSink? = nil) async throws -> CommandContext {
         let format = try format()
-        var settings = try app.settings(environment: environment)
+        var settings = settings
         var account: String?
         let source = settings.source
         if let bank = source.registered.bank, let base = source.baseURL {
             let api = try await connectBank(bank, base: base, source: source.description, settings: settings, environment: environment)
             settings.api = api
             settings.currency = api.accountCurrency
+            settings.skippedRecords = api.skippedRecords
             account = api.accountId
         }
         guard let api = settings.api else { throw CommandFailure(.failed, "no source") }
         let tty = isatty(STDOUT_FILENO) == 1
         var context = CommandContext(api: api, sourceKind: source.description.name, currency: settings.currency, format: format,
-                                     output: .standardOutput(colors: settings.colors && tty && format == .table),
+                                     output: output ?? .standardOutput(colors: settings.colors && tty && format == .table),
                                      saver: app.roundUpSaver(settings.source, account: account, environment: environment),
                                      note: { line in StandardStream.error.line("qapital-tui: " + Cell.plain(line)) })
         context.noMoneyMoves = source.description.noMoneyMoves
+        // The same step as the app's Round-ups tab (`--round-up-step` or the config file's), in
+        // minor units of the account's currency (a bank's is known only once connected).
+        context.roundUpStep = settings.roundUpStep
+        context.skipped = settings.skippedRecords
+        context.strict = strict
         return context
     }
 }
@@ -120,7 +135,8 @@ struct GoalsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await headless {
-            try await GoalsListing.run(try await options.context())
+            let context = try await options.context()
+            try await context.reportingSkips { try await GoalsListing.run(context) }
         }
     }
 }
@@ -140,7 +156,9 @@ struct ActivityCommand: AsyncParsableCommand {
         try await headless {
             let context = try await options.context()
             let (from, to) = try dates(since: since, until: until, calendar: context.calendar)
-            try await ActivityExport.run(context, kind: .activity, since: from, until: to, goal: goal)
+            try await context.reportingSkips {
+                try await ActivityExport.run(context, kind: .activity, since: from, until: to, goal: goal)
+            }
         }
     }
 }
@@ -149,18 +167,47 @@ struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "The whole activity history (or --since/--until), written window by window.",
-        discussion: "Example: qapital-tui export --output ledger >> savings.journal")
+        discussion: "Example: qapital-tui export --new --output ledger >> savings.journal (each run appends only what is new)")
 
     @OptionGroup var options: HeadlessOptions
     @Option(help: ArgumentHelp("From this date on (default: the beginning).", valueName: "date")) var since: String?
     @Option(help: ArgumentHelp("Before this date (default: now).", valueName: "date")) var until: String?
+    @Flag(help: "Only what an earlier export --new of this source and format did not write (for appending: >> savings.journal).")
+    var new = false
+
+    func validate() throws {
+        if new && options.app.noCache { throw ValidationError("--new keeps what it wrote beside the cache: not with --no-cache") }
+        if new && !["ledger", "csv"].contains(options.output.lowercased()) {
+            throw ValidationError("--new appends: --output ledger or csv")
+        }
+    }
 
     func run() async throws {
         try await headless {
             let context = try await options.context()
             let (from, to) = try dates(since: since, until: until, calendar: context.calendar)
-            try await ActivityExport.run(context, kind: .export, since: from, until: to, goal: nil)
+            let file = new ? markFile(context) : nil
+            let mark = try file?.read()
+            var written: ExportMark?
+            do {
+                try await context.reportingSkips {
+                    written = try await ActivityExport.run(context, kind: .export, since: from, until: to, goal: nil, new: new, mark: mark).mark
+                }
+            } catch let failure as CommandFailure where failure.status == .skipped {
+                // Done, with records skipped: what was written is kept as written.
+                if let file, let written { try file.write(written) }
+                throw failure
+            }
+            if let file, let written { try file.write(written) }
         }
+    }
+
+    /// `export-<hash>.latest` in the cache directory, per source, account and format.
+    func markFile(_ context: CommandContext) -> ExportMarkFile? {
+        guard let directory = options.app.cacheDirectoryURL(environment: ProcessInfo.processInfo.environment) else { return nil }
+        let identity = context.saver.identity
+        let hash = SHA1.hex(Array("\(identity.source)\n\(identity.account)\n\(context.format.rawValue)".utf8)).prefix(16)
+        return ExportMarkFile(fileURL: directory.appendingPathComponent("export-\(hash).latest"))
     }
 }
 
@@ -192,10 +239,12 @@ struct RoundUpsCommand: AsyncParsableCommand {
         try await headless {
             let context = try await options.context()
             let chosen = try context.week(week ?? (save ? "last" : "this"))
-            if save, let goal {
-                try await RoundUpsCommands.save(context, week: chosen, goal: goal, dryRun: dryRun, yes: yes, confirm: RoundUpsCommand.ask)
-            } else {
-                try await RoundUpsCommands.list(context, week: chosen)
+            try await context.reportingSkips {
+                if save, let goal {
+                    try await RoundUpsCommands.save(context, week: chosen, goal: goal, dryRun: dryRun, yes: yes, confirm: RoundUpsCommand.ask)
+                } else {
+                    try await RoundUpsCommands.list(context, week: chosen)
+                }
             }
         }
     }

@@ -42,11 +42,23 @@ import Testing
         return (roundsToFirst, all)
     }
 
+    /// Paging from a moment inside a second: windows end at the next whole second (and window 0
+    /// a day later), so a row stamped in that second (22:40:08.637 for 22:40:08.2) is in window 0.
+    @Test func windowsEndOnTheNextWholeSecond() {
+        var pager = ActivityPager()
+        let now = Self.now.addingTimeInterval(0.2)
+        let first = pager.start(now: now)
+        #expect(first[0].window.from == Self.now.addingTimeInterval(1 - 14 * Self.day))
+        #expect(first[0].window.to == Self.now.addingTimeInterval(1 + ActivityPager.lookAhead))
+        #expect(pager.window(1).to == Self.now.addingTimeInterval(1 - 14 * Self.day))
+    }
+
     @Test func windowsAreExactContiguousAndNewestFirst() {
         var pager = ActivityPager()
         let first = pager.start(now: Self.now)
         #expect(first.count == 1)
-        #expect(first[0].window.to == Self.now)
+        // The newest window reaches a day past now (rows a server stamps ahead of our clock).
+        #expect(first[0].window.to == Self.now.addingTimeInterval(ActivityPager.lookAhead))
         #expect(first[0].window.from == Self.now.addingTimeInterval(-14 * Self.day))
         #expect(pager.phase == .loading(firstPage: true))
 
@@ -59,6 +71,8 @@ import Testing
             #expect(older.to == newer.from)
             #expect(older.to.timeIntervalSince(older.from) == 14 * Self.day)
         }
+        // Every boundary a whole second, as the queries carry them.
+        #expect(windows.allSatisfy { $0.from.timeIntervalSince1970.rounded() == $0.from.timeIntervalSince1970 })
         #expect(pager.phase == .atEnd)
         #expect(pager.activities.count == 200)
         #expect(pager.activities.map(\.timestamp) == history.map(\.timestamp).sorted(by: >))

@@ -178,7 +178,7 @@ public struct MonzoAPI: BankAPI {
 
     /// A pot's deposits and withdrawals: the account's pot transfers that name it, newest first.
     public func feed(goalId: GoalID) async throws -> [FeedItem] {
-        let transactions = try await transactionsIn(from: historyStart, to: now().addingTimeInterval(60))
+        let transactions = try await transactionsIn(from: historyStart, to: ActivityPager.newestEnd(now()))
         let label = "GET /transactions"
         return mapEach(transactions.filter { $0.potId == goalId.rawValue }, label, name: { "id \($0.id)" }, MonzoMapping.potFeedItem)
             .sorted { $0.timestamp > $1.timestamp }

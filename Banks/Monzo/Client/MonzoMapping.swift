@@ -105,7 +105,7 @@ public enum MonzoMapping {
         return Activity(id: transaction.id, message: message(transaction, potNames: potNames),
                         amount: try money(transaction.amount, transaction.currency, "amount"),
                         userId: holderId, timestamp: transaction.created, kind: kind,
-                        goalId: kind == .moveToGoal ? transaction.potId.map { GoalID($0) } : nil)
+                        goalId: kind == .moveToGoal ? transaction.potId.map { GoalID($0) } : nil, category: transaction.category)
     }
 
     public static func transaction(_ transaction: Monzo.Transaction) throws(MalformedPayload) -> FeedModel.Transaction {

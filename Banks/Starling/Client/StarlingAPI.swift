@@ -150,7 +150,7 @@ public struct StarlingAPI: BankAPI {
     /// The goal's own feed (its category), from the account's opening to now, newest first.
     public func feed(goalId: GoalID) async throws -> [FeedItem] {
         let path = feedPath(category: goalId.rawValue)
-        let items = try await feedItems(path, from: createdAt, to: now().addingTimeInterval(60))
+        let items = try await feedItems(path, from: createdAt, to: ActivityPager.newestEnd(now()))
         return mapEach(items, path.label("GET"), StarlingMapping.goalFeedItem)
             .sorted { $0.timestamp > $1.timestamp }
     }

@@ -73,7 +73,7 @@ public enum StarlingMapping {
         // Money into a goal is credited to the goal Starling names (`counterPartyUid`), never by name.
         let goal = kind == .moveToGoal ? item.counterPartyUid.map(TextSanitizer.clean).flatMap { $0.isEmpty ? nil : GoalID($0) } : nil
         return Activity(id: item.feedItemUid, message: message(item), amount: try signedAmount(item), userId: holderId,
-                        timestamp: item.transactionTime, kind: kind, goalId: goal)
+                        timestamp: item.transactionTime, kind: kind, goalId: goal, category: item.spendingCategory?.lowercased())
     }
 
     /// Declined or reversed: nothing moved. Money out to one of the account's own savings

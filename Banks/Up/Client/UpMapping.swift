@@ -96,7 +96,8 @@ public enum UpMapping {
         return Activity(id: transaction.id, message: message(transaction, savers: savers),
                         amount: try transaction.attributes.amount.money("attributes.amount"),
                         userId: userId(transaction, joint: joint), timestamp: transaction.attributes.createdAt,
-                        kind: kind, goalId: kind == .moveToGoal ? transaction.relationships?.transferAccount?.data.map { GoalID($0.id) } : nil)
+                        kind: kind, goalId: kind == .moveToGoal ? transaction.relationships?.transferAccount?.data.map { GoalID($0.id) } : nil,
+                        category: transaction.relationships?.category?.data?.id)
     }
 
     /// A payment with Up's own round-up (`roundUp.amount`, boost included) as the bank made it;

@@ -53,8 +53,10 @@ public struct PayloadDecoder: Sendable {
         decoder.userInfo[.skippedRecords] = notes
         do {
             let value = try decoder.decode(NamingNumbers<T>.self, from: data).value
-            if let skipped, let note = SkippedRecords.note(resource: TextSanitizer.clean(resource), reasons: notes.drain()) {
+            let reasons = notes.drain()
+            if let skipped, let note = SkippedRecords.note(resource: TextSanitizer.clean(resource), reasons: reasons) {
                 skipped.add(note)
+                skipped.addEach(resource: TextSanitizer.clean(resource), reasons: reasons)
             }
             return value
         } catch {

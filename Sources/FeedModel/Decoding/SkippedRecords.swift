@@ -7,11 +7,60 @@ import Foundation
 /// and what could not be read is named here, once per answer.
 public final class SkippedRecords: Sendable {
     private let notes = MutexBox<[String]>([])
+    /// Every skipped record on its own (`GET /feed…: [3].amount: … (id 7)`), once each, for the
+    /// headless commands, which name each on stderr; at most `recordLimit` kept between drains.
+    private let records = MutexBox(Records())
+
+    /// The records kept between two `drainRecords()` (the app never drains them: bounded).
+    public static let recordLimit = 1_000
+
+    struct Records {
+        var pending: [String] = []
+        var named: Set<String> = []
+        var dropped = 0
+    }
 
     public init() {}
 
     func add(_ note: String) {
         notes.update { $0.append(note) }
+    }
+
+    /// Keeps each record of one answer: "`resource`: `reason`", each record once however many
+    /// answers held it (the same reason and id at another place of another window is the same record).
+    func addEach(resource: String, reasons: [String]) {
+        guard !reasons.isEmpty else { return }
+        records.update { records in
+            for reason in reasons {
+                let key = reason.replacing(/\[[0-9]+\]/, with: "[]")
+                guard !records.named.contains(key) else { continue }
+                if records.pending.count >= SkippedRecords.recordLimit {
+                    records.dropped += 1
+                    continue
+                }
+                if records.named.count >= 10 * SkippedRecords.recordLimit { records.named = [] }
+                records.named.insert(key)
+                records.pending.append(resource + ": " + reason)
+            }
+        }
+    }
+
+    /// Whether a record was skipped since the last `drainRecords()`.
+    public var hasRecords: Bool {
+        var any = false
+        records.update { any = !$0.pending.isEmpty || $0.dropped > 0 }
+        return any
+    }
+
+    /// Each record skipped since the last call, oldest first, and how many more were not kept.
+    public func drainRecords() -> (records: [String], more: Int) {
+        var drained = Records()
+        records.update { records in
+            drained = records
+            records.pending = []
+            records.dropped = 0
+        }
+        return (drained.pending, drained.dropped)
     }
 
     /// Maps records that decoded into model values one by one: a record that does not fit the
@@ -30,6 +79,7 @@ public final class SkippedRecords: Sendable {
             }
         }
         if let note = SkippedRecords.note(resource: TextSanitizer.clean(resource), reasons: reasons) { add(note) }
+        addEach(resource: TextSanitizer.clean(resource), reasons: reasons)
         return values
     }
 

@@ -40,6 +40,15 @@ public struct Activity: Hashable, Sendable {
     public var timestamp: Date
     /// What the entry is, so sums take only what they mean (saved per week: savings, never income).
     public var kind: Kind
+    /// The bank's own category of a payment or income ("groceries", "eating_out"), where it
+    /// gives one: the journal's `expenses:`/`income:` account. Not kept by the offline cache.
+    /// Kept as a 2-byte number for a name interned once per process (`ActivityCategories`), which
+    /// fits in the padding after `kind`, so a million activities pay nothing for it.
+    public var category: String? {
+        get { ActivityCategories.name(categoryNumber) }
+        set { categoryNumber = ActivityCategories.number(newValue.map(TextSanitizer.clean)) }
+    }
+    private var categoryNumber: UInt16 = 0
 
     /// What an activity is, for the sums over it.
     public enum Kind: String, Hashable, Sendable, Codable {
@@ -56,7 +65,7 @@ public struct Activity: Hashable, Sendable {
 
     /// `id` nil or empty: `syntheticID` of the content (the first of its look-alikes).
     public init(id: String? = nil, message: MarkupText, amount: Money, userId: Int, timestamp: Date, kind: Kind = .saving,
-                goalId: GoalID? = nil) {
+                goalId: GoalID? = nil, category: String? = nil) {
         let given = id.map(TextSanitizer.clean) ?? ""
         let own = given.isEmpty ? Activity.syntheticID(message: message, amount: amount, userId: userId, timestamp: timestamp, kind: kind)
             : given
@@ -66,6 +75,7 @@ public struct Activity: Hashable, Sendable {
         self.userId = userId
         self.timestamp = timestamp
         self.kind = kind
+        self.categoryNumber = ActivityCategories.number(category.map(TextSanitizer.clean))
     }
 
     /// What this entry put into goals, or nil: a saving's money in, a move to a goal's magnitude.

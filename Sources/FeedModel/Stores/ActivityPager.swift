@@ -1,6 +1,7 @@
 import Foundation
 
-/// One two-week slice of history: `from ≤ t < to`, window 0 ending at the moment paging began.
+/// One two-week slice of history: `from ≤ t < to`, window 0 ending a day past the moment paging
+/// began (`ActivityPager.lookAhead`).
 public struct ActivityWindow: Hashable, Sendable {
     public let index: Int
     public let from: Date
@@ -50,6 +51,21 @@ public struct ActivityPager: Sendable {
 
     public static let windowLength: TimeInterval = 14 * 86_400
 
+    /// How far past our "now" the newest window reaches: a server whose clock is ahead of ours
+    /// stamps what it does now minutes (or hours) in our future, and that must be shown.
+    public static let lookAhead: TimeInterval = 86_400
+
+    /// Where windows begin and end: `now` up to the next whole second, as queries carry whole
+    /// seconds, so no window end falls inside a second the server may stamp (22:40:08.637).
+    public static func anchor(_ now: Date) -> Date {
+        Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.up))
+    }
+
+    /// The end of the newest window for `now`: past the newest moment a server may stamp.
+    public static func newestEnd(_ now: Date) -> Date {
+        anchor(now).addingTimeInterval(lookAhead)
+    }
+
     public let maxInFlight: Int
     public let emptyWindowLimit: Int
     public private(set) var generation = 0
@@ -88,9 +104,11 @@ public struct ActivityPager: Sendable {
         self.emptyWindowLimit = max(1, emptyWindowLimit)
     }
 
+    /// Window `index`: two weeks back from the anchor; the newest (0) also reaches `lookAhead` past it.
     public func window(_ index: Int) -> ActivityWindow {
         let to = anchor.addingTimeInterval(-Double(index) * ActivityPager.windowLength)
-        return ActivityWindow(index: index, from: to.addingTimeInterval(-ActivityPager.windowLength), to: to)
+        return ActivityWindow(index: index, from: to.addingTimeInterval(-ActivityPager.windowLength),
+                              to: index == 0 ? to.addingTimeInterval(ActivityPager.lookAhead) : to)
     }
 
     /// Starts over from `now`: a new generation whose old answers will be dropped. `depth`: the
@@ -98,7 +116,7 @@ public struct ActivityPager: Sendable {
     public mutating func start(now: Date, depth: Int = 0) -> [PageRequest] {
         generation += 1
         refillDepth = depth
-        anchor = now
+        anchor = ActivityPager.anchor(now)
         activities = []
         seenIDs.removeAll()
         oldest = nil
@@ -183,7 +201,8 @@ public struct ActivityPager: Sendable {
                 }
                 if let run = emptyRunStart, nextToDeliver - run >= emptyWindowLimit {
                     // Nothing past the stretch was asked for (see `pump`), so nothing is in flight.
-                    phase = .pausedAfterEmptyYear(before: self.window(run).to)
+                    // From the newest window: before now (what lies ahead of it is not history).
+                    phase = .pausedAfterEmptyYear(before: run == 0 ? anchor : self.window(run).to)
                     arrived = [:]
                     return
                 }

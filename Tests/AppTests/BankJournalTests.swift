@@ -1,0 +1,99 @@
+import Commands
+@testable import DemoData
+@testable import DemoServer
+import FeedModel
+import Foundation
+@testable import MonzoSource
+@testable import UpSource
+@testable import StarlingSource
+import MonzoClient
+import StarlingClient
+import Testing
+import TestSupport
+import UpClient
+
+/// `export --output ledger` for a bank is double-entry as a hledger user writes it: the
+/// account's payments between `assets:NAME:account` and `expenses:…`/`income:…`, a transfer
+/// into a goal between the account and `assets:NAME:savings:GOAL`. Read by real hledger, each
+/// goal's balance is the bank's, and the account's is its movement over the exported span.
+@Suite(.timeLimit(.minutes(1))) struct BankJournalTests {
+    /// `hledger -f FILE balance --flat -O csv`: every account's balance in minor units.
+    static func balances(_ journal: URL, currency: Currency) throws -> [String: Int64] {
+        let result = try runProcess(URL(fileURLWithPath: Hledger.path!), ["-f", journal.path, "balance", "--flat", "--empty", "-O", "csv"])
+        #expect(result.status == 0, "hledger: \(result.stderr)")
+        var balances: [String: Int64] = [:]
+        for line in result.stdout.split(separator: "\n").dropFirst() {
+            let cells = line.split(separator: "\",\"").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            guard cells.count == 2 else { continue }
+            let number = cells[1].replacingOccurrences(of: " " + currency.code, with: "")
+            balances[cells[0]] = number == "0" ? 0 : Money(string: number, currency: currency)?.minorUnits
+        }
+        return balances
+    }
+
+    /// `opening`: what the look-alike's account held before its first feed item (Starling's
+    /// look-alike opens with £1,000), so the bank's balance less it is the history's movement.
+    static func check(_ api: any BankAPI, source: String, opening: Int64? = nil) async throws {
+        let currency = api.accountCurrency
+        let (context, out) = commandContext(api, format: .ledger, kind: source, currency: currency)
+        let totals = try await ActivityExport.run(context, kind: .export, since: nil, until: nil, goal: nil)
+        #expect(totals.rows > 20)
+        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("bank-\(UUID().uuidString).journal")
+        defer { try? FileManager.default.removeItem(at: journal) }
+        try Data(out.value.utf8).write(to: journal)
+        let balances = try Self.balances(journal, currency: currency)
+
+        // Each goal's balance as the bank says it.
+        let goals = try await api.goals()
+        #expect(!goals.isEmpty)
+        for goal in goals {
+            let account = "assets:\(source):savings:" + Cell.accountPart(goal.name)
+            #expect((balances[account] ?? 0) == goal.balance.minorUnits, "\(source) \(account): \(balances)")
+        }
+        // Nothing else is savings (but moves into a goal the bank no longer lists: Monzo leaves
+        // deleted pots out); every other account is the account, an expense or an income.
+        let savings = Set(goals.map { "assets:\(source):savings:" + Cell.accountPart($0.name) } + ["assets:\(source):savings:no goal"])
+        for name in balances.keys where name != "total" {
+            #expect(savings.contains(name) || name == "assets:\(source):account" || name.hasPrefix("expenses:") || name.hasPrefix("income:"),
+                    "\(source): \(name)")
+        }
+        // The account's movement over the span: what its activities add up to (the whole
+        // history here: the look-alike's balance, which began at zero).
+        let movement = try await api.activities(from: Date(timeIntervalSince1970: 0), to: fixedNow.addingTimeInterval(86_400)).activities
+            .filter { !$0.isVoid }.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
+        #expect(balances["assets:\(source):account"] == movement, "\(source)")
+        if let opening {
+            let bank = try #require(try await api.account()?.effectiveBalance)
+            #expect(balances["assets:\(source):account"] == bank.minorUnits - opening, "\(source): the bank holds \(bank.formatted)")
+        }
+        // Payments out are expenses (positive), money in income (negative); the journal balances.
+        #expect(balances.filter { $0.key.hasPrefix("expenses:") }.allSatisfy { $0.value >= 0 })
+        #expect(balances.filter { $0.key.hasPrefix("income:") }.allSatisfy { $0.value <= 0 })
+        #expect(balances["total"] == 0 || balances["total"] == nil)
+    }
+
+    @Test(.enabled(if: Hledger.path != nil, "hledger is not installed here"))
+    func starling() async throws {
+        try await withStarlingServer { _, url in
+            let api = try await StarlingAPI.connect(baseURL: url, token: StarlingDemoAPI.testToken, now: { fixedNow })
+            try await Self.check(api, source: "starling", opening: 1_000 * Currency.gbp.minorPerUnit)
+        }
+    }
+
+    @Test(.enabled(if: Hledger.path != nil, "hledger is not installed here"))
+    func up() async throws {
+        try await withUpServer { _, url in
+            let api = try await UpAPI.connect(baseURL: url, token: UpDemoAPI.testToken, now: { fixedNow })
+            try await Self.check(api, source: "up")
+        }
+    }
+
+    @Test(.enabled(if: Hledger.path != nil, "hledger is not installed here"))
+    func monzo() async throws {
+        let backend = DemoBackend(now: fixedNow, options: .init(currency: .gbp))
+        try await withMonzoServer(MonzoDemoAPI(backend: backend)) { url in
+            let api = try await MonzoAPI.connect(baseURL: url, token: MonzoDemoAPI.testToken, now: { fixedNow })
+            try await Self.check(api, source: "monzo")
+        }
+    }
+}
