@@ -6,19 +6,27 @@ import Foundation
 /// row's time and the rows at that very time. The next `--new` run writes only rows after it
 /// (and those at it that were not written), so appending to a journal never counts one twice.
 public struct ExportMark: Codable, Equatable, Sendable {
-    public var version = 1
+    /// 2: `atNewest` holds the rows' ids; 1 (the first version's marks): their fingerprints.
+    public var version = 2
     /// The newest time written.
     public var newest: Date
-    /// The rows written at `newest` (their fingerprints, a row twice if it came twice).
+    /// The rows written at `newest` (their ids, a row twice if it came twice).
     public var atNewest: [String]
 
-    public init(newest: Date, atNewest: [String]) {
+    public init(newest: Date, atNewest: [String], version: Int = 2) {
         self.newest = newest
         self.atNewest = atNewest
+        self.version = version
     }
 
-    /// A row's identity across runs: its time to the millisecond, amount, person, kind and
-    /// message (the sources give the commands no transaction id yet). FNV-1a, 64 bits, hex.
+    /// How a mark of `version` names a row: by the id its source gave it (version 2), or by the
+    /// first version's fingerprint, so a mark written before ids still reads.
+    static func key(_ activity: Activity, version: Int) -> String {
+        version >= 2 ? activity.id : fingerprint(activity)
+    }
+
+    /// The first version's identity of a row: its time to the millisecond, amount, person, kind
+    /// and message. FNV-1a, 64 bits, hex.
     public static func fingerprint(_ activity: Activity) -> String {
         let text = "\(millis(activity.timestamp))|\(activity.amount.minorUnits)|\(activity.amount.currency.code)|\(activity.userId)|\(activity.kind.rawValue)|\(activity.message.markupSource)"
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -45,7 +53,9 @@ public struct ExportMark: Codable, Equatable, Sendable {
         init(_ mark: ExportMark?) {
             self.mark = mark
             for print in mark?.atNewest ?? [] { left[print, default: 0] += 1 }
-            if let mark { (newest, newestDate, atNewest) = (millis(mark.newest), mark.newest, mark.atNewest) }
+            // A first version's mark is carried on in ids: its rows at the newest time come again
+            // only if newer rows do not move the mark on.
+            if let mark, mark.version >= 2 { (newest, newestDate, atNewest) = (millis(mark.newest), mark.newest, mark.atNewest) }
         }
 
         /// Whether the row was written by an earlier run (then it is not written again).
@@ -55,7 +65,7 @@ public struct ExportMark: Codable, Equatable, Sendable {
             let marked = millis(mark.newest)
             if at < marked { return true }
             if at > marked { return false }
-            let print = fingerprint(activity)
+            let print = ExportMark.key(activity, version: mark.version)
             guard let count = left[print], count > 0 else { return false }
             left[print] = count - 1
             return true
@@ -70,7 +80,7 @@ public struct ExportMark: Codable, Equatable, Sendable {
                 newestDate = activity.timestamp
                 atNewest = []
             }
-            atNewest.append(fingerprint(activity))
+            atNewest.append(activity.id)
         }
 
         var result: ExportMark? { newestDate.map { ExportMark(newest: $0, atNewest: atNewest.sorted()) } }

@@ -1,4 +1,4 @@
-import Commands
+@testable import Commands
 @testable import DemoData
 import FeedModel
 import Foundation
@@ -56,6 +56,29 @@ import TestSupport
             #expect(appended == expected)
             #expect(try HledgerTool.transactions(journal).count == totals.rows)
         }
+    }
+
+    /// Rows are told apart by their source's id: a pending payment that settles with another
+    /// text at the mark's moment is the row written before; a look-alike with its own id is new.
+    /// A mark of the first version (fingerprints) is still read.
+    @Test func theMarkNamesRowsByTheirIds() {
+        func row(_ id: String, _ text: String) -> Activity {
+            Activity(id: id, message: MarkupText(parsing: text), amount: Money(minorUnits: -450, currency: .gbp), userId: 1,
+                     timestamp: fixedNow, kind: .other)
+        }
+        var first = ExportMark.Tracker(nil)
+        first.wrote(row("tx_1", "Coffee (pending)"))
+        let mark = ExportMark(newest: fixedNow, atNewest: first.atNewest)
+        #expect(mark.atNewest == ["tx_1"])
+        var next = ExportMark.Tracker(mark)
+        let settled = next.written(row("tx_1", "Coffee"))
+        let second = next.written(row("tx_2", "Coffee"))
+        #expect(settled, "the settled payment is the row written before")
+        #expect(!second, "a second coffee at the same moment is new")
+        let old = ExportMark(newest: fixedNow, atNewest: [ExportMark.fingerprint(row("tx_1", "Coffee"))], version: 1)
+        var fromOld = ExportMark.Tracker(old)
+        let readOld = fromOld.written(row("tx_1", "Coffee"))
+        #expect(readOld)
     }
 
     @Test func theMarkKeepsTheNewestMomentAndADamagedOneIsRefused() throws {
