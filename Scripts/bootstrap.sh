@@ -23,7 +23,8 @@ needs=(
     "libjpeg-dev|goal photos and avatars (JPEG)"
     "libcurl4-openssl-dev|HTTP to the servers and banks (libcurl)"
 )
-[ "$purpose" = test ] && needs+=("hledger|the tests read the ledger export back with hledger")
+[ "$purpose" = test ] && needs+=("hledger|the tests read the ledger export back with hledger"
+                                 "tmux|the tests read where the cursor stands in a real terminal")
 
 query=${QT_DPKG_QUERY:-dpkg-query}
 missing=()

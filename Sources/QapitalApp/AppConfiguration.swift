@@ -28,6 +28,9 @@ extension AppCore {
         /// The terminal's cell in pixels where it draws pictures itself (kitty, sixel); nil:
         /// pictures are half blocks.
         public var pictureCellPixels: PixelSize?
+        /// For a screen reader (`--screen-reader`, `ACCESSIBLE=1`): the spinner in words, no
+        /// pictures (the terminal shows the cursor on the selected row: `NcursesTerminal`).
+        public var screenReader = false
 
         public init(sourceName: String, colors: Bool, timeZone: TimeZone = .current, currency: Currency = .usd,
                     errorLifetime: TimeInterval = 6, images: Bool = true, pictureSchemes: Set<String> = ["http", "https"],

@@ -39,6 +39,12 @@ struct AppFrame {
         }
         tabBar.draw(into: &buffer, rect: area.top(1))
         let layout = screen.draw(into: &buffer, area: body, data)
+        // A screen without a selection (loading, empty, an error): the cursor on its first words.
+        if buffer.cursor == nil, let row = (body.y..<body.maxY).first(where: { y in
+            (body.x..<body.maxX).contains { buffer[$0, y].scalar != " " }
+        }) {
+            buffer.placeCursor(onTextOf: Rect(x: body.x, y: row, width: body.width, height: 1))
+        }
         let keys = data.keys
         let hints = stack.count > 1 ? "\(keys[.back]) back  \(keys[.help]) help  \(keys[.quit]) back "
                                     : "\(keys[.help]) help  \(keys[.quit]) quit "

@@ -177,14 +177,14 @@ final class NewGoalForm: Overlay {
         let field = Style(attributes: .underline)
         let focused = Style(attributes: .reverse)
         name.draw(into: &buffer, x: body.x + 8, y: body.y, width: NewGoalForm.nameWidth, style: field,
-                  cursorStyle: focus == .name ? focused : field)
+                  cursorStyle: focus == .name ? focused : field, focused: focus == .name)
         if body.height > 2 {
             target.draw(into: &buffer, x: body.x + 8, y: body.y + 2, width: NewGoalForm.targetWidth, style: field,
-                        cursorStyle: focus == .target ? focused : field)
+                        cursorStyle: focus == .target ? focused : field, focused: focus == .target)
         }
         if body.height > 4 {
             photoPath.draw(into: &buffer, x: body.x + 8, y: body.y + 4, width: NewGoalForm.photoWidth, style: field,
-                           cursorStyle: focus == .photo ? focused : field)
+                           cursorStyle: focus == .photo ? focused : field, focused: focus == .photo)
         }
         if let photo, previewRows > 0, body.height > 6 {
             let spot = Rect(x: body.x + 8, y: body.y + 6, width: GoalPhoto.previewSize.columns, height: previewRows)

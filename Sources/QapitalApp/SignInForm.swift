@@ -110,7 +110,8 @@ public struct SignInForm {
         if body.height > 2 {
             let field = Style(attributes: .underline)
             token.draw(into: &buffer, x: body.x + 14, y: body.y + 2, width: min(SignInForm.fieldWidth, body.width - 14),
-                       style: field, cursorStyle: focus == .token ? Style(attributes: .reverse) : field, mask: SignInForm.mask)
+                       style: field, cursorStyle: focus == .token ? Style(attributes: .reverse) : field, mask: SignInForm.mask,
+                       focused: focus == .token)
         }
     }
 }

@@ -35,6 +35,8 @@ struct StatusLine {
     /// The spinner's frame, moved on by `track(busy:)` (drawing only reads it); nil while
     /// nothing has waited long enough.
     private(set) var spinnerFrame: String?
+    /// `--screen-reader`: "Loading…" instead of the turning braille.
+    private var spinnerInWords = false
     /// TermUI's spinner: its delay and frames; the time comes from the app's own clock.
     private let spinner = Spinner(startedAt: .now)
 
@@ -47,6 +49,7 @@ struct StatusLine {
     /// The bar of an app with this configuration, on a source that can do this.
     init(_ configuration: AppCore.Configuration, _ capabilities: AppCore.Capabilities, now: @escaping @Sendable () -> Date) {
         self.init(sourceName: configuration.sourceName, lifetime: configuration.errorLifetime, now: now)
+        spinnerInWords = configuration.screenReader
         (errorLog, connectivity, skippedRecords) = (capabilities.errorLog, capabilities.connectivity, capabilities.skippedRecords)
         sourceNote = capabilities.sourceNote
         approval = capabilities.signIn.map { ($0.title, $0.awaitsApproval) }
@@ -148,7 +151,9 @@ struct StatusLine {
         }
         let since = busySince ?? now()
         busySince = since
-        spinnerFrame = spinner.frame(elapsed: .seconds(now().timeIntervalSince(since)))
+        let frame = spinner.frame(elapsed: .seconds(now().timeIntervalSince(since)))
+        // A screen reader would read every turn of the spinner: words, once it shows at all.
+        spinnerFrame = spinnerInWords ? frame.map { _ in "Loading…" } : frame
     }
 
     /// "just now", "5 min ago", "2 h ago", "3 d ago".

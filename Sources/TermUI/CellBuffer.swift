@@ -10,6 +10,11 @@ public struct CellBuffer: Hashable, Sendable {
     /// Pictures drawn by the terminal's own graphics over their half-block cells (`place`).
     public private(set) var pictures: [PicturePlacement] = []
 
+    /// Where the terminal's cursor belongs after this frame: the first cell of the selected row's
+    /// text, or a form's insertion point (screen readers and braille displays follow the cursor);
+    /// nil: nowhere in particular. Only a writer told to place it sends it (`--screen-reader`).
+    public var cursor: CursorPosition?
+
     public init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
@@ -22,6 +27,17 @@ public struct CellBuffer: Hashable, Sendable {
     public mutating func clear() {
         for i in cells.indices { cells[i] = .blank }
         pictures.removeAll(keepingCapacity: true)
+        cursor = nil
+    }
+
+    /// Puts the cursor on the first cell of `row` that is not blank (its text), or its start.
+    public mutating func placeCursor(onTextOf row: Rect) {
+        guard !row.isEmpty, row.y >= 0, row.y < height else { return }
+        let first = (max(0, row.x)..<min(width, row.maxX)).first { x in
+            let cell = cells[row.y * width + x]
+            return !cell.isContinuation && cell.scalar != " "
+        }
+        cursor = CursorPosition(x: first ?? max(0, row.x), y: row.y)
     }
 
     // MARK: Pictures

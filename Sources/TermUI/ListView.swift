@@ -69,6 +69,7 @@ public struct ListView: Sendable {
             let isSelected = index == state.selected
             drawRow(&buffer, index, rowRect, isSelected)
             if isSelected {
+                buffer.placeCursor(onTextOf: rowRect)
                 let marked = selectionColumns.map { Rect(x: rowRect.x, y: rowRect.y, width: min($0, rowRect.width), height: 1) } ?? rowRect
                 buffer.patch(marked, with: selectionStyle)
             }

@@ -47,6 +47,8 @@ public struct Modal: Sendable {
         for (row, line) in lines.dropFirst(first).prefix(body.height).enumerated() {
             buffer.write(line, x: body.x, y: body.y + row, maxWidth: body.width)
         }
+        // A screen reader starts reading the box at its first line shown.
+        buffer.placeCursor(onTextOf: body.top(1))
         return box
     }
 }

@@ -36,9 +36,13 @@ public final class NcursesTerminal: Terminal {
     /// What the terminal can do beyond text (`TerminalProbe` at start, or `.plain`).
     public let capabilities: TerminalCapabilities
 
-    public init(theme: Theme = .standard, capabilities: TerminalCapabilities = .plain) {
+    /// For a screen reader: each frame leaves the cursor shown where it puts it (`CellBuffer.cursor`).
+    public let placesCursor: Bool
+
+    public init(theme: Theme = .standard, capabilities: TerminalCapabilities = .plain, placesCursor: Bool = false) {
         self.theme = theme
         self.capabilities = capabilities
+        self.placesCursor = placesCursor
         pictures = PictureLayer(graphics: capabilities.graphics)
     }
 
@@ -87,7 +91,9 @@ public final class NcursesTerminal: Terminal {
             theme = .noColor
         }
         size = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
-        writer = ScreenWriter(features: Self.features(colors: colorCount, capabilities: capabilities), theme: theme)
+        var features = Self.features(colors: colorCount, capabilities: capabilities)
+        features.placesCursor = placesCursor
+        writer = ScreenWriter(features: features, theme: theme)
         settleNcurses()
         keys = KeyStream()
         // Pushed back last first: ncurses reads them before the terminal, keys decoded as usual.

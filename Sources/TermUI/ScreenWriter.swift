@@ -22,6 +22,9 @@ struct ScreenWriter {
         /// Scrolling a region (terminfo `csr`); off while pictures are part of the screen's
         /// pixels (sixel, iTerm2), which a scroll would move where nothing redraws them.
         var scrollRegions = true
+        /// Each frame ends with the cursor shown where the frame puts it (`CellBuffer.cursor`),
+        /// for a screen reader to follow; otherwise it stays hidden where the last write left it.
+        var placesCursor = false
     }
 
     let features: Features
@@ -34,6 +37,8 @@ struct ScreenWriter {
     private var cursor: (x: Int, y: Int)? {
         didSet { if cursor != nil { wrapRow = nil } }
     }
+    /// Whether the cursor is shown (`Features.placesCursor`); nil: not said yet.
+    private var cursorShown: Bool?
     /// The row whose last column was just written (the cursor waits there to wrap): `\r\n`
     /// reaches the next row from it whatever the terminal thinks of the wrap.
     private var wrapRow: Int?
@@ -78,6 +83,16 @@ struct ScreenWriter {
             writeRow(y, of: next, over: old, all: forced.contains(y))
         }
         if pen != .plain && pen != nil { emit("\u{1B}[0m") }
+        if features.placesCursor {
+            if let at = next.cursor, at.x >= 0, at.x < next.width, at.y >= 0, at.y < next.height {
+                moveTo(at.x, at.y)
+                if cursorShown != true { emit("\u{1B}[?25h") }
+                cursorShown = true
+            } else if cursorShown != false {
+                emit("\u{1B}[?25l")
+                cursorShown = false
+            }
+        }
         screen = next
         return out
     }

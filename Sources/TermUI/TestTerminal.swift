@@ -22,6 +22,8 @@ public final class TestTerminal: Terminal {
         for y in 0..<min(size.height, buffer.height) {
             for x in 0..<min(size.width, buffer.width) { shown[x, y] = buffer[x, y] }
         }
+        // The cursor as the frame put it (a screen reader's terminal shows it there).
+        shown.cursor = buffer.cursor.flatMap { $0.x < size.width && $0.y < size.height ? $0 : nil }
         screen = shown
         // The pictures a terminal with graphics would show: those wholly on screen, not drawn over.
         let visible = Rect(x: 0, y: 0, width: size.width, height: size.height)

@@ -71,13 +71,14 @@ public struct TextInput: Hashable, Sendable {
     /// Draws the text in `width` cells, scrolled so the cursor is visible; the cursor is a
     /// reverse cell because the terminal cursor stays hidden. With a `mask`, every character is
     /// drawn as that one-cell character instead (a secret: only its length shows).
+    /// `focused`: the field being typed into, whose insertion point is the frame's cursor.
     public func draw(into buffer: inout CellBuffer, x: Int, y: Int, width: Int,
-                     style: Style = .plain, cursorStyle: Style = .reverse, mask: Character? = nil) {
+                     style: Style = .plain, cursorStyle: Style = .reverse, mask: Character? = nil, focused: Bool = true) {
         guard width > 0 else { return }
         if let mask {
             var shown = TextInput(String(repeating: mask, count: characters.count))
             shown.cursor = cursor
-            shown.draw(into: &buffer, x: x, y: y, width: width, style: style, cursorStyle: cursorStyle)
+            shown.draw(into: &buffer, x: x, y: y, width: width, style: style, cursorStyle: cursorStyle, focused: focused)
             return
         }
         buffer.fill(Rect(x: x, y: y, width: width, height: 1), style: style)
@@ -94,10 +95,12 @@ public struct TextInput: Hashable, Sendable {
         for i in start..<characters.count {
             let w = TextWidth.of(characters[i])
             if cx + w > x + width { break }
+            if i == cursor && focused { buffer.cursor = CursorPosition(x: cx, y: y) }
             buffer.write(String(characters[i]), x: cx, y: y, maxWidth: w, style: i == cursor ? style.patched(with: cursorStyle) : style)
             cx += w
         }
         if cursor == characters.count, cx < x + width {
+            if focused { buffer.cursor = CursorPosition(x: cx, y: y) }
             buffer.write(" ", x: cx, y: y, style: style.patched(with: cursorStyle))
         }
     }

@@ -51,6 +51,10 @@ struct AppOptions: ParsableArguments {
     @Flag(name: .customLong("no-images"), help: "Show monograms instead of goal images and avatars.")
     var noImages = false
 
+    @Flag(name: .customLong("screen-reader"),
+          help: "For a screen reader or braille display: the cursor shown on the selected row, words for the spinner, no pictures (also ACCESSIBLE=1, or [ui] screen-reader = true).")
+    var screenReader = false
+
     @Option(help: ArgumentHelp("The colours: default (the terminal's own), light or dark (default: the config file's, else default).", valueName: "name"))
     var theme: String?
 
@@ -139,6 +143,8 @@ struct AppOptions: ParsableArguments {
         var roundUpStep: Int64? { roundUpUnits.map { Int64($0) * currency.minorPerUnit } }
         /// `--log-file`, opened.
         var log: RequestLog?
+        /// For a screen reader: the cursor on the selected row, the spinner in words, no pictures.
+        var screenReader = false
     }
 
     /// The largest `--round-up-step`, in whole units.
@@ -268,10 +274,19 @@ struct AppOptions: ParsableArguments {
         return Settings(source: source, api: api, colors: colors, currency: accountCurrency, roundUpUnits: roundUpUnits,
                         achievements: source == .demo && achievements == nil ? DemoImages.withOwnPictures(try AppOptions.loadAchievements(path: nil))
                                                                               : try AppOptions.loadAchievements(path: achievements),
-                        images: colors && !noImages && (file?.images ?? true),
+                        images: colors && !noImages && (file?.images ?? true) && !screenReaderMode(environment, file: file),
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
                         theme: chosenTheme, keys: file?.keys ?? KeyOverrides(),
-                        sourceSettings: file?.sourceSettings[source.description.name] ?? [:], terminal: file?.terminal ?? .init(), log: log)
+                        sourceSettings: file?.sourceSettings[source.description.name] ?? [:], terminal: file?.terminal ?? .init(), log: log,
+                        screenReader: screenReaderMode(environment, file: file))
+    }
+
+    /// `--screen-reader`, else `ACCESSIBLE` set (and not `0`, as charm's tools read it), else the
+    /// config file's `[ui] screen-reader`.
+    func screenReaderMode(_ environment: [String: String], file: ConfigFile?) -> Bool {
+        if screenReader { return true }
+        if let accessible = environment["ACCESSIBLE"], !accessible.isEmpty, accessible != "0" { return true }
+        return file?.screenReader ?? false
     }
 
     /// `--token`, else the source's environment variables in order (`$STARLING_TOKEN`, then

@@ -81,6 +81,7 @@ extension AppOptions {
         configuration.noGoalCreation = settings.source.description.noGoalCreation
         configuration.noMoneyMoves = settings.source.description.noMoneyMoves
         configuration.pictureCellPixels = settings.pictureCellPixels
+        configuration.screenReader = settings.screenReader
         let core = AppCore(api: cached.api, configuration: configuration, capabilities: capabilities,
                            achievements: settings.achievements, events: events)
         if let note = cached.note { core.showNotice(note) }
@@ -102,7 +103,8 @@ extension AppOptions {
         let capabilities = TerminalCapabilities.resolve(replies: probe.replies, environment: environment, overrides: settings.terminal,
                                                         size: TerminalProbe.windowSize())
         if settings.images && NcursesTerminal.drawsPictures(capabilities.graphics) { settings.pictureCellPixels = capabilities.pictureCellPixels }
-        let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor, capabilities: capabilities)
+        let terminal = NcursesTerminal(theme: settings.colors ? settings.theme : .noColor, capabilities: capabilities,
+                                       placesCursor: settings.screenReader)
         let runner: AppRunner
         if settings.source.registered.bank != nil {
             switch try await startBank(settings.source, environment: environment, log: settings.log,

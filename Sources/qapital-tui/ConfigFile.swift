@@ -18,6 +18,8 @@ struct ConfigFile: Equatable {
     /// `round-up-step`: whole units of the account's currency payments round up to.
     var roundUpStep: Int?
     var images: Bool?
+    /// `[ui] screen-reader = true`: the mode for screen readers (`--screen-reader`).
+    var screenReader: Bool?
     /// The theme with the file's colour overrides; nil when the file names neither.
     var theme: Theme?
     var keys = KeyOverrides()
@@ -189,6 +191,13 @@ struct ConfigFile: Equatable {
                 case "keys":
                     guard let bindings = value.table else { throw failure(path, "wants a table: [keys] with action = key lines") }
                     config.keys = try readKeys(bindings)
+                case "ui":
+                    guard let settings = value.table else { throw failure(path, "wants a table: [ui] with screen-reader") }
+                    for name in settings.keys {
+                        guard name == "screen-reader" else { throw failure([key, name], "not a setting (screen-reader)") }
+                        guard let flag = settings[name]?.bool else { throw failure([key, name], "wants true or false") }
+                        config.screenReader = flag
+                    }
                 case "terminal":
                     guard let settings = value.table else { throw failure(path, "wants a table: [terminal] with graphics, synchronized-output, truecolor, probe") }
                     config.terminal = try readTerminal(settings)
@@ -196,7 +205,7 @@ struct ConfigFile: Equatable {
                     config.sourceSettings[name] = try readSourceTable(value, name: name)
                 default:
                     let tables = ConfigFile.sourceTables.map { "[\($0)]" }
-                    throw failure(path, "not a setting (" + (["source", "api-url", "currency", "round-up-step", "images", "theme", "[colors]", "[keys]", "[terminal]"]
+                    throw failure(path, "not a setting (" + (["source", "api-url", "currency", "round-up-step", "images", "theme", "[colors]", "[keys]", "[terminal]", "[ui]"]
                                                              + tables).joined(separator: ", ") + ")")
                 }
             }

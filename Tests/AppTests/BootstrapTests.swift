@@ -46,7 +46,7 @@ import Testing
     static let buildPackages = ["libncurses-dev", "libsqlite3-dev", "libpng-dev", "libjpeg-dev", "libcurl4-openssl-dev"]
 
     @Test func nothingMissingDoesNothing() throws {
-        let (status, output, errors) = try Self.plan("test", installed: Self.buildPackages + ["hledger"], uid: 1000)
+        let (status, output, errors) = try Self.plan("test", installed: Self.buildPackages + ["hledger", "tmux"], uid: 1000)
         #expect(status == 0 && output.isEmpty && errors.isEmpty)
     }
 
@@ -58,9 +58,9 @@ import Testing
         #expect(!errors.contains("libncurses-dev") && !errors.contains("hledger"))
     }
 
-    @Test func theTestsAlsoNeedHledgerAndANonRootUserGetsSudo() throws {
+    @Test func theTestsAlsoNeedHledgerAndTmuxAndANonRootUserGetsSudo() throws {
         let (status, output, _) = try Self.plan("test", installed: Self.buildPackages, uid: 1000)
-        #expect(status == 0 && output == "sudo apt-get update\nsudo apt-get install -y hledger\n")
+        #expect(status == 0 && output == "sudo apt-get update\nsudo apt-get install -y hledger tmux\n")
     }
 
     @Test func withoutSudoItStopsWithTheCommand() throws {

@@ -360,3 +360,57 @@ struct ScreenModel {
         #expect(bytes == "\u{1B}[1;2H\u{1B}[29X\u{1B}[29Cr\u{1B}[K")
     }
 }
+
+/// For a screen reader the writer ends each frame with the cursor where the frame puts it, shown;
+/// otherwise it never sends the cursor anywhere on purpose (bytes per `j` stay as they were).
+@Suite struct ScreenWriterCursorTests {
+    static func frame(cursor: CursorPosition?) -> CellBuffer {
+        var frame = CellBuffer(width: 20, height: 4)
+        frame.write("Goals", x: 0, y: 0)
+        frame.write("BA Balloons", x: 1, y: 2)
+        frame.cursor = cursor
+        return frame
+    }
+
+    @Test func theCursorEndsWhereTheFrameSaysAndIsShownOnce() {
+        var features = ScreenWriter.Features()
+        features.placesCursor = true
+        var writer = ScreenWriter(features: features, theme: .standard)
+        var model = ScreenModel(width: 20, height: 4)
+        let first = writer.frame(Self.frame(cursor: CursorPosition(x: 4, y: 2)))
+        model.play(first)
+        #expect((model.x, model.y) == (4, 2))
+        #expect(String(decoding: first, as: UTF8.self).hasSuffix("\u{1B}[?25h"))
+        // Only the cursor moves: a move, no second "show".
+        let moved = String(decoding: writer.frame(Self.frame(cursor: CursorPosition(x: 1, y: 0))), as: UTF8.self)
+        model.play(Array(moved.utf8))
+        #expect((model.x, model.y) == (1, 0))
+        #expect(!moved.contains("?25h") && !moved.isEmpty)
+        // No place for it: hidden.
+        #expect(String(decoding: writer.frame(Self.frame(cursor: nil)), as: UTF8.self).hasSuffix("\u{1B}[?25l"))
+    }
+
+    @Test func withoutTheModeTheCursorIsNeitherMovedNorShown() {
+        var writer = ScreenWriter(features: .init(), theme: .standard)
+        _ = writer.frame(Self.frame(cursor: nil))
+        let bytes = writer.frame(Self.frame(cursor: CursorPosition(x: 4, y: 2)))
+        #expect(bytes.isEmpty, "a frame that differs only in its cursor sends nothing")
+    }
+
+    @Test func aListPutsTheCursorOnTheSelectedRowsText() {
+        var buffer = CellBuffer(width: 30, height: 6)
+        var state = ListState()
+        state.selected = 2
+        ListView().draw(into: &buffer, rect: buffer.area, count: 5, state: &state) { buffer, index, row, _ in
+            buffer.write("   item \(index)", x: row.x, y: row.y)
+        }
+        #expect(buffer.cursor == CursorPosition(x: 3, y: 2))
+        let input = TextInput("Car")
+        var form = CellBuffer(width: 20, height: 2)
+        input.draw(into: &form, x: 2, y: 1, width: 10)
+        #expect(form.cursor == CursorPosition(x: 5, y: 1))
+        var other = CellBuffer(width: 20, height: 2)
+        input.draw(into: &other, x: 2, y: 1, width: 10, focused: false)
+        #expect(other.cursor == nil)
+    }
+}
