@@ -74,8 +74,7 @@ let package = Package(
         // The app without its command line: state, screens and the event loop.
         .target(
             name: "QapitalApp",
-            dependencies: ["FeedModel", "TermUI", "TermImage"],
-            resources: [.copy("Resources/achievements.json")]
+            dependencies: ["FeedModel", "TermUI", "TermImage"]
         ),
         // The headless commands (goals, activity, roundups, export): their formats and logic, on the `SavingsAPI` seam.
         .target(name: "Commands", dependencies: ["FeedModel", "TermUI"]),
