@@ -112,3 +112,29 @@ func emptyHistoryAPI() -> FakeSavingsAPI {
     api.script { $0.activities = { _, _ in ActivityPage(oldest: Date(timeIntervalSince1970: -62_135_596_800), activities: []) } }
     return api
 }
+
+/// An app whose goals never answer, 1.5 s into waiting on a manual clock: the spinner's state
+/// (`DrawingReadsOnlyTests`, `ScreenReaderTests`). Release `api` when done.
+@MainActor
+struct WaitingApp {
+    let clock = ManualClock(fixedNow)
+    let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "held")
+    let core: AppCore
+    let terminal = TestTerminal(width: 80, height: 12)
+    let runner: AppRunner
+
+    init(screenReader: Bool = false) async {
+        api.hold([.goals])
+        var configuration = AppCore.Configuration(sourceName: "held", colors: false, timeZone: TimeZone(identifier: "UTC")!)
+        configuration.screenReader = screenReader
+        let clock = self.clock
+        let core = AppCore(api: api, configuration: configuration, now: { clock.now })
+        self.core = core
+        runner = AppRunner(core: core, terminal: terminal)
+        await runner.run(until: { core.pendingEvents == 0 && !core.isIdle }, timeout: .seconds(30))
+        core.update(.tick)
+        clock.advance(by: 1.5)
+        core.update(.tick)
+        runner.draw()
+    }
+}

@@ -119,18 +119,8 @@ import TermUI
 
     /// The spinner moves on with the events and ticks of the loop; drawing again later shows the same frame.
     @Test func theSpinnerMovesWithTicksNotFrames() async {
-        let clock = ManualClock(fixedNow)
-        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "held")
-        api.hold([.goals])
-        let core = AppCore(api: api, configuration: .init(sourceName: "held", colors: false, timeZone: TimeZone(identifier: "UTC")!),
-                           now: { clock.now })
-        let terminal = TestTerminal(width: 80, height: 12)
-        let runner = AppRunner(core: core, terminal: terminal)
-        await runner.run(until: { core.pendingEvents == 0 && !core.isIdle }, timeout: .seconds(30))
-        core.update(.tick)
-        clock.advance(by: 1.5)
-        core.update(.tick)
-        runner.draw()
+        let app = await WaitingApp()
+        let (clock, api, core, terminal, runner) = (app.clock, app.api, app.core, app.terminal, app.runner)
         let first = terminal.lines.last ?? ""
         #expect(Spinner.brailleFrames.contains { first.contains($0) }, "a spinner after 1.5 s of waiting: \(first)")
         clock.advance(by: 0.35)

@@ -69,23 +69,11 @@ import TestSupport
     }
 
     @Test func theSpinnerIsWords() async throws {
-        let clock = ManualClock(fixedNow)
-        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "held")
-        api.hold([.goals])
-        var configuration = AppCore.Configuration(sourceName: "held", colors: false, timeZone: TimeZone(identifier: "UTC")!)
-        configuration.screenReader = true
-        let core = AppCore(api: api, configuration: configuration, now: { clock.now })
-        let terminal = TestTerminal(width: 80, height: 12)
-        let runner = AppRunner(core: core, terminal: terminal)
-        await runner.run(until: { core.pendingEvents == 0 && !core.isIdle }, timeout: .seconds(30))
-        core.update(.tick)
-        clock.advance(by: 1.5)
-        core.update(.tick)
-        runner.draw()
-        let status = terminal.lines.last ?? ""
+        let app = await WaitingApp(screenReader: true)
+        let status = app.terminal.lines.last ?? ""
         #expect(status.contains("Loading…"), "\(status)")
         #expect(!Spinner.brailleFrames.contains { status.contains($0) })
-        api.release()
+        app.api.release()
     }
 
     @Test func theOptionTheEnvironmentAndTheConfigFileTurnItOn() throws {
