@@ -85,12 +85,7 @@ public final class DemoSavesFile: Sendable {
     private func withLock<T>(_ body: () throws -> T) throws -> T {
         try FileManager.default.createDirectory(at: lockURL.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
-        defer { close(descriptor) }
-        guard flock(descriptor, LOCK_EX) == 0 else { throw CocoaError(.fileLocking) }
-        defer { flock(descriptor, LOCK_UN) }
-        return try body()
+        return try FileLock.exclusively(lockURL, body)
     }
 }
 

@@ -123,11 +123,6 @@ public final class RoundUpRecordFile: RoundUpRecord {
 
     private func withFileLock<T>(_ body: () throws -> T) throws -> T {
         try CacheFiles.preparePrivateDirectory(lockURL.deletingLastPathComponent())
-        let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
-        defer { close(descriptor) }
-        guard flock(descriptor, LOCK_EX) == 0 else { throw CocoaError(.fileLocking) }
-        defer { flock(descriptor, LOCK_UN) }
-        return try body()
+        return try FileLock.exclusively(lockURL, body)
     }
 }
