@@ -27,7 +27,7 @@ import TestSupport
             ("DELETE", "/api/v2/accounts", 405),
             ("GET", "/api/v2/accounts/someone-else/balance", 403),
             ("GET", "/api/v2/account/\(StarlingDemoAPI.accountUid)/savings-goals/not-a-goal/photo", 404),
-            ("PUT", "/api/v2/account/\(StarlingDemoAPI.accountUid)/savings-goals/\(StarlingDemoAPI.goalUid(1))/add-money/not-a-uuid", 400),
+            ("PUT", "/api/v2/account/\(StarlingDemoAPI.accountUid)/savings-goals/\(DemoIDs.goalUid(1))/add-money/not-a-uuid", 400),
         ]
         for (method, target, status) in cases {
             let answer = await api.handle(ServeRequest(method: method, target: target, headers: Self.auth, body: Data("{}".utf8)))

@@ -34,11 +34,6 @@ public actor StarlingDemoAPI: ServeHandler {
         self.openingBalance = openingBalance
     }
 
-    /// `5a7e0000-0000-4000-8000-000000000004` for demo goal 4.
-    public static func goalUid(_ id: GoalID) -> String { DemoIDs.goalUid(id) }
-
-    static func goalId(fromUid uid: String) -> GoalID? { DemoIDs.goalId(fromUid: uid) }
-
     struct Failure: Error {
         let status: Int
         let body: Data
@@ -211,13 +206,13 @@ public actor StarlingDemoAPI: ServeHandler {
         let percentage = goal.target.flatMap { target in
             target.minorUnits > 0 ? (Double(goal.balance.minorUnits) * 100 / Double(target.minorUnits)).rounded(.towardZero) : nil
         }
-        return Starling.SavingsGoal(savingsGoalUid: goalUid(goal.id), name: goal.name, target: goal.target.map(Starling.Amount.init),
+        return Starling.SavingsGoal(savingsGoalUid: DemoIDs.goalUid(goal.id), name: goal.name, target: goal.target.map(Starling.Amount.init),
                                     totalSaved: Starling.Amount(goal.balance), savedPercentage: percentage,
                                     state: goal.status == .active ? "ACTIVE" : "ARCHIVED")
     }
 
     private func goal(uid: String) async throws -> Goal {
-        guard let id = StarlingDemoAPI.goalId(fromUid: uid), let goal = await backend.goals().first(where: { $0.id == id }) else {
+        guard let id = DemoIDs.goalId(fromUid: uid), let goal = await backend.goals().first(where: { $0.id == id }) else {
             throw Failure.starling(404, "no such savings goal: \(TextSanitizer.clean(String(uid.prefix(40))))")
         }
         return goal
@@ -249,7 +244,7 @@ public actor StarlingDemoAPI: ServeHandler {
             photo = data
         }
         let goal = try await backend.createGoal(name: request.name, target: target, photo: photo)
-        return Starling.CreateGoalResponse(savingsGoalUid: StarlingDemoAPI.goalUid(goal.id))
+        return Starling.CreateGoalResponse(savingsGoalUid: DemoIDs.goalUid(goal.id))
     }
 
     private func addMoney(goalUid: String, transferUid: String, body: Data) async throws -> Starling.TransferResponse {
@@ -282,7 +277,7 @@ public actor StarlingDemoAPI: ServeHandler {
         return try await backend.feed(goalId: goal.id)
             .filter { $0.timestamp >= from && $0.timestamp < to }
             .map { item in
-                Starling.FeedItem(feedItemUid: StarlingDemoAPI.uid(item.id.isEmpty ? "\(item.timestamp)" : item.id, prefix: "fe"),
+                Starling.FeedItem(feedItemUid: DemoIDs.uid(item.id.isEmpty ? "\(item.timestamp)" : item.id, prefix: "fe"),
                                   categoryUid: category, amount: Starling.Amount(currency: currency.code, minorUnits: item.amount.minorUnits.magnitude.int64),
                                   sourceAmount: nil, direction: item.amount.isNegative ? "OUT" : "IN", transactionTime: item.timestamp,
                                   source: "INTERNAL_TRANSFER", status: "SETTLED", counterPartyType: "CATEGORY",
@@ -303,7 +298,7 @@ public actor StarlingDemoAPI: ServeHandler {
         for goal in dataset.goals {
             for saving in dataset.feeds[goal.id] ?? [] where saving.timestamp >= from && saving.timestamp < to && saving.amount.minorUnits > 0 {
                 let transfer = transfers.first { $0.key == saving.id }
-                let uid = transfer?.key ?? StarlingDemoAPI.uid(saving.id, prefix: "f7")
+                let uid = transfer?.key ?? DemoIDs.uid(saving.id, prefix: "f7")
                 let amount = Starling.Amount(currency: currency.code, minorUnits: saving.amount.minorUnits)
                 var item = Starling.FeedItem(feedItemUid: uid, categoryUid: StarlingDemoAPI.defaultCategory,
                                              amount: amount, sourceAmount: amount, direction: "OUT", transactionTime: saving.timestamp,
@@ -311,7 +306,7 @@ public actor StarlingDemoAPI: ServeHandler {
                                              counterPartyName: goal.name, reference: transfer == nil ? "Saving" : "Round-ups",
                                              spendingCategory: "SAVING")
                 // As Starling does: the savings goal the money went to, by uid.
-                item.counterPartyUid = StarlingDemoAPI.goalUid(goal.id)
+                item.counterPartyUid = DemoIDs.goalUid(goal.id)
                 items.append(item)
             }
         }
@@ -334,7 +329,7 @@ public actor StarlingDemoAPI: ServeHandler {
         } else {
             "PENDING"
         }
-        return Starling.FeedItem(feedItemUid: uid(transaction.id, prefix: "fd"), categoryUid: defaultCategory, amount: amount,
+        return Starling.FeedItem(feedItemUid: DemoIDs.uid(transaction.id, prefix: "fd"), categoryUid: defaultCategory, amount: amount,
                                  sourceAmount: Starling.Amount(paid), direction: out ? "OUT" : "IN",
                                  transactionTime: transaction.timestamp, source: out ? "MASTER_CARD" : "FASTER_PAYMENTS_IN",
                                  status: status, counterPartyType: out ? "MERCHANT" : "SENDER",
@@ -342,7 +337,6 @@ public actor StarlingDemoAPI: ServeHandler {
                                  spendingCategory: out ? "SHOPPING" : "INCOME")
     }
 
-    static func uid(_ text: String, prefix: String) -> String { DemoIDs.uid(text, prefix: prefix) }
 
     // MARK: - JSON
 
