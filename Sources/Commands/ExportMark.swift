@@ -29,12 +29,7 @@ public struct ExportMark: Codable, Equatable, Sendable {
     /// and message. FNV-1a, 64 bits, hex.
     public static func fingerprint(_ activity: Activity) -> String {
         let text = "\(millis(activity.timestamp))|\(activity.amount.minorUnits)|\(activity.amount.currency.code)|\(activity.userId)|\(activity.kind.rawValue)|\(activity.message.markupSource)"
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
+        let hex = String(FNV1a.hash(text.utf8), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 

@@ -19,14 +19,7 @@ public enum DemoIDs {
 
     /// A UUID-shaped id made from a demo id, the same every time.
     public static func uid(_ text: String, prefix: String) -> String {
-        let hash = fnv(text)
+        let hash = FNV1a.hash(text.utf8)
         return prefix + String(format: "%06x-0000-4000-8000-%012llx", hash & 0xFF_FFFF, hash & 0xFFFF_FFFF_FFFF)
-    }
-
-    /// FNV-1a, 64 bits.
-    public static func fnv(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return hash
     }
 }

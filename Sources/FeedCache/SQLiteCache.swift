@@ -46,8 +46,7 @@ public final class SQLiteCache: OfflineCache {
     public static func fileName(for baseURL: URL, token: String? = nil) -> String {
         let text = baseURL.absoluteString.lowercased()
         let readable = String(text.map { $0.isLetter || $0.isNumber ? $0 : "_" }.prefix(80))
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 + [0] + Array((token ?? "").utf8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hash = FNV1a.hash(text.utf8 + [0] + Array((token ?? "").utf8))
         return "\(readable)-\(String(hash, radix: 16)).sqlite"
     }
 

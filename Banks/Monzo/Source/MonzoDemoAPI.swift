@@ -415,7 +415,7 @@ public actor MonzoDemoAPI: ServeHandler {
             for saving in dataset.feeds[goal.id] ?? [] where saving.amount.minorUnits > 0 {
                 let dedupe = byTransfer[saving.id]
                 list.append(Monzo.Transaction(
-                    id: "tx_0000pot" + String(format: "%016llx", DemoIDs.fnv(saving.id + goal.id.rawValue)),
+                    id: "tx_0000pot" + String(format: "%016llx", FNV1a.hash((saving.id + goal.id.rawValue).utf8)),
                     created: saving.timestamp, amount: Money.negate(saving.amount.minorUnits), currency: currency.code,
                     description: MonzoDemoAPI.potId(goal.id), category: "savings", scheme: "uk_retail_pot",
                     settled: Timestamp.feedString(saving.timestamp),
@@ -437,7 +437,7 @@ public actor MonzoDemoAPI: ServeHandler {
             amount = (paid.minorUnits * euroRate.numerator - euroRate.denominator / 2) / euroRate.denominator
             local = (paid.minorUnits, paid.currency.code)
         }
-        let hash = DemoIDs.fnv(transaction.id)
+        let hash = FNV1a.hash(transaction.id.utf8)
         let declined = out && hash % 13 == 0 && transaction.timestamp < pendingAfter
         let pending = out && transaction.timestamp >= pendingAfter
         let id = "tx_0000demo" + String(format: "%016llx", hash)

@@ -323,7 +323,7 @@ public actor StarlingDemoAPI: ServeHandler {
             let converted = (paid.minorUnits * euroRate.numerator + euroRate.denominator / 2) / euroRate.denominator
             amount = Starling.Amount(currency: currency.code, minorUnits: converted)
         }
-        let hash = DemoIDs.fnv(transaction.id)
+        let hash = FNV1a.hash(transaction.id.utf8)
         let status: String = if !out || transaction.timestamp < pendingAfter {
             out && hash % 13 == 0 ? "DECLINED" : out && hash % 13 == 1 ? "REVERSED" : "SETTLED"
         } else {

@@ -255,7 +255,7 @@ public actor UpDemoAPI: ServeHandler {
         let heldAfter = newest.addingTimeInterval(-2 * 86_400)
         let spending = Up.ToOne(Up.Identifier(type: "accounts", id: UpDemoAPI.spendingId))
         var items: [Up.TransactionResource] = dataset.transactions.map { transaction in
-            let hash = DemoIDs.fnv(transaction.id)
+            let hash = FNV1a.hash(transaction.id.utf8)
             var amount = transaction.amount
             var foreign: Up.MoneyObject?
             if amount.currency != currency {

@@ -101,8 +101,7 @@ public struct Activity: Hashable, Sendable {
         let stamp = millis.isFinite && abs(millis) < 9e15 ? String(Int64(millis)) : String(timestamp.timeIntervalSince1970)
         let content = [stamp, String(amount.minorUnits), amount.currency.code, String(userId), kind.rawValue, message.markupSource]
             .joined(separator: "\u{1F}")
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in content.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var hash = FNV1a.hash(content.utf8)
         var digits = [UInt8](repeating: UInt8(ascii: "0"), count: 11)
         for index in digits.indices.reversed() {
             digits[index] = base62[Int(hash % 62)]
