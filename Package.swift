@@ -5,12 +5,18 @@ import PackageDescription
 /// `Client` (the API, its payloads and mapping into FeedModel: Foundation, FeedModel and HTTPTransport only),
 /// `Source` (its registry entry, sign-in, what it keeps between runs, its `serve --api` look-alike),
 /// `Tests` (its decoding, with its fixtures) and `Fuzz` (its harnesses, which Fuzz/run.sh finds there).
-let banks = ["Starling", "Monzo", "Up"]
+/// A bank whose client needs a package of its own (a signature scheme, say) names that product beside it.
+let bankList: [(name: String, clientNeeds: [Target.Dependency])] = [
+    ("Starling", []),
+    ("Monzo", []),
+    ("Up", []),
+]
+let banks = bankList.map(\.name)
 
-/// What every bank's targets are, from its name.
-func bankTargets(_ name: String) -> [Target] {
+/// What every bank's targets are, from its name and what its client needs.
+func bankTargets(_ name: String, clientNeeds: [Target.Dependency]) -> [Target] {
     [
-        .target(name: "\(name)Client", dependencies: ["FeedModel", "HTTPTransport"], path: "Banks/\(name)/Client"),
+        .target(name: "\(name)Client", dependencies: ["FeedModel", "HTTPTransport"] + clientNeeds, path: "Banks/\(name)/Client"),
         .target(name: "\(name)Source", dependencies: [.target(name: "\(name)Client"), "SourceKit", "FeedModel", "HTTPTransport",
                                                       "DemoData", "DemoServer"],
                 path: "Banks/\(name)/Source"),
@@ -120,6 +126,6 @@ let package = Package(
                                                      "FeedCache", "Commands", "SourceKit"] + bankClients + bankSources,
                     // Golden frames: read and written in the source tree through #filePath, not bundled.
                     exclude: ["Golden"]),
-    ] + banks.flatMap(bankTargets),
+    ] + bankList.flatMap { bankTargets($0.name, clientNeeds: $0.clientNeeds) },
     swiftLanguageModes: [.v6]
 )
