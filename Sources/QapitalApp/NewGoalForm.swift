@@ -28,8 +28,8 @@ final class NewGoalForm: Overlay {
     /// The photo read from `photoPath` (nil while the path is empty or has a problem).
     private(set) var photo: GoalPhoto?
     private(set) var photoProblem: String?
-    /// Where the photo's `~/` points (tests set their own).
-    var home = NSHomeDirectory()
+    /// Where the photo's `~/` points: `$HOME` (tests set their own).
+    var home = HomePath.expand("~")
     /// The terminal's cell where it draws pictures itself: the preview is then a picture too.
     var cellPixels: PixelSize?
 
@@ -103,7 +103,7 @@ final class NewGoalForm: Overlay {
             return
         }
         if photo?.path == photoPath.text { return }
-        switch GoalPhoto.load(path: path, home: home, cellPixels: cellPixels) {
+        switch GoalPhoto.load(path: path, environment: ["HOME": home], cellPixels: cellPixels) {
         case .success(let loaded):
             photo = GoalPhoto(path: photoPath.text, data: loaded.data, format: loaded.format, preview: loaded.preview)
             photoProblem = nil
