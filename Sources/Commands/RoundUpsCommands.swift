@@ -171,6 +171,9 @@ public enum RoundUpsCommands {
             lines.append("saved \(part.amount.formatted) into \(goal.name): its balance is now \(goal.balance.formatted)")
         case .savedElsewhere:
             lines.append("already saved by another run or machine; nothing moved")
+        case .savedTwice(_, let twice):
+            moved = true
+            throw CommandFailure(.failed, twice.message)
         case .refused(let error):
             throw CommandFailure(CommandFailure.from(error).status, "not saved: \(error.message)")
         case .unknown(let error):
