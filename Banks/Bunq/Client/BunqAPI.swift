@@ -258,6 +258,9 @@ public struct BunqAPI: BankAPI {
         return mapEach(inWindow, "GET /user/{id}/monetary-account/{id}/payment", BunqMapping.transaction)
     }
 
+    /// Pages the Activity walk asked for since its last fresh start (tests).
+    public var walkerPages: Int { get async { await walker.pages } }
+
     private func noteAutoSave(_ payments: [Bunq.Payment]) {
         if payments.contains(where: BunqRoundUp.isAutoSave) { autoSaveSeen.withLock { $0 = true } }
     }
@@ -308,43 +311,35 @@ public struct BunqAPI: BankAPI {
         let marker = BunqAPI.marker(transferId)
         let goalName = TextSanitizer.clean(account.description ?? "the goal")
 
-        let before = try await marked(marker, since: since)
-        if let first = before.first {
-            if attempt?.resent == true { return try await goal(id) }
-            let when = Bunq.parseTime(first.created).map { $0.formatted(date: .abbreviated, time: .omitted) } ?? "an earlier day"
-            throw APIError(kind: .rejected, request: label, message: "already saved on \(when) into \(goalName)", status: 409)
-        }
-        struct Body: Encodable {
-            let amount: Bunq.Amount
-            let counterpartyAlias: Bunq.Pointer
-            let description: String
-            enum CodingKeys: String, CodingKey { case amount, description, counterpartyAlias = "counterparty_alias" }
-        }
-        let body = try BunqAPI.encode(Body(amount: Bunq.Amount(value: Bunq.Amount.text(amount), currency: amount.currency.code),
-                                           counterpartyAlias: Bunq.Pointer(type: "IBAN", value: iban, name: connection.userName ?? goalName),
-                                           description: BunqAPI.description(week: weekLabel, key: transferId)), label: label)
+        let body = try BunqAPI.encode(PaymentBody(amount: Bunq.Amount(value: Bunq.Amount.text(amount), currency: amount.currency.code),
+                                                  counterpartyAlias: Bunq.Pointer(type: "IBAN", value: iban, name: connection.userName ?? goalName),
+                                                  description: BunqAPI.description(week: weekLabel, key: transferId)), label: label)
         let path = "/user/\(userId)/monetary-account/\(main.id)/payment"
-        var attempts = 0
-        while true {
-            attempts += 1
-            do {
-                _ = try await connection.call("POST", path, body: body, signed: true)
-                break
-            } catch {
-                guard BunqAPI.isLost(error) else { throw error }
-                // The payment may or may not exist: look again before anything else.
-                await sleep(BunqAPI.lostAnswerWait)
-                if try await !marked(marker, since: since).isEmpty { break }
-                if attempts >= 2 { throw error }
+        let outcome = try await BunqSaveProtocol.run(
+            find: { () async throws -> [Date?] in try await marked(marker, since: since).map { Bunq.parseTime($0.created) } },
+            send: { () async throws in _ = try await connection.call("POST", path, body: body, signed: true) },
+            isLost: { ($0 as? APIError).map(BunqAPI.isLost) ?? true },
+            wait: { await sleep(BunqAPI.lostAnswerWait) })
+        switch outcome {
+        case .foundBefore(let when):
+            if attempt?.resent == true { return try await goal(id) }
+            let day = when.map { $0.formatted(date: .abbreviated, time: .omitted) } ?? "an earlier day"
+            throw APIError(kind: .rejected, request: label, message: "already saved on \(day) into \(goalName)", status: 409)
+        case .sent(let count):
+            let current = try await goal(id)
+            if count >= 2 {
+                let extra = Money(minorUnits: Money.sum(Array(repeating: amount.minorUnits, count: count - 1)), currency: amount.currency)
+                throw SavedTwice(goal: current, message: BunqSaveProtocol.twiceMessage(extra: extra, goal: goalName))
             }
+            return current
         }
-        let after = try await marked(marker, since: since)
-        let current = try await goal(id)
-        if after.count >= 2 {
-            let extra = Money(minorUnits: amount.minorUnits * Int64(after.count - 1), currency: amount.currency)
-            throw SavedTwice(goal: current, message: "saved twice by two runs at once: move \(extra.formatted) back from \(goalName) in the bunq app")
-        }
-        return current
+    }
+
+    struct PaymentBody: Encodable {
+        let amount: Bunq.Amount
+        let counterpartyAlias: Bunq.Pointer
+        let description: String
+        enum CodingKeys: String, CodingKey { case amount, description, counterpartyAlias = "counterparty_alias" }
     }
 
     /// An error after which a payment may exist: no answer, a 5xx, a 429 after sending, an answer that did not verify.
@@ -394,7 +389,7 @@ actor PaymentWalker {
     private var olderId: Int?
     private var started = false
     private var atEnd = false
-    /// Pages asked for since the last reset (tests).
+    /// Pages asked for in all (tests).
     private(set) var pages = 0
 
     init(connection: BunqConnection, path: String) {

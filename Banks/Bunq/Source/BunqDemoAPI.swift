@@ -79,7 +79,7 @@ public actor BunqDemoAPI: ServeHandler {
     /// The payments of the main account whose description contains `text` (tests).
     public func mainPayments(containing text: String) async -> [Bunq.Payment] {
         await build()
-        return (payments[BunqDemoAPI.mainAccountId] ?? []).filter { ($0.description ?? "").contains(text) }
+        return (payments[BunqDemoAPI.mainAccountId] ?? []).filter { text.isEmpty || ($0.description ?? "").contains(text) }
     }
 
     struct Failure: Error {
