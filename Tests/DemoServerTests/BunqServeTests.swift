@@ -185,6 +185,9 @@ import TestSupport
             #expect(await demo.paymentsMade == 1)
             let marked = await demo.mainPayments(containing: BunqAPI.marker(part.key))
             #expect(marked.count == 1 && marked[0].description == BunqAPI.description(week: part.week, key: part.key))
+            // The Activity tab, read again, shows the save as money into the goal.
+            let recent = try await api.activities(from: fixedNow.addingTimeInterval(-14 * 86_400), to: ActivityPager.newestEnd(fixedNow))
+            #expect(recent.activities.contains { $0.goalId == goal.id && $0.amount.minorUnits == -321 && $0.kind == .moveToGoal })
             // A second run with its own record: found before sending, nothing moves.
             let second = await Self.saver(api).send(part, api: api, before: after, now: { fixedNow })
             guard case .savedElsewhere = second else {

@@ -10,7 +10,7 @@ public struct BunqAPI: BankAPI {
     public static let productionURL = URL(string: "https://api.bunq.com/v1")!
     public static let sandboxURL = URL(string: "https://public-api.sandbox.bunq.com/v1")!
     public static let source = SourceDescription(
-        name: "bunq", title: "bunq", baseURL: productionURL, sandboxURL: sandboxURL, signIn: .token, tokenVariables: ["BUNQ_API_KEY"],
+        name: "bunq", title: "bunq", baseURL: productionURL, sandboxURL: sandboxURL, signIn: .token, tokenVariables: ["BUNQ_API_KEY", "QAPITAL_TOKEN"],
         abilities: [.createGoals, .moveMoney, .sharedGoals, .bankAccount], tokenCheck: "POST /session-server",
         configKeys: ["main-account"], documentation: "docs/banks.md")
 
