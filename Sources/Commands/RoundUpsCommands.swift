@@ -161,7 +161,9 @@ public enum RoundUpsCommands {
         if let balance = await RoundUpStore.balanceTooLow(context.api, for: part.amount) {
             throw CommandFailure(.failed, "the balance is only \(balance.formatted); \(part.amount.formatted) was not sent")
         }
-        switch await context.saver.send(part, api: context.api, before: before, now: context.now) {
+        switch await TransferAttempt.$unattended.withValue(true, operation: {
+            await context.saver.send(part, api: context.api, before: before, now: context.now)
+        }) {
         case .saved(_, let goal):
             if resent, let before, before.id == goal.id, before.balance == goal.balance {
                 lines.append("saved \(part.amount.formatted) into \(goal.name) by the earlier run, whose answer was lost; nothing moved now")

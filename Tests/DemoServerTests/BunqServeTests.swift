@@ -154,6 +154,25 @@ import TestSupport
         }
     }
 
+    /// A 429 is waited out (the window its text names) and tried once more; a second one is said, never a loop.
+    @Test func a429IsWaitedOutOnceThenSaid() async throws {
+        let demo = try Self.demo(.init(rateLimits: true))
+        let waits = Locked<[Double]>([])
+        try await Self.with(demo) { url in
+            let api = try await BunqAPI.connect(baseURL: url, apiKey: Self.key, contextDirectory: nil, pacing: false, now: { fixedNow },
+                                                sleep: { seconds in waits.withLock { $0.append(seconds) } })
+            var refusals: [APIError] = []
+            for _ in 0..<4 {
+                do { _ = try await api.goals() } catch let error as APIError { refusals.append(error) }
+            }
+            // The look-alike allows 3 GETs per 3 s (connect made one): the waits were asked for, and with
+            // no time passing the second 429 is said in one line.
+            #expect(waits.withLock { $0 }.contains(3))
+            let refusal = try #require(refusals.first)
+            #expect(refusal.status == 429 && refusal.message.contains("bunq's rate limit: try again in a minute"))
+        }
+    }
+
     // MARK: - Saving a week once
 
     static let week = Week(containing: fixedNow, calendar: .current).previous

@@ -20,6 +20,8 @@ public struct BunqAPI: BankAPI {
     public static let maxPages = 500
     /// How long a lost payment answer is waited out before the payments are checked again.
     public static let lostAnswerWait: Double = 3
+    /// The most a headless save waits before it looks (a random moment from 0).
+    public static let unattendedSpread: Double = 5
 
     public let connection: BunqConnection
     public let userId: Int
@@ -315,6 +317,8 @@ public struct BunqAPI: BankAPI {
                                                   counterpartyAlias: Bunq.Pointer(type: "IBAN", value: iban, name: connection.userName ?? goalName),
                                                   description: BunqAPI.description(week: weekLabel, key: transferId)), label: label)
         let path = "/user/\(userId)/monetary-account/\(main.id)/payment"
+        // A headless save waits a random 0–5 s first: timers firing in the same minute rarely overlap.
+        if TransferAttempt.unattended { await sleep(Double.random(in: 0...BunqAPI.unattendedSpread)) }
         let outcome = try await BunqSaveProtocol.run(
             find: { () async throws -> [Date?] in try await marked(marker, since: since).map { Bunq.parseTime($0.created) } },
             send: { () async throws in _ = try await connection.call("POST", path, body: body, signed: true) },

@@ -227,6 +227,11 @@ public final class BunqConnection: Sendable, CustomStringConvertible {
                 }
             }
             let said = (try? JSONDecoder().decode(Bunq.ErrorBody.self, from: answer.body))?.text
+            // For a bug report to bunq: its id of this answer (never a secret), and what it said.
+            if let log = transport.log {
+                let id = answer.header("X-Bunq-Client-Response-Id").map { TextSanitizer.clean(String($0.prefix(64))) } ?? "none"
+                log.note("bunq: \(label) answered HTTP \(answer.status), response id \(id)\(said.map { ": " + $0 } ?? "")")
+            }
             if answer.status == 429 {
                 guard !retriedRate else {
                     throw APIError(kind: .http(status: 429), request: label,

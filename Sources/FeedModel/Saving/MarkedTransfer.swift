@@ -15,6 +15,9 @@ public struct TransferAttempt: Sendable, Hashable {
     }
 
     @TaskLocal public static var current: TransferAttempt?
+    /// Set by a headless run (`roundups --save`, often on a timer): such a source may wait a
+    /// random moment before it looks, so timers firing in the same minute rarely overlap.
+    @TaskLocal public static var unattended = false
 }
 
 /// Thrown by such a source after sending, when it finds its mark on two transfers: two runs
