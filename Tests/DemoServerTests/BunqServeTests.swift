@@ -85,6 +85,23 @@ import TestSupport
         }
     }
 
+    /// `a`: a savings account, with a goal or without, in the main account's currency.
+    @Test func aNewGoalIsASavingsAccount() async throws {
+        let demo = try Self.demo()
+        try await Self.with(demo) { url in
+            let api = try await Self.connect(url, nil)
+            let target = Money(minorUnits: 150_000, currency: .eur)
+            let trip = try await api.createGoal(name: "Lisbon", target: target)
+            #expect(trip.name == "Lisbon" && trip.target == target && trip.balance == .zero(.eur))
+            let plain = try await api.createGoal(name: "Rainy day", target: nil)
+            #expect(plain.target == nil)
+            let goals = try await api.goals()
+            #expect(goals.contains(trip) && goals.contains { $0.id == plain.id })
+            await #expect(throws: APIError.self) { _ = try await api.createGoal(name: "Yen", target: Money(minorUnits: 100, currency: .jpy)) }
+            await #expect(throws: APIError.self) { _ = try await api.createGoal(name: "  ", target: nil) }
+        }
+    }
+
     /// Two-week windows walked back with `older_id` pages of 200: every payment once, each in its window.
     @Test func activityIsWalkedByOlderIdAcrossWindowEdges() async throws {
         let demo = try Self.demo()
