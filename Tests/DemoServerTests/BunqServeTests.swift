@@ -56,6 +56,11 @@ import TestSupport
             let again = try await Self.connect(url, directory)
             #expect(await demo.sessionsOpened == 1 && again.connection.sessionCount == 0)
             #expect(try await again.goals().isEmpty == false)
+            // Offline (bunq unreachable): the kept context and the account the last run opened, no request.
+            let offline = try #require(BunqAPI.offline(baseURL: url, apiKey: Self.key, contextDirectory: directory, userId: api.userId,
+                                                       main: api.main))
+            #expect(offline.accountId == api.accountId && offline.accountCurrency == .eur)
+            #expect(BunqAPI.offline(baseURL: url, apiKey: "sandbox_other", contextDirectory: directory, userId: api.userId, main: api.main) == nil)
             // Another key is another context: never the first one's session.
             let other = try BunqConnection(transport: HTTPTransport(baseURL: url, token: nil), apiKey: "sandbox_other", file: file)
             #expect(other.context.installationToken == nil)

@@ -119,6 +119,20 @@ public struct BunqAPI: BankAPI {
         return api
     }
 
+    /// The API for the account a last run opened, without a request (the app starting while bunq
+    /// cannot be reached): the kept context's connection, the user and main account as they were.
+    /// Nil when the context file is not this key's.
+    public static func offline(baseURL: URL, apiKey: String, contextDirectory: URL, userId: Int, main: Bunq.MonetaryAccount,
+                               allowInsecureHTTP: Bool = false, log: RequestLog? = nil) -> BunqAPI? {
+        let file = BunqContextFile(directory: contextDirectory, baseURL: baseURL)
+        guard let kept = file.load(), kept.keyDigest == BunqContext.digest(apiKey: apiKey), kept.userId == userId,
+              let currency = Currency.from(code: main.currency ?? "EUR") else { return nil }
+        let transport = HTTPTransport(baseURL: baseURL, token: nil, allowInsecureHTTP: allowInsecureHTTP, log: log)
+        guard let connection = try? BunqConnection(transport: transport, apiKey: apiKey, file: file) else { return nil }
+        let sleep: @Sendable (Double) async -> Void = { seconds in try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000)) }
+        return BunqAPI(connection: connection, userId: userId, main: main, currency: currency, now: { Date() }, sleep: sleep)
+    }
+
     static func readAccounts(_ connection: BunqConnection, userId: Int) async throws(APIError) -> [Bunq.MonetaryAccount] {
         try await connection.call("GET", "/user/\(userId)/monetary-account", query: [URLQueryItem(name: "count", value: "200")]).accounts
     }

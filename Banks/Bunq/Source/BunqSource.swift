@@ -15,6 +15,17 @@ public extension RegisteredSource {
             try await BunqAPI.connect(baseURL: request.baseURL, apiKey: request.token, contextDirectory: BunqContextFile.defaultDirectory(),
                                       mainAccount: request.settings["main-account"], allowInsecureHTTP: request.allowInsecureHTTP,
                                       log: request.log)
+        }, offline: { request, directory in
+            guard let record = LastBankAccount<KeptBunqAccount>(source: "bunq", cacheDirectory: directory, baseURL: request.baseURL).load(),
+                  let api = BunqAPI.offline(baseURL: request.baseURL, apiKey: request.token, contextDirectory: BunqContextFile.defaultDirectory(),
+                                            userId: record.account.userId, main: record.account.main,
+                                            allowInsecureHTTP: request.allowInsecureHTTP, log: request.log)
+            else { return nil }
+            return (api, record.header)
+        }, keep: { api, header, directory in
+            guard let bunq = api as? BunqAPI else { return }
+            LastBankAccount<KeptBunqAccount>(source: "bunq", cacheDirectory: directory, baseURL: bunq.baseURL)
+                .save(.init(account: KeptBunqAccount(userId: bunq.userId, main: bunq.main), header: header))
         })),
         serve: Serving(currency: .eur, handler: { backend, flags in
             var options = BunqDemoAPI.Options()
@@ -36,4 +47,10 @@ public extension RegisteredSource {
 /// What `serve --api bunq` answers when no RSA key could be made at start.
 struct BunqUnavailable: ServeHandler {
     func handle(_ request: ServeRequest) async -> ServeResponse { .error(500, "the look-alike could not make its RSA key") }
+}
+
+/// What a bunq start needs without asking bunq: the user and the main account (no key, no token).
+struct KeptBunqAccount: Codable, Sendable {
+    var userId: Int
+    var main: Bunq.MonetaryAccount
 }
