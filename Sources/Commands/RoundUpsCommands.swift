@@ -171,8 +171,8 @@ public enum RoundUpsCommands {
             }
             moved = true
             lines.append("saved \(part.amount.formatted) into \(goal.name): its balance is now \(goal.balance.formatted)")
-        case .savedElsewhere:
-            lines.append("already saved by another run or machine; nothing moved")
+        case .savedElsewhere(_, let said):
+            lines.append((said ?? "already saved by another run or machine") + "; nothing moved")
         case .savedTwice(_, let twice):
             moved = true
             throw CommandFailure(.failed, twice.message)

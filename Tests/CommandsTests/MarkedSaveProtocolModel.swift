@@ -129,7 +129,7 @@ final class MarkedModelServer: ModelServing, @unchecked Sendable {
         switch outcome {
         case .foundBefore:
             if resent { return goal }
-            throw APIError(kind: .rejected, request: label, message: "already saved", status: 409)
+            throw AlreadySaved(message: "already saved")
         case .sent(let count):
             if count >= 2 {
                 throw SavedTwice(goal: goal, message: BunqSaveProtocol.twiceMessage(extra: amount, goal: goal.name))

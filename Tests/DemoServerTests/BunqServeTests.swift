@@ -231,18 +231,21 @@ import TestSupport
             #expect(recent.activities.contains { $0.goalId == goal.id && $0.amount.minorUnits == -321 && $0.kind == .moveToGoal })
             // A second run with its own record: found before sending, nothing moves.
             let second = await Self.saver(api).send(part, api: api, before: after, now: { fixedNow })
-            guard case .savedElsewhere = second else {
+            guard case .savedElsewhere(_, let said) = second else {
                 Issue.record("second run: \(second)")
                 return
             }
+            #expect(said?.hasPrefix("already saved on ") == true && said?.hasSuffix(" into \(goal.name)") == true, "\(said ?? "nothing said")")
             // A second machine later (its own context and record), into another goal: nothing moves.
             let other = try await Self.connect(url, try Self.directory())
             let otherGoal = try #require(try await other.goals().last)
             let third = await Self.saver(other).send(Self.part(other, goal: otherGoal), api: other, now: { fixedNow })
-            guard case .savedElsewhere = third else {
+            guard case .savedElsewhere(_, let elsewhere) = third else {
                 Issue.record("second machine: \(third)")
                 return
             }
+            // It names the goal the week went into, not the one this run chose.
+            #expect(elsewhere?.hasSuffix(" into \(goal.name)") == true && otherGoal.name != goal.name, "\(elsewhere ?? "nothing said")")
             #expect(await demo.paymentsMade == 1)
         }
     }

@@ -244,8 +244,7 @@ public struct BunqAPI: BankAPI {
     /// (the newest window starts a fresh walk; older windows continue it). `oldest` is the
     /// oldest payment once the walk reached the end, else the account's opening.
     public func activities(from: Date, to: Date) async throws -> ActivityPage {
-        if to >= now().addingTimeInterval(-86_400) { await walker.reset() }
-        let walk = try await walker.covering(from: from, prefetch: 14 * 86_400)
+        let walk = try await walker.covering(from: from, prefetch: 14 * 86_400, fresh: to >= now().addingTimeInterval(-86_400))
         noteAutoSave(walk.payments)
         let table = savings.withLock { $0 }
         var byIBAN: [String: GoalID] = [:]
@@ -333,8 +332,12 @@ public struct BunqAPI: BankAPI {
         let path = "/user/\(userId)/monetary-account/\(main.id)/payment"
         // A headless save waits a random 0–5 s first: timers firing in the same minute rarely overlap.
         if TransferAttempt.unattended { await sleep(Double.random(in: 0...BunqAPI.unattendedSpread)) }
+        var found: [Bunq.Payment] = []
         let outcome = try await BunqSaveProtocol.run(
-            find: { () async throws -> [Date?] in try await marked(marker, since: since).map { Bunq.parseTime($0.created) } },
+            find: { () async throws -> [Date?] in
+                found = try await marked(marker, since: since)
+                return found.map { Bunq.parseTime($0.created) }
+            },
             send: { () async throws in _ = try await connection.call("POST", path, body: body, signed: true) },
             isLost: { ($0 as? APIError).map(BunqAPI.isLost) ?? true },
             wait: { await sleep(BunqAPI.lostAnswerWait) })
@@ -342,7 +345,12 @@ public struct BunqAPI: BankAPI {
         case .foundBefore(let when):
             if attempt?.resent == true { return try await goal(id) }
             let day = when.map { $0.formatted(date: .abbreviated, time: .omitted) } ?? "an earlier day"
-            throw APIError(kind: .rejected, request: label, message: "already saved on \(day) into \(goalName)", status: 409)
+            // Into the goal the earlier payment went to (another run may have chosen another goal).
+            let table = savings.withLock { $0 }
+            let into = found.first?.counterpartyAlias?.iban.flatMap { iban in
+                table.values.first { $0.iban.map(BunqMapping.normalized(iban:)) == BunqMapping.normalized(iban: iban) }?.description
+            } ?? found.first?.counterpartyAlias?.displayName
+            throw AlreadySaved(message: "already saved on \(day) into \(TextSanitizer.clean(String((into ?? "a savings account").prefix(60))))")
         case .sent(let count):
             let current = try await goal(id)
             if count >= 2 {
@@ -407,6 +415,8 @@ actor PaymentWalker {
     private var olderId: Int?
     private var started = false
     private var atEnd = false
+    /// Bumped by every fresh start: a page asked for before it belongs to an older walk.
+    private var generation = 0
     /// Pages asked for in all (tests).
     private(set) var pages = 0
 
@@ -416,6 +426,7 @@ actor PaymentWalker {
     }
 
     func reset() {
+        generation += 1
         payments = []
         seen = []
         olderId = nil
@@ -424,20 +435,23 @@ actor PaymentWalker {
     }
 
     /// The payments walked so far, newest first, once they reach back past `from − prefetch` (or the end).
-    func covering(from: Date, prefetch: TimeInterval) async throws(APIError) -> (payments: [Bunq.Payment], atEnd: Bool) {
+    /// `fresh`: start the walk again from the newest payment first (the newest window, read again).
+    func covering(from: Date, prefetch: TimeInterval, fresh: Bool = false) async throws(APIError) -> (payments: [Bunq.Payment], atEnd: Bool) {
+        if fresh { reset() }
         let edge = from.addingTimeInterval(-prefetch)
         var count = 0
         while !atEnd, count < BunqAPI.maxPages {
             if started, let oldest = payments.last.flatMap({ Bunq.parseTime($0.created) }), oldest < edge { break }
             var query = [URLQueryItem(name: "count", value: String(BunqAPI.pageSize))]
             let asked = olderId
+            let walk = generation
             if started, asked == nil { atEnd = true; break }
             if let asked { query.append(URLQueryItem(name: "older_id", value: String(asked))) }
             let envelope = try await connection.call("GET", path, query: query)
             count += 1
             pages += 1
-            // Another caller moved the walk on meanwhile: this page is theirs.
-            guard asked == olderId else { continue }
+            // Another caller moved the walk on (or started it again) meanwhile: this page is not the next one.
+            guard asked == olderId, walk == generation else { continue }
             started = true
             let fresh = envelope.payments.filter { seen.insert($0.id).inserted }
             payments += fresh

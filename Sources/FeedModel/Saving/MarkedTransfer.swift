@@ -35,3 +35,13 @@ public struct SavedTwice: Error, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 }
+
+/// Thrown by such a source when it finds its mark before sending: another run or machine saved
+/// the week ("already saved on 24 Nov 2026 into Holiday"); nothing moved now.
+public struct AlreadySaved: Error, Sendable, CustomStringConvertible {
+    public let message: String
+
+    public init(message: String) { self.message = message }
+
+    public var description: String { message }
+}

@@ -199,7 +199,8 @@ public struct RoundUpSaver: Sendable {
         /// The money moved (or had moved under this key): the goal as the server answered.
         case saved(SavedRoundUp, Goal)
         /// The key was already used for another transfer: the week was saved by another run.
-        case savedElsewhere(SavedRoundUp)
+        /// `said`: the source's own words for it, where it has them ("already saved on DATE into GOAL").
+        case savedElsewhere(SavedRoundUp, said: String? = nil)
         /// Refused by the server: nothing moved; the record forgets it.
         case refused(APIError)
         /// No answer (or an answer that does not say): kept pending, to send again.
@@ -236,6 +237,12 @@ public struct RoundUpSaver: Sendable {
             done.savedAt = now()
             try? record.keep(done)
             return replayed ? .savedElsewhere(done) : .saved(done, goal)
+        } catch let already as AlreadySaved {
+            let done = SavedRoundUp(key: part.key, week: part.week, goalId: part.goalId, goalName: part.goalName,
+                                    amount: part.amount, payments: [], startedAt: part.startedAt,
+                                    state: .savedElsewhere, savedAt: now())
+            try? record.keep(done)
+            return .savedElsewhere(done, said: already.message)
         } catch let twice as SavedTwice {
             var done = part
             done.state = .saved
