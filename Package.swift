@@ -10,6 +10,7 @@ let bankList: [(name: String, clientNeeds: [Target.Dependency])] = [
     ("Starling", []),
     ("Monzo", []),
     ("Up", []),
+    ("Bunq", [.product(name: "_CryptoExtras", package: "swift-crypto")]),
 ]
 let banks = bankList.map(\.name)
 
@@ -47,6 +48,8 @@ let package = Package(
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         // Property-based tests (swift-testing), test targets only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // RSA (PKCS #1 v1.5, SHA-256) for a bank whose API signs requests and answers (bunq), its client only.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(name: "CNcurses", path: "Sources/CNcurses"),

@@ -161,7 +161,9 @@ public enum RoundUpsCommands {
         if let balance = await RoundUpStore.balanceTooLow(context.api, for: part.amount) {
             throw CommandFailure(.failed, "the balance is only \(balance.formatted); \(part.amount.formatted) was not sent")
         }
-        switch await context.saver.send(part, api: context.api, before: before, now: context.now) {
+        switch await TransferAttempt.$unattended.withValue(true, operation: {
+            await context.saver.send(part, api: context.api, before: before, now: context.now)
+        }) {
         case .saved(_, let goal):
             if resent, let before, before.id == goal.id, before.balance == goal.balance {
                 lines.append("saved \(part.amount.formatted) into \(goal.name) by the earlier run, whose answer was lost; nothing moved now")
@@ -169,8 +171,11 @@ public enum RoundUpsCommands {
             }
             moved = true
             lines.append("saved \(part.amount.formatted) into \(goal.name): its balance is now \(goal.balance.formatted)")
-        case .savedElsewhere:
-            lines.append("already saved by another run or machine; nothing moved")
+        case .savedElsewhere(_, let said):
+            lines.append((said ?? "already saved by another run or machine") + "; nothing moved")
+        case .savedTwice(_, let twice):
+            moved = true
+            throw CommandFailure(.failed, twice.message)
         case .refused(let error):
             throw CommandFailure(CommandFailure.from(error).status, "not saved: \(error.message)")
         case .unknown(let error):

@@ -207,11 +207,13 @@ public struct HTTPTransport: Sendable {
 
     /// Sends one request and returns its answer whatever the status; only a request that got
     /// no answer throws. `error(for:label:)` turns a non-2xx answer into the usual error.
+    /// `headers`: fields of the API's own, sent as given (never logged).
     public func answer(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
-                       contentType: String = "application/json", label: String? = nil) async throws(APIError) -> Answer {
+                       contentType: String = "application/json", label: String? = nil,
+                       headers: [String: String] = [:]) async throws(APIError) -> Answer {
         let label = label ?? "\(method) \(path)"
         return try await refreshing(method, url(for: path, query: query), logged: (path, query), body: body,
-                                    contentType: contentType, label: label)
+                                    contentType: contentType, label: label, headers: headers)
     }
 
     /// A URL the server handed out (a JSON:API `links.next`), requested as given: only on this
@@ -263,12 +265,14 @@ public struct HTTPTransport: Sendable {
     /// One request; a 401 with a token that can be refreshed (`refresh`) gets one fresh token
     /// and the request once more.
     private func refreshing(_ method: String, _ url: URL, logged: (path: String, query: [URLQueryItem]), body: Data?,
-                            contentType: String, label: String) async throws(APIError) -> Answer {
-        var answer = try await exchange(method, url, logged: logged, body: body, contentType: contentType, label: label)
+                            contentType: String, label: String, headers: [String: String] = [:]) async throws(APIError) -> Answer {
+        var answer = try await exchange(method, url, logged: logged, body: body, contentType: contentType, label: label,
+                                        headers: headers)
         if answer.status == 401, let refresh = credential.refresh, let fresh = await refresh(answer.sent), fresh != answer.sent {
             // The token expired (or was refreshed elsewhere in this run): once more with the fresh one.
             credential.replace(fresh)
-            answer = try await exchange(method, url, logged: logged, body: body, contentType: contentType, label: label)
+            answer = try await exchange(method, url, logged: logged, body: body, contentType: contentType, label: label,
+                                        headers: headers)
         }
         // An answer the token was good for: whatever approval was awaited has been given.
         if answer.isSuccess { credential.approval(pending: false, answer.sent) }
@@ -277,10 +281,11 @@ public struct HTTPTransport: Sendable {
 
     /// One request and its answer, whatever the status, with the token it was sent with.
     private func exchange(_ method: String, _ url: URL, logged: (path: String, query: [URLQueryItem]), body: Data?,
-                          contentType: String, label: String) async throws(APIError) -> Answer {
+                          contentType: String, label: String, headers: [String: String] = [:]) async throws(APIError) -> Answer {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let sent = token
         if let sent {
             // Checked here too: a token set later (a sign-in) must not go out over plain http either.

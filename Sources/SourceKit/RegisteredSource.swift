@@ -147,13 +147,19 @@ public struct ServeFlags: Sendable {
     public var pageSize: Int?
     /// `--rate-limit`: requests an hour before each answer is 429.
     public var rateLimit: Int?
+    /// `--session-timeout`: seconds a session lasts, for an API whose sessions expire.
+    public var sessionTimeout: Double?
+    /// `--fault NAME` (repeatable): faults a look-alike knows by name (its greeting lists them).
+    public var faults: Set<String> = []
 
     public init(historyMinutes: Double? = nil, scaPending: Bool = false, scaAfter: Int? = nil, pageSize: Int? = nil,
-                rateLimit: Int? = nil) {
+                rateLimit: Int? = nil, sessionTimeout: Double? = nil, faults: Set<String> = []) {
         self.historyMinutes = historyMinutes
         self.scaPending = scaPending
         self.scaAfter = scaAfter
         self.pageSize = pageSize
         self.rateLimit = rateLimit
+        self.sessionTimeout = sessionTimeout
+        self.faults = faults
     }
 }

@@ -74,6 +74,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let pageSize, !(1...100).contains(pageSize) { throw ValidationError("--page-size must be between 1 and 100") }
         if let rateLimit, rateLimit < 0 { throw ValidationError("--rate-limit must not be negative") }
         if let scaAfter, scaAfter < 1 { throw ValidationError("--sca-after must be 1 or more") }
+        if let sessionTimeout, !(sessionTimeout >= 1 && sessionTimeout <= 86_400 * 30) {
+            throw ValidationError("--session-timeout must be between 1 and 2592000 seconds")
+        }
         guard SourceRegistry.named(api)?.serve != nil else {
             throw ValidationError("--api wants \(SourceRegistry.list(SourceRegistry.served)), not \"\(TextSanitizer.clean(String(api.prefix(40))))\"")
         }
@@ -142,9 +145,16 @@ struct ServeCommand: AsyncParsableCommand {
             help: "For a bank that asks for approval in its app: a token's approval lapses once after N requests, as when the bank asks again mid-session (approve it again with POST /test/approve).")
     var scaAfter: Int?
 
+    @Option(name: .customLong("session-timeout"), help: "For an API whose sessions expire: seconds a session lasts (default: the API's own).")
+    var sessionTimeout: Double?
+
+    @Option(name: .customLong("fault"), help: "A fault the look-alike knows by name (repeatable; its greeting lists them).")
+    var faults: [String] = []
+
     /// The flags a source's handler may read.
     var flags: ServeFlags {
-        ServeFlags(historyMinutes: historyMinutes, scaPending: scaPending, scaAfter: scaAfter, pageSize: pageSize, rateLimit: rateLimit)
+        ServeFlags(historyMinutes: historyMinutes, scaPending: scaPending, scaAfter: scaAfter, pageSize: pageSize, rateLimit: rateLimit,
+                   sessionTimeout: sessionTimeout, faults: Set(faults))
     }
 
     /// How long requests under way may take to finish once a stop signal has come.

@@ -40,7 +40,7 @@ extension AppOptions.Source {
     @Test func badCombinationsAreOneLine() {
         for (arguments, expected) in [
             (["--source", "bank"], "--source wants \(SourceRegistry.list()), not \"bank\""),
-            (["--sandbox"], "--sandbox goes with --source starling"),
+            (["--sandbox"], "--sandbox goes with --source \(SourceRegistry.list(SourceRegistry.all.filter { $0.description.sandboxURL != nil }))"),
             (["--source", "qapital"], "--source qapital needs --api-url (or QAPITAL_API_URL)"),
             (["--source", "starling", "--currency", "USD"], "--currency does not apply to starling: the account says its own"),
             (["--source", "starling", "--api-url", "ftp://x"], "--api-url: unsupported URL scheme \"ftp\" in ftp://x (use http or https)"),

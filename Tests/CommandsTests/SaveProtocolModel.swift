@@ -50,6 +50,8 @@ struct SaveProtocolModel {
         case endWeek
         case run(machine: Int, goal: GoalID, fault: Fault)
         case signInAgain(machine: Int)
+        /// Machines 0 and 1 save at once (a source without idempotency key): both look before either sends.
+        case race(goal: GoalID)
 
         var description: String {
             switch self {
@@ -57,6 +59,7 @@ struct SaveProtocolModel {
             case .endWeek: "the week ends"
             case .run(let machine, let goal, let fault): "machine \(machine) saves into goal \(goal) (\(fault))"
             case .signInAgain(let machine): "machine \(machine) signs in again"
+            case .race(let goal): "machines 0 and 1 save into goal \(goal) at once"
             }
         }
     }
@@ -77,11 +80,18 @@ struct SaveProtocolModel {
         var records: [[SavedRoundUp]]
         var tokens: [Int]
         var signIns = 0
+        /// Payments moved twice by a race that the racing run detected and said (marked saves only).
+        var detected: Set<String> = []
     }
 
     let bounds: Bounds
     /// A broken server for the model's own test: every request moves money, whatever its id.
     var forgetfulServer = false
+    /// bunq's variant: the server has no idempotency key; the source marks its transfer and looks
+    /// for the mark before and after sending (`MarkedModelServer`, over `BunqSaveProtocol`).
+    var markedServer = false
+    /// For the model's own test of the marked variant: the source sends without looking first.
+    var skipCheck = false
     static let calendar = Week.calendar(in: TimeZone(identifier: "Europe/London")!)
     static let week = Week(containing: fixedNow, calendar: calendar).previous
     static let goals = [Goal(id: 1, name: "Alpha", ownerId: 7, target: nil, balance: Money(minorUnits: 0, currency: .usd)),
@@ -122,6 +132,7 @@ struct SaveProtocolModel {
             actions.append(.run(machine: machine, goal: 2, fault: .none))
             if state.signIns < bounds.signIns { actions.append(.signInAgain(machine: machine)) }
         }
+        if markedServer && bounds.machines >= 2 { actions.append(.race(goal: 1)) }
         return actions
     }
 
@@ -134,13 +145,18 @@ struct SaveProtocolModel {
         case .signInAgain(let machine):
             next.tokens[machine] += 1
             next.signIns += 1
+        case .race(let goal):
+            if let violation = await race(goal: goal, &next) { return .failure(violation) }
         case .run(let machine, let goal, let fault):
             let life = Life(fault: fault)
             let record = ModelRecord(next.records[machine], life: life)
-            let server = ModelServer(applied: next.applied, goals: Self.goals, listed: (0..<next.arrived).map(payment),
-                                     record: record, life: life, roundUp: roundUp, forgetful: forgetfulServer)
+            let server: any ModelServing = markedServer
+                ? MarkedModelServer(box: AppliedBox(next.applied), goals: Self.goals, listed: (0..<next.arrived).map(payment), record: record,
+                                    life: life, skipCheck: skipCheck)
+                : ModelServer(applied: next.applied, goals: Self.goals, listed: (0..<next.arrived).map(payment),
+                              record: record, life: life, roundUp: roundUp, forgetful: forgetfulServer)
             let now = next.weekOver ? Self.week.end.addingTimeInterval(86_400 + 3_600) : Self.week.start.addingTimeInterval(3 * 86_400)
-            let saver = RoundUpSaver(identity: Self.identity(token: next.tokens[machine]), record: record)
+            let saver = RoundUpSaver(identity: identity(token: next.tokens[machine]), record: record)
             let context = CommandContext(api: server, sourceKind: "qapital", currency: .usd, format: .table,
                                          output: OutputSink { _ in }, calendar: Self.calendar, now: { now }, saver: saver)
             let name = Self.goals.first { $0.id == goal }?.name ?? ""
@@ -172,7 +188,7 @@ struct SaveProtocolModel {
                 return Violation("transfer \(transfer.key) moved \(transfer.amount.minorUnits) for payments \(transfer.payments) worth \(sum)")
             }
         }
-        if let twice = moved.first(where: { $0.value > 1 }) {
+        if let twice = moved.first(where: { $0.value > 1 && !state.detected.contains($0.key) }) {
             return Violation("the round-up of \(twice.key) moved \(twice.value) times")
         }
         for (machine, record) in state.records.enumerated() {
@@ -198,7 +214,8 @@ struct SaveProtocolModel {
         }
         var moved: [String: Int] = [:]
         for transfer in state.applied { for id in transfer.payments { moved[id, default: 0] += 1 } }
-        for index in 0..<state.arrived where roundUp("p\(index)") > 0 && moved["p\(index)"] != 1 {
+        for index in 0..<state.arrived where roundUp("p\(index)") > 0 && moved["p\(index)"] != 1
+            && !(state.detected.contains("p\(index)") && (moved["p\(index)"] ?? 0) > 1) {
             return Violation("after every machine ran once the week was over, p\(index) moved \(moved["p\(index)"] ?? 0) times")
         }
         return nil
@@ -281,7 +298,7 @@ final class ModelRecord: RoundUpRecord, @unchecked Sendable {
 
 /// The server: applies a transfer id once (the same id again with the same goal and amount is
 /// answered as before; another goal or amount is 409), lists the payments that have arrived.
-final class ModelServer: SavingsAPI, @unchecked Sendable {
+final class ModelServer: ModelServing, @unchecked Sendable {
     private let lock = NSLock()
     private var applied: [SaveProtocolModel.Applied]
     private let baseGoals: [Goal]

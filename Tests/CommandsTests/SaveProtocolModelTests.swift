@@ -37,4 +37,35 @@ import Testing
         let (_, violation) = await model.explore()
         #expect(violation?.contains("moved 2 times") == true, "\(violation ?? "no violation")")
     }
+
+    /// bunq's variant (issue 39): no idempotency key; the source looks for its mark before and
+    /// after sending. Lost answers, crashes, later runs and later machines move each payment
+    /// once; two runs at once (both look before either sends) may move a week twice, and are
+    /// then always said ("saved twice by two runs at once"), never moved back.
+    @Test func withoutAnIdempotencyKeyTheMarkMovesOnceAndARaceIsSaid() async {
+        let model = SaveProtocolModel(bounds: .init(machines: 2, depth: 4, payments: [435, 520, 300], signIns: 1), markedServer: true)
+        let (states, violation) = await model.explore()
+        #expect(violation == nil, "\(violation ?? "")")
+        #expect(states > 50, "only \(states) states")
+        // The race is in the bound: after the week's end, it moves the week twice, and says so.
+        guard case .success(let over) = await model.apply(.endWeek, to: model.initial),
+              case .success(let raced) = await model.apply(.race(goal: 1), to: over) else {
+            Issue.record("the race broke an invariant")
+            return
+        }
+        #expect(raced.applied.count == 2 && raced.detected == ["p0"])
+        // A later run after the race moves nothing more.
+        guard case .success(let later) = await model.apply(.run(machine: 1, goal: 2, fault: .none), to: raced) else {
+            Issue.record("a later run broke an invariant")
+            return
+        }
+        #expect(later.applied.count == 2)
+    }
+
+    /// The marked variant's model catches a source that sends without looking first.
+    @Test func theModelCatchesAMarkedSaveWithoutTheCheck() async {
+        let model = SaveProtocolModel(bounds: .init(machines: 2, depth: 3, payments: [435], signIns: 0), markedServer: true, skipCheck: true)
+        let (_, violation) = await model.explore()
+        #expect(violation?.contains("moved 2 times") == true, "\(violation ?? "no violation")")
+    }
 }

@@ -199,11 +199,15 @@ public struct RoundUpSaver: Sendable {
         /// The money moved (or had moved under this key): the goal as the server answered.
         case saved(SavedRoundUp, Goal)
         /// The key was already used for another transfer: the week was saved by another run.
-        case savedElsewhere(SavedRoundUp)
+        /// `said`: the source's own words for it, where it has them ("already saved on DATE into GOAL").
+        case savedElsewhere(SavedRoundUp, said: String? = nil)
         /// Refused by the server: nothing moved; the record forgets it.
         case refused(APIError)
         /// No answer (or an answer that does not say): kept pending, to send again.
         case unknown(any Error)
+        /// Moved, and found moved twice (`SavedTwice`: two runs raced on a source without an
+        /// idempotency key): recorded as saved; the message says what to move back by hand.
+        case savedTwice(SavedRoundUp, SavedTwice)
     }
 
     /// Sends `part` (kept as pending first, so a crash or a lost answer sends the same key again).
@@ -222,7 +226,9 @@ public struct RoundUpSaver: Sendable {
             return .unknown(RecordProblem(message: "the record of saved round-ups cannot be written (\(error)); nothing was sent"))
         }
         do {
-            let goal = try await api.transfer(goalId: part.goalId, transferId: part.key, amount: part.amount)
+            let goal = try await TransferAttempt.$current.withValue(TransferAttempt(week: part.week, resent: resent)) {
+                try await api.transfer(goalId: part.goalId, transferId: part.key, amount: part.amount)
+            }
             var done = part
             // The same key, goal and amount answered as before: the payments moved, under this
             // key, but not now.
@@ -231,6 +237,18 @@ public struct RoundUpSaver: Sendable {
             done.savedAt = now()
             try? record.keep(done)
             return replayed ? .savedElsewhere(done) : .saved(done, goal)
+        } catch let already as AlreadySaved {
+            let done = SavedRoundUp(key: part.key, week: part.week, goalId: part.goalId, goalName: part.goalName,
+                                    amount: part.amount, payments: [], startedAt: part.startedAt,
+                                    state: .savedElsewhere, savedAt: now())
+            try? record.keep(done)
+            return .savedElsewhere(done, said: already.message)
+        } catch let twice as SavedTwice {
+            var done = part
+            done.state = .saved
+            done.savedAt = now()
+            try? record.keep(done)
+            return .savedTwice(done, twice)
         } catch let error as APIError {
             if error.status == 409 {
                 // Another run or machine saved the week under this key: which payments it covered

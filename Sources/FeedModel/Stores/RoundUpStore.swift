@@ -358,6 +358,9 @@ public final class RoundUpStore {
             goals.apply(goal)
         case .savedElsewhere:
             transfer.phase = .savedElsewhere
+        case .savedTwice(_, let twice):
+            transfer.phase = .failed(twice.message)
+            goals.apply(twice.goal)
         case .refused(let error):
             transfer.phase = .failed(GoalStore.message(error, request: request))
         case .unknown(let error):

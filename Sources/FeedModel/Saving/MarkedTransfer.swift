@@ -1,0 +1,47 @@
+import Foundation
+
+/// For a source whose API has no idempotency key (a transfer marked in its description and
+/// looked for before every send, docs/roundups.md): what the saver tells the source about the
+/// transfer it asks for, for the length of the `transfer` call.
+public struct TransferAttempt: Sendable, Hashable {
+    /// "2026-W47": the week whose round-ups move (the source looks back to its Monday).
+    public let week: String
+    /// The same transfer was sent before and its answer was lost: a marked transfer found now is this run's own.
+    public let resent: Bool
+
+    public init(week: String, resent: Bool) {
+        self.week = week
+        self.resent = resent
+    }
+
+    @TaskLocal public static var current: TransferAttempt?
+    /// Set by a headless run (`roundups --save`, often on a timer): such a source may wait a
+    /// random moment before it looks, so timers firing in the same minute rarely overlap.
+    @TaskLocal public static var unattended = false
+}
+
+/// Thrown by such a source after sending, when it finds its mark on two transfers: two runs
+/// checked at the same moment and both sent. The money moved (twice); nothing is moved back.
+public struct SavedTwice: Error, Sendable, CustomStringConvertible {
+    /// The goal as it is now.
+    public let goal: Goal
+    /// "saved twice by two runs at once: move €4.32 back from Holiday in the bank's app"
+    public let message: String
+
+    public init(goal: Goal, message: String) {
+        self.goal = goal
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// Thrown by such a source when it finds its mark before sending: another run or machine saved
+/// the week ("already saved on 24 Nov 2026 into Holiday"); nothing moved now.
+public struct AlreadySaved: Error, Sendable, CustomStringConvertible {
+    public let message: String
+
+    public init(message: String) { self.message = message }
+
+    public var description: String { message }
+}
