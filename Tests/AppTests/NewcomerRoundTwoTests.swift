@@ -1,0 +1,122 @@
+@testable import DemoData
+import FeedModel
+import Foundation
+import Testing
+import TermUI
+import TestSupport
+@testable import QapitalApp
+
+/// What a newcomer trips on, round two (issue 41, items 1–8): the app driven by keys through
+/// its real loop, asserting what a person sees.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct NewcomerRoundTwoTests {
+    /// The lines inside the box whose top border carries `title`.
+    static func boxLines(_ lines: [String], title: String) -> [String]? {
+        let rows = lines.map { Array($0) }
+        guard let top = rows.firstIndex(where: { String($0).contains("┌") && String($0).contains(title) }),
+              let left = rows[top].firstIndex(of: "┌"), let right = rows[top].lastIndex(of: "┐") else { return nil }
+        var text: [String] = []
+        for row in rows[(top + 1)...] {
+            guard row.count > right, row[left] != "└" else { break }
+            text.append(String(row[(left + 1)..<right]))
+        }
+        return text
+    }
+
+    /// The text inside the box whose top border carries `title`, its lines joined by a space.
+    static func boxText(_ lines: [String], title: String) -> String? {
+        boxLines(lines, title: title).map { $0.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ") }
+    }
+
+    static func words(_ text: String) -> String { text.split(separator: " ").joined(separator: " ") }
+
+    /// The demo with the same card payments in every week (those of `RoundUpsApp`: $1.58 of
+    /// round-ups, Uber's whole $7.00 among them), a week after `fixedNow`, at a size.
+    static func roundUps(width: Int, height: Int) -> AppHarness {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "test")
+        api.script { script in
+            script.transactions = { from, to in
+                guard to.timeIntervalSince(from) <= 8 * 86_400 else { return [] }  // a week's, not the twelve weeks'
+                func at(_ hours: Double) -> Date { from.addingTimeInterval(hours * 3_600) }
+                func usd(_ cents: Int64) -> Money { Money(minorUnits: cents, currency: .usd) }
+                return [
+                    Transaction(id: "t1-\(from)", timestamp: at(24 + 9.5), amount: usd(-435), counterparty: "Tesco"),
+                    Transaction(id: "t2-\(from)", timestamp: at(48 + 12), amount: usd(-520), counterparty: "Blue Bottle Coffee"),
+                    Transaction(id: "t3-\(from)", timestamp: at(8.25), amount: usd(-87), counterparty: "Bakery Nº5"),
+                    Transaction(id: "t6-\(from)", timestamp: at(48 + 8), amount: usd(-700), counterparty: "Uber"),
+                ]
+            }
+        }
+        return AppHarness(api: api, width: width, height: height, timeZone: RoundUpsApp.stockholm, clock: { RoundUpsApp.weekLater })
+    }
+
+    // MARK: 2. Status messages whole
+
+    nonisolated static let longFailure = "GET /savingsgoals: Monzo's API cannot connect to api.monzo.com: the connection was refused by the server (is it up?)"
+
+    @Test(arguments: [80, 100, 160]) func aStatusMessageLongerThanTheBarIsShownWhole(width: Int) async throws {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "Monzo")
+        api.script { $0.goals = { throw APIError(kind: .cannotConnect, request: "GET /savingsgoals", message: Self.longFailure) } }
+        let app = AppHarness(api: api, width: width, height: 24)
+        let lines = await app.start()
+        // The bar's lines at the bottom, read as one text.
+        let bottom = Self.words(lines.suffix(4).joined(separator: " "))
+        #expect(bottom.contains(Self.words("✗ " + Self.longFailure)), "\(lines.suffix(4).joined(separator: "\n"))")
+        #expect(lines.last?.contains("? help") == true)
+    }
+
+    @Test func aMessageLongerThanThreeLinesIsCutWithAnEllipsisOnTheThird() async throws {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "Monzo")
+        api.script { $0.goals = { throw APIError(kind: .cannotConnect, request: "GET /savingsgoals", message: Self.longFailure) } }
+        let app = AppHarness(api: api, width: 30, height: 24)
+        let lines = await app.start()
+        // Three lines above the bar, the third ending in "…"; the bar keeps its place.
+        #expect(lines[20].hasPrefix(" ✗ GET"), "\(lines.suffix(5).joined(separator: "\n"))")
+        #expect(lines[22].trimmingCharacters(in: .whitespaces).hasSuffix("…"))
+        #expect(lines[23].contains("? help"))
+        #expect(lines.allSatisfy { TextWidth.of($0) <= 30 })
+    }
+
+    /// Wrapping keeps every character but the spaces it breaks at, and no line is wider than
+    /// asked: over generated texts (words of 1–14 cells, wide characters, runs of spaces) and widths.
+    @Test func wrappingLosesNothingAndKeepsToTheWidth() {
+        var seed: UInt64 = 41
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let alphabet: [Character] = ["a", "b", "Z", "1", "東", "京", "é", ".", "$"]
+        for _ in 0..<400 {
+            var text = ""
+            for _ in 0..<(1 + next(12)) {
+                text += String((0..<(1 + next(14))).map { _ in alphabet[next(alphabet.count)] })
+                text += String(repeating: " ", count: 1 + (next(5) == 0 ? 2 : 0))
+            }
+            let width = 2 + next(20)
+            let spans = [Span(String(text.prefix(5)), .bold), Span(String(text.dropFirst(5)))]
+            let lines = SpanWrap.wrap(spans, width: width)
+            for line in lines { #expect(line.reduce(0) { $0 + $1.width } <= width, "\(text) at \(width)") }
+            let lineTexts: [String] = lines.map { line in line.map(\.text).joined() }
+            let kept = String(lineTexts.joined().filter { $0 != " " })
+            #expect(kept == String(text.filter { $0 != " " }), "\(text) at \(width)")
+            // Words that fit a line are never broken.
+            let words: [String] = text.split(separator: " ").map(String.init)
+            if words.allSatisfy({ TextWidth.of($0) <= width }) {
+                let wrappedWords: [String] = lineTexts.flatMap { $0.split(separator: " ").map(String.init) }
+                #expect(wrappedWords == words, "\(text) at \(width)")
+            }
+            // Styles stay with their characters.
+            let boldSpans: [Span] = lines.joined().filter { $0.style == .bold }
+            let bold = String(boldSpans.map(\.text).joined().filter { $0 != " " })
+            #expect(bold == String(text.prefix(5).filter { $0 != " " }))
+        }
+    }
+
+    @Test func aShortMessageStaysInTheBar() async throws {
+        let app = AppHarness(api: flakyActivitiesAPI(), width: 100, height: 24)
+        _ = await app.start()
+        let lines = await app.press(.char("2"))
+        #expect(lines[22].contains("HTTP 500") == false)
+        #expect(lines[23].contains("✗ GET /activities: HTTP 500"))
+    }
+}
