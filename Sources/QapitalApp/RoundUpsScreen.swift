@@ -268,9 +268,10 @@ final class RoundUpsScreen: TabScreen {
         let largest = history.map(\.total.minorUnits).max() ?? 0
         let shown = history.firstIndex { $0.week == store.week }
         let calendar = store.calendar
-        let chart = BarChart(values: history.map(\.total.minorUnits), highlighted: shown,
+        var chart = BarChart(values: history.map(\.total.minorUnits), highlighted: shown,
                              topLabel: Money(minorUnits: largest, currency: currency).formatted,
                              xLabels: [shortDay(first.week.start, calendar: calendar), shortDay(last.week.start, calendar: calendar)])
+        chart.highlightLabel = shown.map { shortDay(history[$0].week.start, calendar: calendar) }
         // Bars three cells wide when there is room, and the words to their right.
         let barsWidth = chart.gutterWidth + history.count * 4 - 1
         let words = rect.width - barsWidth - 2

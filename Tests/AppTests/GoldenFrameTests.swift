@@ -32,6 +32,8 @@ import TestSupport
         DemoFrame(name: "goals", keys: []),
         DemoFrame(name: "activity", keys: [.char("2")]),
         DemoFrame(name: "round-ups", keys: [.char("3")]),
+        // Last week's: the chart's ▲ and its label under that week's bar.
+        DemoFrame(name: "round-ups-last-week", keys: [.char("3"), .char("[")]),
         DemoFrame(name: "achievements", keys: [.char("4")]),
         DemoFrame(name: "people", keys: [.char("5")]),
         DemoFrame(name: "goal-detail", keys: [.enter]),

@@ -119,4 +119,18 @@ import TestSupport
         #expect(lines[22].contains("HTTP 500") == false)
         #expect(lines[23].contains("✗ GET /activities: HTTP 500"))
     }
+
+    // MARK: 6. The chart's marker and its label name the same bar
+
+    @Test func theMarkerAndItsLabelNameTheShownWeek() async throws {
+        let app = AppHarness(width: 80, height: 24)
+        _ = await app.start()
+        for presses in 0..<4 {
+            let lines = await app.press(presses == 0 ? .char("3") : .char("["))
+            let week = app.core.roundUps.week
+            let label = RoundUpsScreen.dayLabel(week.start, calendar: week.calendar).split(separator: " ").dropFirst().joined(separator: " ")
+            let axis = try #require(lines.first { $0.contains("▲") }, "\(lines.joined(separator: "\n"))")
+            #expect(axis.contains("▲ " + label) || axis.contains(label + " ▲"), "week \(label): \(axis)")
+        }
+    }
 }
