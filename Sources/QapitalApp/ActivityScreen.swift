@@ -43,30 +43,32 @@ final class ActivityScreen: TabScreen {
         return .consumed
     }
 
-    /// Enter: the goal the activity names, else the activity in a card; on the error row a retry.
+    /// Enter: the activity in a card, its message whole (Enter again opens the goal it names);
+    /// on the error row a retry.
     private func open(_ data: ScreenData) -> Outcome {
         guard list.selected < rows.count, case .activity(let index) = rows.rows[list.selected], index < data.feed.activities.count else {
             if list.selected >= rows.count, case .failed = data.feed.phase { return .run(.retryActivity) }
             return .consumed
         }
-        let activity = data.feed.activities[index]
-        if let goal = GoalDetailScreen.goal(namedIn: activity.message, data.goals.goals) {
-            return GoalDetailScreen.open(goal.id, data)
-        }
-        return .present(Self.card(activity, data))
+        return .present(Self.card(data.feed.activities[index], data))
     }
 
-    /// An activity in full: when, what, how much, who.
+    /// An activity in full: when, what, how much, who, and the goal it names (which Enter opens).
     static func card(_ activity: Activity, _ data: ScreenData) -> DetailCard {
         let when = data.format.shortDate(activity.timestamp) + " " + data.format.time(activity.timestamp)
-        var lines: [[Span]] = [
+        var fields = [
             DetailCard.field("When", [Span(when)]),
             DetailCard.field("What", DisplayFormat.spans(activity.message)),
             DetailCard.field("Amount", [Span(activity.amount.formatted, DisplayFormat.moneyStyle)]),
             DetailCard.field("Who", [Span(data.users.name(for: activity.userId, holder: PeopleRoster.holder(of: data.goals.goals)))]),
         ]
-        if activity.isVoid { lines.append(DetailCard.field("", [Span("declined or reversed: nothing moved", Style(fg: .role(.muted)))])) }
-        return DetailCard(title: "Activity", lines: lines)
+        if activity.isVoid { fields.append(DetailCard.field("", [Span("declined or reversed: nothing moved", Style(fg: .role(.muted)))])) }
+        guard let goal = GoalDetailScreen.goal(namedIn: activity.message, data.goals.goals) else {
+            return DetailCard(title: "Activity", fields: fields)
+        }
+        fields.append(DetailCard.field("Goal", [Span(goal.name, .bold)]))
+        let id = goal.id
+        return DetailCard(title: "Activity", fields: fields, opens: (goal.name, { GoalDetailScreen.open(id, $0) }))
     }
 
     /// A click selects an activity (on a day's header: its first activity).

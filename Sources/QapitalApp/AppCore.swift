@@ -154,7 +154,9 @@ public final class AppCore {
     private func apply(_ outcome: Outcome, from overlay: (any Overlay)?) -> Outcome {
         switch outcome {
         case .ignored, .consumed: break
-        case .push(let next): stacks[tabIndex].append(next)
+        case .push(let next):
+            overlays.removeAll { $0 === overlay }  // (a card that opens a screen goes as it opens)
+            stacks[tabIndex].append(next)
         case .pop: if stacks[tabIndex].count > 1 { stacks[tabIndex].removeLast() }
         case .present(let next): overlays.append(next)
         case .notice(let text): showNotice(text)

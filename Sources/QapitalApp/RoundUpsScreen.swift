@@ -90,14 +90,18 @@ final class RoundUpsScreen: TabScreen {
     static func card(_ line: RoundUp.Line, saveable: Bool, calendar: Calendar, format: DisplayFormat) -> DetailCard {
         let payment = line.transaction
         let muted = Style(fg: .role(.muted))
-        return DetailCard(title: "Payment", lines: [
+        return DetailCard(title: "Payment", fields: [
             DetailCard.field("When", [Span(dayLabel(payment.timestamp, calendar: calendar, year: true) + " " + format.time(payment.timestamp))]),
             DetailCard.field("Paid to", [Span(payment.counterparty)]),
             DetailCard.field("Amount", [Span(payment.amount.formatted, Style(fg: .role(.moneyOut)))]),
             DetailCard.field("Round-up", [Span(line.roundUp.formatted, DisplayFormat.moneyStyle)]
-                + [Span(saveable ? "  in the week's total" : "  apart: another currency than the account's", muted)]),
+                + [Span(line.roundUp.minorUnits == 0 ? "  " + wholeAmountNote
+                        : saveable ? "  in the week's total" : "  apart: another currency than the account's", muted)]),
         ])
     }
+
+    /// Why a payment rounds up by nothing.
+    static let wholeAmountNote = "a whole amount: nothing to round up"
 
     func refresh(_ data: ScreenData) -> [Command] {
         data.roundUps.transfer?.failureMessage != nil ? [.retryTransfer] : [.loadWeek]

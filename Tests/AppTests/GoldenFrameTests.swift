@@ -47,6 +47,9 @@ import TestSupport
         DemoFrame(name: "goal-picker", keys: [.char("3"), .char("["), .char("s")]),
         DemoFrame(name: "save-confirmation", keys: [.char("3"), .char("["), .char("s"), .enter]),
         DemoFrame(name: "new-goal-form", keys: [.char("a")]),
+        // Details cards: an activity whole (its message wrapped), a payment.
+        DemoFrame(name: "activity-card", keys: [.char("2"), .char("j"), .char("j"), .enter]),
+        DemoFrame(name: "payment-card", keys: [.char("3"), .char("["), .enter]),
         DemoFrame(name: "sign-in", keys: [], signIn: true),
     ]
 

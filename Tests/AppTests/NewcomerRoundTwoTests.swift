@@ -50,6 +50,58 @@ import TestSupport
         return AppHarness(api: api, width: width, height: height, timeZone: RoundUpsApp.stockholm, clock: { RoundUpsApp.weekLater })
     }
 
+    // MARK: 1. Every activity's whole text
+
+    /// Walks the Activity tab's cursor to the activity at `index` of the feed.
+    static func select(activity index: Int, _ app: AppHarness) async {
+        while let at = app.core.activity.rows.activityIndex(atOrAfter: app.core.activity.list.selected), at != index {
+            _ = await app.press(.char("j"))
+        }
+    }
+
+    @Test func enterShowsTheLongestMessageWholeAt80Columns() async throws {
+        let app = AppHarness(width: 80, height: 24)
+        _ = await app.start()
+        _ = await app.press(.char("2"))
+        // (One cell a character, so the card's box can be read by columns.)
+        let activities = app.core.feed.activities.prefix(40)
+        let narrow = activities.indices.filter { activities[$0].message.plainText.allSatisfy { TextWidth.of($0) == 1 } }
+        let longest = try #require(narrow.max { activities[$0].message.plainText.count < activities[$1].message.plainText.count })
+        let message = activities[longest].message.plainText
+        #expect(TextWidth.of(message) > 60, "the demo has a message the row cuts: \(message)")
+        await Self.select(activity: longest, app)
+        // The row cuts it…
+        #expect(!app.terminal.lines.contains { $0.contains(message) })
+        // …Enter shows it whole (wrapped in the card), and keeps the tab.
+        let lines = await app.press(.enter)
+        #expect(app.core.screen is ActivityScreen)
+        #expect(app.core.overlays.last is DetailCard)
+        let card = try #require(Self.boxText(lines, title: "Activity"))
+        #expect(Self.words(card).contains(Self.words(message)), "\(card)")
+    }
+
+    @Test func enterInTheCardOpensTheGoalTheActivityNames() async throws {
+        let app = AppHarness()
+        _ = await app.start()
+        _ = await app.press(.char("2"))
+        let activities = app.core.feed.activities
+        let goals = app.core.goals.goals
+        let named = try #require(activities.firstIndex { GoalDetailScreen.goal(namedIn: $0.message, goals) != nil })
+        let goal = try #require(GoalDetailScreen.goal(namedIn: activities[named].message, goals))
+        await Self.select(activity: named, app)
+        let before = app.core.activity.list.selected
+        let card = await app.press(.enter).joined(separator: "\n")
+        #expect(card.contains("Enter opens \(goal.name)"))
+        let lines = await app.press(.enter)
+        #expect(app.core.overlays.isEmpty)
+        let detail = try #require(app.core.screen as? GoalDetailScreen)
+        #expect(detail.goalId == goal.id)
+        #expect(lines[1].contains(goal.name))
+        _ = await app.press(.escape)
+        #expect(app.core.screen is ActivityScreen)
+        #expect(app.core.activity.list.selected == before)
+    }
+
     // MARK: 2. Status messages whole
 
     nonisolated static let longFailure = "GET /savingsgoals: Monzo's API cannot connect to api.monzo.com: the connection was refused by the server (is it up?)"
@@ -132,5 +184,31 @@ import TestSupport
             let axis = try #require(lines.first { $0.contains("▲") }, "\(lines.joined(separator: "\n"))")
             #expect(axis.contains("▲ " + label) || axis.contains(label + " ▲"), "week \(label): \(axis)")
         }
+    }
+
+    // MARK: 7. The payment card
+
+    @Test func thePaymentCardAlignsItsColumnsAndSaysWhyARoundUpIsZero() async throws {
+        let app = Self.roundUps(width: 80, height: 24)
+        _ = await app.start()
+        var lines = await app.press(.char("3"), .char("["), .enter)
+        var card = try #require(Self.boxText(lines, title: "Payment"))
+        #expect(!card.contains("Round-up$"), "\(card)")
+        // Every value starts in one column, clear of the longest label.
+        let rows = try #require(Self.boxLines(lines, title: "Payment"))
+        var columns: Set<Int> = []
+        for label in ["When", "Paid to", "Amount", "Round-up"] {
+            let row = try #require(rows.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }.map(Array.init))
+            let end = try #require((0..<row.count).first { String(row[$0...]).hasPrefix(label) }) + label.count
+            let value = try #require((end..<row.count).first { row[$0] != " " })
+            #expect(value >= end + 2, "\(String(row))")
+            columns.insert(value)
+        }
+        #expect(columns.count == 1, "\(rows)")
+        // Uber, −$7.00: a whole amount.
+        lines = await app.press(.escape, .char("j"), .enter)
+        card = try #require(Self.boxText(lines, title: "Payment"))
+        #expect(card.contains("Uber") && card.contains("$0.00"))
+        #expect(card.contains("a whole amount: nothing to round up"), "\(card)")
     }
 }
