@@ -172,6 +172,60 @@ import TestSupport
         #expect(lines[23].contains("✗ GET /activities: HTTP 500"))
     }
 
+    // MARK: 3. New rows in sight
+
+    /// The demo's goals and people, and a history of 60 activities (one window) with `count`
+    /// newer ones above them.
+    nonisolated static func activity(_ text: String, minutesAgo: Double) -> Activity {
+        Activity(message: MarkupText(parsing: text), amount: Money(minorUnits: 100, currency: .usd), userId: 1,
+                 timestamp: fixedNow.addingTimeInterval(-minutesAgo * 60), kind: .other)
+    }
+
+    static func growingAPI(_ count: Locked<Int>) -> FakeSavingsAPI {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "growing")
+        let old = (0..<60).map { Self.activity("<strong>You</strong> saved old \($0 + 1).", minutesAgo: Double($0 + 1) * 180) }
+        api.script {
+            $0.activities = { from, to in
+                let new = (0..<count.withLock { $0 }).map { Self.activity("<strong>You</strong> saved \($0 + 1) new.", minutesAgo: Double($0 + 1)) }
+                return ActivityPage(oldest: fixedNow.addingTimeInterval(-14 * 86_400),
+                                    activities: (new + old).filter { from <= $0.timestamp && $0.timestamp < to })
+            }
+        }
+        return api
+    }
+
+    @Test func atTheTopARefreshStaysAtTheTopOnTheNewestActivity() async throws {
+        let extra = Locked(0)
+        let app = AppHarness(api: Self.growingAPI(extra), width: 100, height: 24)
+        _ = await app.start()
+        _ = await app.press(.char("2"))
+        extra.withLock { $0 = 2 }
+        let lines = await app.press(.char("r"))
+        #expect(app.core.feed.activities.first?.message.plainText == "You saved 1 new.")
+        #expect(app.core.activity.rows.ordinal(ofRow: app.core.activity.list.selected) == 1)
+        #expect(app.core.activity.list.offset == 0)
+        #expect(lines.contains { $0.contains("You saved 1 new.") } && lines.contains { $0.contains("Today") })
+        #expect(!lines.joined().contains("new ↑"))
+    }
+
+    @Test func belowTheTopARefreshSaysHowManyCameAboveAndKeepsTheRow() async throws {
+        let extra = Locked(0)
+        let app = AppHarness(api: Self.growingAPI(extra), width: 100, height: 24)
+        _ = await app.start()
+        _ = await app.press(.char("2"))
+        for _ in 0..<25 { _ = await app.press(.char("j")) }
+        let activity = try #require(app.core.activity.rows.activity(atRow: app.core.activity.list.selected))
+        extra.withLock { $0 = 3 }
+        var lines = await app.press(.char("r"))
+        #expect(app.core.activity.rows.activity(atRow: app.core.activity.list.selected) == activity)
+        #expect(lines.joined(separator: "\n").contains("3 new ↑"), "\(lines.joined(separator: "\n"))")
+        // Going up to them, the note goes.
+        lines = await app.press(.char("g"))
+        #expect(!lines.joined().contains("new ↑"))
+        lines = await app.press(.char("G"), .char("g"))
+        #expect(!lines.joined().contains("new ↑"))
+    }
+
     // MARK: 6. The chart's marker and its label name the same bar
 
     @Test func theMarkerAndItsLabelNameTheShownWeek() async throws {
