@@ -109,6 +109,7 @@ public final class AppCore {
 
     private func receive(_ event: StoreEvent) {
         status.receive(event, stores)
+        if status.cameBack { run(Command.afterReconnecting(stores)) }
         if event == .signIn, signIn.checked() {
             // A new token was accepted: everything shown loads again with it.
             status.error = nil

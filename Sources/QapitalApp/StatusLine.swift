@@ -31,6 +31,11 @@ struct StatusLine {
     /// Offline, when to try the server again.
     private var reconnect = ReconnectPolicy()
     private var reportedFailures: Set<String> = []
+    /// The server could not be reached (offline; without a cache: the goals failed) and has
+    /// not answered since.
+    private var serverWasDown = false
+    /// Set by `receive`: this event is the server answering again after it was down.
+    private(set) var cameBack = false
     private var busySince: Date?
     /// The spinner's frame, moved on by `track(busy:)` (drawing only reads it); nil while
     /// nothing has waited long enough.
@@ -106,6 +111,10 @@ struct StatusLine {
     /// not read (named here, the rest shown); going offline starts the reconnect clock.
     mutating func receive(_ event: StoreEvent, _ stores: AppStores) {
         reconnect.observe(offline: isOffline, now: now())
+        let (down, up) = connectivity != nil ? (isOffline, !isOffline)
+            : (event == .goals && stores.goals.status.failureMessage != nil, event == .goals && stores.goals.status == .loaded)
+        cameBack = serverWasDown && up
+        if down { serverWasDown = true } else if up { serverWasDown = false }
         collectFailures(goals: stores.goals, feed: stores.feed, roundUps: stores.roundUps, event: event)
         if event == .account, let summary = stores.account.account?.summary { sourceName = summary }
         // What a refresh changed, unless another note came meanwhile ("Signed in." before the refresh it led to).

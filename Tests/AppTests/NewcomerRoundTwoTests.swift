@@ -226,6 +226,44 @@ import TestSupport
         #expect(!lines.joined().contains("new ↑"))
     }
 
+    // MARK: 4. An error leaves with the outage
+
+    @Test func afterReconnectingRoundUpsLoadAgainAndTheErrorGoes() async throws {
+        let clock = ManualClock(fixedNow)
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "serve")
+        api.script { $0.unreachable = Set(FakeSavingsAPI.Endpoint.allCases) }
+        let cache = OfflineStatusTests.GoalsOnlyCache(nil)
+        let caching = CachingSavingsAPI(remote: api, cache: cache, now: { fixedNow })
+        let app = AppHarness(api: caching, width: 100, height: 24, capabilities: OfflineStatusTests.capabilities(caching, cache),
+                             clock: { clock.now })
+        _ = await app.start()
+        var lines = await app.press(.char("3"))
+        #expect(lines.joined().contains("✗ GET /transactions"), "\(lines.joined(separator: "\n"))")
+        // The server comes back; the app's next reconnect attempt reaches it.
+        api.script { $0.unreachable = [] }
+        clock.advance(by: ReconnectPolicy.firstInterval + 1)
+        _ = app.tick()
+        lines = await app.screen()
+        #expect(!app.core.status.isOffline)
+        #expect(!lines.joined().contains("✗"), "\(lines.joined(separator: "\n"))")
+        #expect(app.core.roundUps.status == .loaded)
+        #expect(lines.contains { $0.contains("Round-ups") && $0.contains("from") } || lines.joined().contains("No card payments"))
+    }
+
+    @Test func withoutACacheGoalsAnsweringAgainRetriesWhatFailed() async throws {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "serve")
+        api.script { $0.unreachable = Set(FakeSavingsAPI.Endpoint.allCases) }
+        let app = AppHarness(api: api, width: 100, height: 24)
+        _ = await app.start()
+        var lines = await app.press(.char("2"))
+        #expect(lines.joined().contains("✗ GET /activities"))
+        api.script { $0.unreachable = [] }
+        // `r` on the goals reaches the server: the activity page that failed is asked again.
+        lines = await app.press(.char("1"), .char("r"), .char("2"))
+        #expect(!lines.joined().contains("✗"), "\(lines.joined(separator: "\n"))")
+        #expect(!app.core.feed.activities.isEmpty)
+    }
+
     // MARK: 6. The chart's marker and its label name the same bar
 
     @Test func theMarkerAndItsLabelNameTheShownWeek() async throws {
