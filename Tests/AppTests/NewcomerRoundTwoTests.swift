@@ -264,6 +264,44 @@ import TestSupport
         #expect(!app.core.feed.activities.isEmpty)
     }
 
+    // MARK: 5. The round-ups status lines belong to their week
+
+    @Test func aSavedLineStaysWithItsWeek() async throws {
+        let app = Self.roundUps(width: 80, height: 24)
+        _ = await app.start()
+        var lines = await app.press(.char("3"), .char("["), .char("s"), .char("j"), .enter, .enter)
+        let savedLine = lines.first { $0.contains("✓ Saved $1.58 into") }
+        #expect(savedLine != nil, "\(lines.joined(separator: "\n"))")
+        lines = await app.press(.char("["))
+        #expect(!lines.joined().contains("✓ Saved"), "\(lines.joined(separator: "\n"))")
+        lines = await app.press(.char("]"))
+        #expect(lines.joined().contains("✓ Saved $1.58 into"))
+    }
+
+    @Test func atSmallSizesTheWeeksTotalIsTheLastToGo() async throws {
+        let app = Self.roundUps(width: 30, height: 8)
+        _ = await app.start()
+        var lines = await app.press(.char("3"), .char("["))
+        #expect(lines.joined().contains("Round-ups: $1.58"), "\(lines.joined(separator: "\n"))")
+        // Saved, then the week before: its total, not the other week's line.
+        _ = await app.press(.char("s"), .char("j"), .enter, .enter)
+        #expect(app.core.roundUps.transfer?.phase != nil && app.core.roundUps.transfer?.failureMessage == nil)
+        lines = await app.press(.char("["))
+        #expect(lines.joined().contains("Round-ups: $1.58"), "\(lines.joined(separator: "\n"))")
+        #expect(!lines.joined().contains("✓ Saved"))
+        lines = await app.resize(width: 30, height: 7)
+        #expect(lines.joined().contains("Round-ups: $1.58"), "\(lines.joined(separator: "\n"))")
+    }
+
+    @Test func theTotalOutranksAFailedTransfersLines() {
+        // Ranks as the footer gives them: the total 3, a transfer's lines 2, the rest 1.
+        #expect(RoundUpsScreen.keptLines([3, 1, 2, 2], room: 1) == [0])
+        #expect(RoundUpsScreen.keptLines([3, 1, 2, 2], room: 2) == [0, 3])
+        #expect(RoundUpsScreen.keptLines([1, 1, 3, 2], room: 2) == [2, 3])
+        #expect(RoundUpsScreen.keptLines([3, 1, 2], room: 5) == [0, 1, 2])
+        #expect(RoundUpsScreen.keptLines([3, 1], room: 0) == [])
+    }
+
     // MARK: 6. The chart's marker and its label name the same bar
 
     @Test func theMarkerAndItsLabelNameTheShownWeek() async throws {
