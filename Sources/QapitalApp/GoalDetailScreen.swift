@@ -57,7 +57,9 @@ final class GoalDetailScreen: Screen {
         guard let goal = data.goals.goal(id: goalId) else { return nil }
         let entries = entries(data)
         let saver = list.selected < entries.count ? entries[list.selected].item.userId : nil
-        return UserPopup(people: (saver.map { [$0] } ?? []) + [goal.ownerId] + goal.connectedUserIds, startingAt: saver)
+        // The goal's people in their order (owner first), opened at the saver; one who saved into
+        // it and is no longer among them comes last.
+        return UserPopup(people: [goal.ownerId] + goal.connectedUserIds + (saver.map { [$0] } ?? []), startingAt: saver)
     }
 
     func shown(_ data: ScreenData) -> Shown {

@@ -341,4 +341,30 @@ import TestSupport
         #expect(card.contains("Uber") && card.contains("$0.00"))
         #expect(card.contains("a whole amount: nothing to round up"), "\(card)")
     }
+
+    // MARK: 8. The person card counts the goal's people in their order
+
+    @Test func thePersonCardCountsTheGoalsPeopleInTheirOrder() async throws {
+        let app = AppHarness()
+        _ = await app.start()
+        let goals = app.core.goals.goals
+        let shared = try #require(goals.first { $0.connectedUserIds.count >= 2 })
+        let people = [shared.ownerId] + shared.connectedUserIds
+        let index = try #require(GoalListScreen.visibleGoals(goals, filter: "").firstIndex { $0.id == shared.id })
+        for _ in 0..<index { _ = await app.press(.char("j")) }
+        _ = await app.press(.enter)
+        let feed = app.core.goals.feed(for: shared.id).entries
+        // A saving by someone who is not the first of the goal's people.
+        let row = try #require(feed.firstIndex { $0.item.userId != people[0] && people.contains($0.item.userId) })
+        for _ in 0..<row { _ = await app.press(.char("j")) }
+        let saver = feed[row].item.userId
+        let place = try #require(people.firstIndex(of: saver)) + 1
+        var text = await app.press(.char("u")).joined(separator: "\n")
+        #expect(text.contains("\(place) of \(people.count)"), "\(text)")
+        // Through all of them in order and round again.
+        for step in 1...people.count {
+            text = await app.press(.right).joined(separator: "\n")
+            #expect(text.contains("\((place - 1 + step) % people.count + 1) of \(people.count)"))
+        }
+    }
 }
