@@ -250,6 +250,28 @@ import TestSupport
         #expect(lines.contains { $0.contains("Round-ups") && $0.contains("from") } || lines.joined().contains("No card payments"))
     }
 
+    @Test func anOutageFoundByTheRoundUpsTabEndsWithIt() async throws {
+        let clock = ManualClock(fixedNow)
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "serve")
+        let cache = OfflineStatusTests.GoalsOnlyCache(nil)
+        let caching = CachingSavingsAPI(remote: api, cache: cache, now: { fixedNow })
+        let app = AppHarness(api: caching, width: 100, height: 24, capabilities: OfflineStatusTests.capabilities(caching, cache),
+                             clock: { clock.now })
+        _ = await app.start()
+        // The server goes away after the start; the Round-ups tab is the first to find it.
+        api.script { $0.unreachable = Set(FakeSavingsAPI.Endpoint.allCases) }
+        var lines = await app.press(.char("3"))
+        #expect(lines.joined().contains("✗ GET /transactions"))
+        #expect(app.core.status.isOffline)
+        api.script { $0.unreachable = [] }
+        clock.advance(by: ReconnectPolicy.firstInterval + 1)
+        _ = app.tick()
+        lines = await app.screen()
+        #expect(!app.core.status.isOffline)
+        #expect(app.core.roundUps.status == .loaded)
+        #expect(!lines.joined().contains("✗"), "\(lines.joined(separator: "\n"))")
+    }
+
     @Test func withoutACacheGoalsAnsweringAgainRetriesWhatFailed() async throws {
         let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "serve")
         api.script { $0.unreachable = Set(FakeSavingsAPI.Endpoint.allCases) }
