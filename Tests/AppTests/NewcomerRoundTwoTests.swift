@@ -102,6 +102,43 @@ import TestSupport
         #expect(app.core.activity.list.selected == before)
     }
 
+    @Test func anActivityOnAPersonsPageShowsItsCardToo() async throws {
+        // The demo's activities are all savings (listed as such); one more that is not.
+        let backend = DemoBackend(now: fixedNow)
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: backend), sourceName: "test")
+        let when = fixedNow.addingTimeInterval(-3600)
+        api.script {
+            $0.activities = { from, to in
+                let rent = Activity(message: MarkupText(parsing: "<strong>Henrik</strong> paid the rent for the flat on Storgatan, and the electricity bill."),
+                                    amount: Money(minorUnits: -120_000, currency: .usd), userId: 2, timestamp: when, kind: .other)
+                return ActivityPage(oldest: fixedNow.addingTimeInterval(-86_400 * 30), activities: from <= when && when < to ? [rent] : [])
+            }
+        }
+        let app = AppHarness(api: api, width: 80, height: 24)
+        _ = await app.start()
+        _ = await app.press(.char("2"), .char("5"))
+        // The first person with an activity of their own among their recent events.
+        var found: (PersonScreen, [PersonScreen.Row], Int)?
+        for _ in 0..<12 where found == nil {
+            _ = await app.press(.enter)
+            let person = try #require(app.core.screen as? PersonScreen)
+            let rows = person.rows(app.core.screenData)
+            if let index = rows.firstIndex(where: { if case .event(.activity) = $0 { true } else { false } }) {
+                found = (person, rows, index)
+            } else {
+                _ = await app.press(.escape, .char("j"))
+            }
+        }
+        let (person, rows, index) = try #require(found)
+        guard case .event(.activity(let activity)) = rows[index] else { return }
+        while person.list.selected < index { _ = await app.press(.char("j")) }
+        let lines = await app.press(.enter)
+        #expect(app.core.screen is PersonScreen)
+        #expect(app.core.overlays.last is DetailCard)
+        let card = try #require(Self.boxText(lines, title: "Activity"))
+        #expect(Self.words(card).contains(Self.words(activity.message.plainText)), "\(card)")
+    }
+
     // MARK: 2. Status messages whole
 
     nonisolated static let longFailure = "GET /savingsgoals: Monzo's API cannot connect to api.monzo.com: the connection was refused by the server (is it up?)"
