@@ -10,6 +10,7 @@ final class GoalDetailScreen: Screen {
     nonisolated static let keyMap: KeyMap<AppAction> = {
         var map = KeyMap<AppAction>()
         map.bind([.char("c")], to: .toggleChart, help: "show or hide the balance chart (shown when the height allows)", section: "Goal")
+        map.bind([.char("i")], to: .details, help: "the selected saving in full, its message whole", section: "Goal")
         return map
     }()
     let goalId: GoalID
@@ -39,8 +40,25 @@ final class GoalDetailScreen: Screen {
         case .toggleChart:
             showsChart.toggle()
             return .consumed
+        case .details:
+            let entries = entries(data)
+            guard list.selected < entries.count else { return .consumed }
+            return .present(Self.card(entries[list.selected], data))
         default: return .ignored
         }
+    }
+
+    /// A saving in full: when, what (the message whole), how much, who, by which rule.
+    static func card(_ entry: FeedEntry, _ data: ScreenData) -> DetailCard {
+        let item = entry.item
+        var fields = [
+            DetailCard.field("When", [Span(data.format.shortDate(item.timestamp) + " " + data.format.time(item.timestamp))]),
+            DetailCard.field("What", DisplayFormat.spans(item.message)),
+            DetailCard.field("Amount", [Span(item.amount.formatted, DisplayFormat.moneyStyle)]),
+            DetailCard.field("Who", [Span(data.users.name(for: item.userId, holder: PeopleRoster.holder(of: data.goals.goals)))]),
+        ]
+        if let rule = entry.rule { fields.append(DetailCard.field("Rule", [Span(rule.kind.label)])) }
+        return DetailCard(title: "Saving", fields: fields)
     }
 
     func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {

@@ -139,6 +139,36 @@ import TestSupport
         #expect(Self.words(card).contains(Self.words(activity.message.plainText)), "\(card)")
     }
 
+    @Test func iInAGoalShowsTheSelectedSavingWhole() async throws {
+        let app = AppHarness(width: 80, height: 24)
+        _ = await app.start()
+        let goals = GoalListScreen.visibleGoals(app.core.goals.goals, filter: "")
+        // The goal with the longest saving message (a row at 80 columns cuts it).
+        var best: (goal: Int, entry: Int, text: String)?
+        for (index, goal) in goals.enumerated() {
+            _ = await app.press(.char("g"))
+            for _ in 0..<index { _ = await app.press(.char("j")) }
+            _ = await app.press(.enter)
+            let entries = app.core.goals.feed(for: goal.id).entries.prefix(30)
+            for (row, entry) in entries.enumerated() where entry.item.message.plainText.allSatisfy({ TextWidth.of($0) == 1 }) {
+                let text = entry.item.message.plainText
+                if text.count > best?.text.count ?? 0 { best = (index, row, text) }
+            }
+            _ = await app.press(.escape)
+        }
+        let (goal, entry, text) = try #require(best)
+        _ = await app.press(.char("g"))
+        for _ in 0..<goal { _ = await app.press(.char("j")) }
+        _ = await app.press(.enter, .char("c"))
+        for _ in 0..<entry { _ = await app.press(.char("j")) }
+        let lines = await app.press(.char("i"))
+        #expect(app.core.overlays.last is DetailCard)
+        let card = try #require(Self.boxText(lines, title: "Saving"))
+        #expect(Self.words(card).contains(Self.words(text)), "\(card)")
+        _ = await app.press(.escape)
+        #expect(app.core.overlays.isEmpty && app.core.screen is GoalDetailScreen)
+    }
+
     // MARK: 2. Status messages whole
 
     nonisolated static let longFailure = "GET /savingsgoals: Monzo's API cannot connect to api.monzo.com: the connection was refused by the server (is it up?)"
