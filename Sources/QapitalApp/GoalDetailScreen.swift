@@ -20,6 +20,10 @@ final class GoalDetailScreen: Screen {
     var filter = "" {
         didSet { list.top() }
     }
+    /// The saving the cursor is on, to find it again when the feed is loaded anew.
+    private var selectedEntry: FeedEntry?
+    /// Savings a reload put above the selection, not yet scrolled to ("N new ↑").
+    var newAbove = 0
 
     init(goalId: GoalID) {
         self.goalId = goalId
@@ -31,7 +35,12 @@ final class GoalDetailScreen: Screen {
 
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
         guard let action else { return .ignored }
-        if list.navigate(action, count: entries(data).count) { return .consumed }
+        let entries = entries(data)
+        if list.navigate(action, count: entries.count) {
+            if list.selected < newAbove { newAbove = 0 }
+            selectedEntry = list.selected < entries.count ? entries[list.selected] : nil
+            return .consumed
+        }
         switch action {
         // In a goal, Enter shows who is behind the selected saving and the goal (as `u` does).
         case .open: return people(data).map { .present($0) } ?? .consumed
@@ -41,7 +50,6 @@ final class GoalDetailScreen: Screen {
             showsChart.toggle()
             return .consumed
         case .details:
-            let entries = entries(data)
             guard list.selected < entries.count else { return .consumed }
             return .present(Self.card(entries[list.selected], data))
         default: return .ignored
@@ -71,6 +79,29 @@ final class GoalDetailScreen: Screen {
 
     func refresh(_ data: ScreenData) -> [Command] { [.loadGoalFeed(goalId)] }
 
+    /// The feed loaded anew (r, a save into the goal): at the top the cursor stays at the top, on
+    /// the newest; lower down it stays on its saving, and the savings that came above it are
+    /// counted ("N new ↑"), as on the Activity tab.
+    func receive(_ event: StoreEvent, _ data: ScreenData) -> [Command] {
+        guard case .goalFeed(let id) = event, id == goalId else { return [] }
+        let entries = entries(data)
+        if list.selected > 0, let before = selectedEntry, let index = entries.firstIndex(where: { Self.same($0, before) }),
+           index != list.selected {
+            let moved = index - list.selected
+            list.offset = max(0, list.offset + moved)
+            list.selected = index
+            if moved > 0 { newAbove += moved }
+        }
+        selectedEntry = list.selected < entries.count ? entries[list.selected] : nil
+        return []
+    }
+
+    /// One saving in two answers: the same but for the id, which a server may make anew each time.
+    static func same(_ a: FeedEntry, _ b: FeedEntry) -> Bool {
+        a.item.timestamp == b.item.timestamp && a.item.amount == b.item.amount && a.item.userId == b.item.userId
+            && a.item.message == b.item.message
+    }
+
     func people(_ data: ScreenData) -> UserPopup? {
         guard let goal = data.goals.goal(id: goalId) else { return nil }
         let entries = entries(data)
@@ -98,7 +129,12 @@ final class GoalDetailScreen: Screen {
         return Layout(area: area, list: list)
     }
 
-    func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }
+    func laidOut(_ layout: Layout, _ data: ScreenData) {
+        list = layout.list ?? list
+        let entries = entries(data)
+        selectedEntry = list.selected < entries.count ? entries[list.selected] : nil
+        if list.offset == 0 { newAbove = 0 }  // the new savings are in sight
+    }
 
     /// The goal an activity or saving names: one of its bold words is a goal's name.
     static func goal(namedIn message: MarkupText, _ goals: [Goal]) -> Goal? {
@@ -179,6 +215,10 @@ final class GoalDetailScreen: Screen {
         ListView().draw(into: &buffer, rect: body, count: entries.count, state: &list) { buffer, index, row, _ in
             drawEntry(entries[index], users: users, format: format, filter: state.filter, holder: PeopleRoster.holder(of: store.goals),
                       into: &buffer, row: row)
+        }
+        if state.newAbove > 0, list.offset > 0 {
+            buffer.writeRightAligned(" \(state.newAbove) new ↑ ", maxX: body.maxX - 1, y: body.y,
+                                     style: Style(fg: .role(.highlight), attributes: [.bold, .reverse]))
         }
     }
 

@@ -293,6 +293,47 @@ import TestSupport
         #expect(!lines.joined().contains("new ↑"))
     }
 
+    /// The demo's goals, each with a feed of 40 savings and `count` newer ones above them.
+    nonisolated static func item(_ text: String, minutesAgo: Double) -> FeedItem {
+        FeedItem(id: UUID().uuidString, timestamp: fixedNow.addingTimeInterval(-minutesAgo * 60),
+                 message: MarkupText(parsing: text), amount: Money(minorUnits: 100, currency: .usd), userId: 1)
+    }
+
+    static func growingFeedAPI(_ count: Locked<Int>) -> FakeSavingsAPI {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "growing")
+        api.script {
+            $0.feed = { _ in
+                // (New ids each time, as a server may make them.)
+                (0..<count.withLock { $0 }).map { Self.item("You saved \($0 + 1) new.", minutesAgo: Double($0 + 1)) }
+                    + (0..<40).map { Self.item("You saved old \($0 + 1).", minutesAgo: Double($0 + 1) * 600) }
+            }
+        }
+        return api
+    }
+
+    @Test func inAGoalAReloadKeepsTheTopOrTheSavingAndSaysWhatCameAbove() async throws {
+        let extra = Locked(0)
+        let app = AppHarness(api: Self.growingFeedAPI(extra), width: 100, height: 24)
+        _ = await app.start()
+        _ = await app.press(.enter, .char("c"))
+        let detail = try #require(app.core.screen as? GoalDetailScreen)
+        // At the top: the newest comes in at the top, the cursor on it.
+        extra.withLock { $0 = 1 }
+        var lines = await app.press(.char("r"))
+        #expect(detail.list.selected == 0 && detail.list.offset == 0)
+        #expect(lines.contains { $0.contains("You saved 1 new.") })
+        // Lower down: the cursor keeps its saving, and the list says how many came above.
+        for _ in 0..<20 { _ = await app.press(.char("j")) }
+        let entries = app.core.goals.feed(for: detail.goalId).entries
+        let selected = entries[detail.list.selected].item.message
+        extra.withLock { $0 = 3 }
+        lines = await app.press(.char("r"))
+        #expect(app.core.goals.feed(for: detail.goalId).entries[detail.list.selected].item.message == selected)
+        #expect(lines.joined(separator: "\n").contains("2 new ↑"), "\(lines.joined(separator: "\n"))")
+        lines = await app.press(.char("g"))
+        #expect(!lines.joined().contains("new ↑"))
+    }
+
     // MARK: 4. An error leaves with the outage
 
     @Test func afterReconnectingRoundUpsLoadAgainAndTheErrorGoes() async throws {
