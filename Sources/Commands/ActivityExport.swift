@@ -4,7 +4,7 @@ import Foundation
 /// `qapital-tui activity` and `qapital-tui export`: the activity feed, newest first, written one
 /// two-week window at a time as each arrives (memory holds one window and the ids seen, however long the history).
 public enum ActivityExport {
-    public enum Kind: Sendable { case activity, export }
+    public enum Kind: String, Sendable { case activity, export }
 
     /// The longest window an empty stretch grows to (a year of two-week windows): what one
     /// answer can hold stays bounded, and a long empty stretch takes few requests.
@@ -42,7 +42,7 @@ public enum ActivityExport {
         if let since, since >= until { throw CommandFailure(.usage, "--since must be before --until") }
         // `activity` without --since: the last two weeks; `export`: everything.
         let since = start ?? (kind == .activity ? ActivityPager.anchor(now).addingTimeInterval(-ActivityPager.windowLength) : nil)
-        var writer = Writer(context: context, goals: goals)
+        var writer = Writer(context: context, goals: goals, kind: kind)
         // Appending (`--new` after an earlier run): no second CSV header.
         writer.begin(header: marked == nil || context.format != .csv)
         context.output.flush()
@@ -122,14 +122,17 @@ public enum ActivityExport {
     struct Writer {
         let context: CommandContext
         let goals: [Goal]
+        /// `activity` or `export`: the journal's first comment names the command that wrote it.
+        let kind: Kind
         var totals = Totals()
         private var sums: [String: CheckedSum] = [:]
         private var total: CheckedSum
         private let layout: TableLayout
 
-        init(context: CommandContext, goals: [Goal]) {
+        init(context: CommandContext, goals: [Goal], kind: Kind) {
             self.context = context
             self.goals = goals
+            self.kind = kind
             total = CheckedSum(context.currency)
             let goalWidth = min(24, max(4, goals.map { TableLayout.width($0.name) }.max() ?? 4))
             layout = TableLayout([.init("TIME", width: 16), .init("AMOUNT", width: 12, alignRight: true),
@@ -145,7 +148,7 @@ public enum ActivityExport {
                 output.line("{\"schema\":\"qapital-tui.activity\",\"version\":\(jsonSchemaVersion),\"source\":\(Cell.json(context.sourceKind)),\"activities\":[")
             case .csv: output.line("time,amount,currency,minor_units,goal,goal_id,user_id,message,id")
             case .ledger:
-                output.line("; qapital-tui export: one transaction per activity, newest first (hledger and ledger read it)")
+                output.line("; qapital-tui \(kind.rawValue): one transaction per activity, newest first (hledger and ledger read it)")
                 output.line("")
             }
         }

@@ -80,8 +80,14 @@ public struct DemoDataset: Sendable {
             Plan(id: 12, name: "Concert tickets ⚡️", target: 25_000, balance: 18_713, status: .active, shared: [3]),
         ]
 
+        // The history ends at today's midnight (UTC), whatever the hour: every process of a day
+        // draws the same rows at the same times, so the screen, the commands and a second run
+        // agree. Today holds only what the user does (a save, a new goal).
         let dayStart = DemoDataset.startOfDay(now)
-        let secondsToday = Int(now.timeIntervalSince(dayStart))
+        /// Where a day's second falls: day 0's draws (the newest) stand on the day before midnight.
+        func moment(day: Int, second: Int) -> Date {
+            dayStart.addingTimeInterval(Double(second - max(day, 1) * 86_400))
+        }
         let names = Dictionary(uniqueKeysWithValues: users.map { ($0.id, $0.displayName) })
         func who(_ userId: Int) -> String { userId == 1 ? "You" : names[userId] ?? User.placeholderName(for: userId) }
 
@@ -133,6 +139,7 @@ public struct DemoDataset: Sendable {
         }
 
         // When: zero to four moments a day, with gaps; none in the last `emptyRecentDays` days.
+        // Day 0's moments stand on the last day before midnight too, which is the busiest.
         // The savings take moments spread evenly over them, newest first, in a shuffled order.
         var moments: [Date] = []
         for day in 0..<DemoDataset.historyDays {
@@ -140,14 +147,14 @@ public struct DemoDataset: Sendable {
             let count = Int(random.next() % 5)
             var times: [Int] = []
             for _ in 0..<count {
-                let limit = day == 0 ? secondsToday : 86_400
-                guard limit > 1 else { break }
-                times.append(Int(random.next() % UInt64(limit)))
+                times.append(Int(random.next() % 86_400))
             }
             for second in times.sorted(by: >) {
-                moments.append(dayStart.addingTimeInterval(Double(second - day * 86_400 - options.emptyRecentDays * 86_400)))
+                moments.append(moment(day: day, second: second).addingTimeInterval(Double(-options.emptyRecentDays * 86_400)))
             }
         }
+        // Days 0 and 1 share the last day: newest first across both.
+        moments.sort(by: >)
         for index in stride(from: savings.count - 1, to: 0, by: -1) {
             savings.swapAt(index, Int(random.next() % UInt64(index + 1)))
         }
@@ -197,9 +204,7 @@ public struct DemoDataset: Sendable {
         for day in 0..<56 {
             let count = Int(random.next() % 4)
             for index in 0..<count {
-                let limit = day == 0 ? secondsToday : 86_400
-                guard limit > 1 else { break }
-                let second = Int(random.next() % UInt64(limit))
+                let second = Int(random.next() % 86_400)
                 let roll = random.next() % 20
                 let cents = Int64(random.next() % 6000) + 100
                 var paid = Money(minorUnits: -scale.minor(cents), currency: options.currency)
@@ -211,12 +216,12 @@ public struct DemoDataset: Sendable {
                 }
                 transactions.append(Transaction(
                     id: "tx-\(day)-\(index)",
-                    timestamp: dayStart.addingTimeInterval(Double(second - day * 86_400)),
+                    timestamp: moment(day: day, second: second),
                     amount: paid,
                     counterparty: DemoDataset.merchants[Int(random.next() % UInt64(DemoDataset.merchants.count))]))
             }
             if day % 14 == 3 {
-                transactions.append(Transaction(id: "tx-\(day)-salary", timestamp: dayStart.addingTimeInterval(Double(9 * 3600 - day * 86_400)),
+                transactions.append(Transaction(id: "tx-\(day)-salary", timestamp: moment(day: day, second: 9 * 3600),
                                                 amount: amount(250_000), counterparty: "Salary"))
             }
         }

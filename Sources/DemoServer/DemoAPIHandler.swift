@@ -244,7 +244,8 @@ public struct DemoAPIHandler: ServeHandler {
             message = String(message.dropFirst(prefix.count))
             break
         }
-        if message.hasSuffix(" (HTTP 404)") { message = String(message.dropLast(" (HTTP 404)".count)) }
+        // docs/api.md: a 404 names what was not found ("GET /savingsgoals/99/feed: not found").
+        if status == 404 { message = "\(error.request): not found" }
         return .error(status, message)
     }
 }

@@ -262,7 +262,7 @@ final class HTTPConnection: ChannelInboundHandler {
         let handler = self.handler
         let connection = NIOLoopBound(self, eventLoop: context.eventLoop)
         stats.started()
-        task = Task {
+        task = Task(executorPreference: ServeExecutor.shared) {
             let answer = await handler.handle(request)
             connection.eventLoop.execute {
                 connection.value.answer(answer)

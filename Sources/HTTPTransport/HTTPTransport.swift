@@ -317,7 +317,8 @@ public struct HTTPTransport: Sendable {
     }
 
     /// The error for a non-2xx status: 401/403 refuse the token, 404 is not found, 400/409/422
-    /// refuse the request (with the server's words), anything else is the bare status.
+    /// refuse the request, anything else is the status; each but 401/403/404 with the server's
+    /// words after it (`GET /activities: HTTP 500: injected failure: …`).
     public static func statusError(_ status: Int, label: String, serverMessage: String?) -> APIError {
         let said = serverMessage.map { ": " + TextSanitizer.clean(String($0.prefix(200))) } ?? ""
         switch status {
@@ -329,7 +330,7 @@ public struct HTTPTransport: Sendable {
         case 400, 409, 422:
             return APIError(kind: .rejected, request: label, message: "\(label): HTTP \(status)\(said)", status: status)
         default:
-            return APIError(kind: .http(status: status), request: label, message: "\(label): HTTP \(status)", status: status)
+            return APIError(kind: .http(status: status), request: label, message: "\(label): HTTP \(status)\(said)", status: status)
         }
     }
 

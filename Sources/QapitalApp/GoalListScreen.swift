@@ -284,7 +284,7 @@ final class GoalListScreen: TabScreen {
             let left = target - goal.balance
             line([Span(left.minorUnits > 0 ? "\(left.formatted) to go" : "Target reached", Style(fg: .role(.muted)))])
         } else {
-            line([Span("Target ", Style(fg: .role(.muted))), Span("no target", Style(fg: .role(.muted)))])
+            line([Span("No target", Style(fg: .role(.muted)))])
         }
         y += 1
         line([Span("Owner  ", Style(fg: .role(.muted))), Span(users.displayName(for: goal.ownerId))])

@@ -30,9 +30,9 @@ struct GoalPhoto {
 
     /// The photo at `raw` (`~/` is the home folder), or a one-line reason it cannot be one.
     /// `cellPixels`: where the terminal draws pictures itself, the preview is one at its resolution.
-    static func load(path raw: String, home: String = NSHomeDirectory(), cellPixels: PixelSize? = nil) -> Result<GoalPhoto, Problem> {
-        let trimmed = raw.trimmingCharacters(in: .whitespaces)
-        let path = trimmed == "~" ? home : trimmed.hasPrefix("~/") ? home + trimmed.dropFirst(1) : trimmed
+    static func load(path raw: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+                     cellPixels: PixelSize? = nil) -> Result<GoalPhoto, Problem> {
+        let path = HomePath.expand(raw.trimmingCharacters(in: .whitespaces), environment: environment)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             return .failure(Problem("no file at that path"))

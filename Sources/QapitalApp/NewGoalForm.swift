@@ -28,8 +28,8 @@ final class NewGoalForm: Overlay {
     /// The photo read from `photoPath` (nil while the path is empty or has a problem).
     private(set) var photo: GoalPhoto?
     private(set) var photoProblem: String?
-    /// Where the photo's `~/` points (tests set their own).
-    var home = NSHomeDirectory()
+    /// Where the photo's `~/` points: `$HOME` (tests set their own).
+    var home = HomePath.expand("~")
     /// The terminal's cell where it draws pictures itself: the preview is then a picture too.
     var cellPixels: PixelSize?
 
@@ -67,7 +67,8 @@ final class NewGoalForm: Overlay {
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
-        draw(phase: data.goalCreator.phase, currency: data.currency, colors: data.colors, into: &buffer, area: area)
+        // Pictures are off without colours, with --no-images and for a screen reader: no preview then.
+        draw(phase: data.goalCreator.phase, currency: data.currency, preview: data.colors && data.images != nil, into: &buffer, area: area)
     }
 
     /// Feeds a key to the focused field; Tab and ↓ move to the next field, Shift-Tab and ↑ back.
@@ -103,7 +104,7 @@ final class NewGoalForm: Overlay {
             return
         }
         if photo?.path == photoPath.text { return }
-        switch GoalPhoto.load(path: path, home: home, cellPixels: cellPixels) {
+        switch GoalPhoto.load(path: path, environment: ["HOME": home], cellPixels: cellPixels) {
         case .success(let loaded):
             photo = GoalPhoto(path: photoPath.text, data: loaded.data, format: loaded.format, preview: loaded.preview)
             photoProblem = nil
@@ -133,7 +134,7 @@ final class NewGoalForm: Overlay {
 
     static let photoWidth = 28
 
-    func draw(phase: GoalCreator.Phase, currency: Currency, colors: Bool = false, into buffer: inout CellBuffer, area: Rect) {
+    func draw(phase: GoalCreator.Phase, currency: Currency, preview: Bool = false, into buffer: inout CellBuffer, area: Rect) {
         let muted = Style(fg: .role(.muted))
         let error = Style(fg: .role(.error), attributes: .bold)
         let blankName = String(repeating: " ", count: NewGoalForm.nameWidth)
@@ -153,8 +154,8 @@ final class NewGoalForm: Overlay {
         } else {
             photoNote = Span(photoPath.text.isEmpty ? "optional: a PNG or JPEG file" : "Tab reads it", muted)
         }
-        // The preview stands under the photo's line, where there is a photo and colours to draw it.
-        let previewRows = photo != nil && colors ? GoalPhoto.previewSize.rows : 0
+        // The preview stands under the photo's line, where there is a photo and pictures are shown.
+        let previewRows = photo != nil && preview ? GoalPhoto.previewSize.rows : 0
         var lines: [[Span]] = [
             [Span("Name    " + blankName + "  "), problems.name.map { Span("✗ " + $0, error) } ?? Span(name.text.isEmpty ? "required" : "", muted)],
             [],

@@ -12,7 +12,9 @@ import TermUI
 import Glibc
 #endif
 
-/// The app's options and everything they decide, checked before the terminal is touched.
+/// The options the app and every headless command share (where the data comes from, the token,
+/// the cache, the config file) and everything they decide, checked before the terminal is touched.
+/// What only the full-screen app takes is `ScreenOptions`.
 struct AppOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where the data comes from: \(SourceRegistry.list()) (default: $QAPITAL_SOURCE; qapital with an --api-url, else the demo).", valueName: "source"))
     var source: String?
@@ -36,9 +38,6 @@ struct AppOptions: ParsableArguments {
             help: ArgumentHelp("Payments round up to the next multiple of this many whole units of the account's currency (default: 1, or 100 for JPY and other currencies without minor units).", valueName: "units"))
     var roundUpStep: Int?
 
-    @Option(help: ArgumentHelp("An achievements JSON file ({\"overview\": {\"title\"}, \"achievements\": [...]}; default: the bundled one).", valueName: "path"))
-    var achievements: String?
-
     @Flag(name: .customLong("no-color"), help: "Draw without colours.")
     var noColor = false
 
@@ -47,16 +46,6 @@ struct AppOptions: ParsableArguments {
 
     @Flag(name: .customLong("no-cache"), help: "Keep no offline cache.")
     var noCache = false
-
-    @Flag(name: .customLong("no-images"), help: "Show monograms instead of goal images and avatars.")
-    var noImages = false
-
-    @Flag(name: .customLong("screen-reader"),
-          help: "For a screen reader or braille display: the cursor shown on the selected row, words for the spinner, no pictures (also ACCESSIBLE=1, or [ui] screen-reader = true).")
-    var screenReader = false
-
-    @Option(help: ArgumentHelp("The colours: default (the terminal's own), light or dark (default: the config file's, else default).", valueName: "name"))
-    var theme: String?
 
     @Option(name: .customLong("log-file"), help: ArgumentHelp("Append one line per request (method, path, status, ms) and every error to this file, for a bug report; never a token or an amount.", valueName: "path"))
     var logFile: String?
@@ -154,7 +143,7 @@ struct AppOptions: ParsableArguments {
     static func loadAchievements(path: String?) throws -> AchievementsFile {
         do {
             if let path {
-                return try AchievementsLoader.load(contentsOf: URL(fileURLWithPath: path))
+                return try AchievementsLoader.load(contentsOf: URL(fileURLWithPath: HomePath.expand(path)))
             }
             return try BundledAchievements.load()
         } catch {
@@ -217,7 +206,8 @@ struct AppOptions: ParsableArguments {
         return url
     }
 
-    func settings(environment: [String: String]) throws -> Settings {
+    /// `screen`: the app's own flags; nil for a headless command (which takes none of them).
+    func settings(environment: [String: String], screen: ScreenOptions? = nil) throws -> Settings {
         let file: ConfigFile?
         do {
             file = try ConfigFile.load(path: config, environment: environment)
@@ -234,7 +224,7 @@ struct AppOptions: ParsableArguments {
         }
         let source = try chosenSource(environment: environment, file: file)
         var chosenTheme = file?.theme ?? .terminal
-        if let theme {
+        if let theme = screen?.theme {
             guard let named = Theme.named.first(where: { $0.name == theme.lowercased() }) else {
                 throw ValidationError("--theme wants default, light or dark, not \"\(TextSanitizer.clean(String(theme.prefix(40))))\"")
             }
@@ -243,7 +233,7 @@ struct AppOptions: ParsableArguments {
         var log: RequestLog?
         if let logFile {
             do {
-                log = try RequestLog(path: logFile)
+                log = try RequestLog(path: HomePath.expand(logFile, environment: environment))
             } catch {
                 throw ValidationError(error.message)
             }
@@ -272,19 +262,25 @@ struct AppOptions: ParsableArguments {
         let noColorEnvironment = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let colors = !(noColor || noColorEnvironment)
         return Settings(source: source, api: api, colors: colors, currency: accountCurrency, roundUpUnits: roundUpUnits,
-                        achievements: source == .demo && achievements == nil ? DemoImages.withOwnPictures(try AppOptions.loadAchievements(path: nil))
-                                                                              : try AppOptions.loadAchievements(path: achievements),
-                        images: colors && !noImages && (file?.images ?? true) && !screenReaderMode(environment, file: file),
+                        achievements: try achievements(source: source, path: screen?.achievements),
+                        images: colors && !(screen?.noImages ?? false) && (file?.images ?? true)
+                            && !screenReaderMode(environment, file: file, flag: screen?.screenReader ?? false),
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
                         theme: chosenTheme, keys: file?.keys ?? KeyOverrides(),
                         sourceSettings: file?.sourceSettings[source.description.name] ?? [:], terminal: file?.terminal ?? .init(), log: log,
-                        screenReader: screenReaderMode(environment, file: file))
+                        screenReader: screenReaderMode(environment, file: file, flag: screen?.screenReader ?? false))
+    }
+
+    /// `--achievements`, else the bundled file (the demo's with its own pictures).
+    private func achievements(source: Source, path: String?) throws -> AchievementsFile {
+        if source == .demo && path == nil { return DemoImages.withOwnPictures(try AppOptions.loadAchievements(path: nil)) }
+        return try AppOptions.loadAchievements(path: path)
     }
 
     /// `--screen-reader`, else `ACCESSIBLE` set (and not `0`, as charm's tools read it), else the
     /// config file's `[ui] screen-reader`.
-    func screenReaderMode(_ environment: [String: String], file: ConfigFile?) -> Bool {
-        if screenReader { return true }
+    func screenReaderMode(_ environment: [String: String], file: ConfigFile?, flag: Bool) -> Bool {
+        if flag { return true }
         if let accessible = environment["ACCESSIBLE"], !accessible.isEmpty, accessible != "0" { return true }
         return file?.screenReader ?? false
     }
@@ -299,6 +295,7 @@ struct AppOptions: ParsableArguments {
     /// Where the offline cache lives (nil with `--no-cache`).
     func cacheDirectoryURL(environment: [String: String]) -> URL? {
         guard !noCache else { return nil }
-        return cacheDirectory.map { URL(fileURLWithPath: $0) } ?? SQLiteCache.defaultDirectory(environment: environment)
+        return cacheDirectory.map { URL(fileURLWithPath: HomePath.expand($0, environment: environment)) }
+            ?? SQLiteCache.defaultDirectory(environment: environment)
     }
 }

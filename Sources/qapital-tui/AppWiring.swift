@@ -89,9 +89,9 @@ extension AppOptions {
     }
 
     @MainActor
-    func run() async throws {
+    func run(screen: ScreenOptions) async throws {
         let environment = ProcessInfo.processInfo.environment
-        var settings = try settings(environment: environment)
+        var settings = try settings(environment: environment, screen: screen)
         guard isatty(STDOUT_FILENO) == 1 else {
             throw ValidationError("standard output is not a terminal; qapital-tui is a full-screen app")
         }

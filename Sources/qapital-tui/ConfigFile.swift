@@ -55,7 +55,7 @@ struct ConfigFile: Equatable {
     static func load(path: String?, environment: [String: String]) throws(Failure) -> ConfigFile? {
         let url: URL
         if let path {
-            url = URL(fileURLWithPath: path)
+            url = URL(fileURLWithPath: HomePath.expand(path, environment: environment))
         } else {
             guard let found = defaultURL(environment: environment), FileManager.default.fileExists(atPath: found.path) else {
                 return nil

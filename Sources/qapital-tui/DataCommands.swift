@@ -7,20 +7,43 @@ import SourceKit
 import Glibc
 #endif
 
+/// The formats a command writes: what its `--output` help offers and what it takes.
+protocol CommandFormats {
+    static var formats: [OutputFormat] { get }
+}
+
+/// `goals` and `roundups`: rows for people and scripts.
+enum DataFormats: CommandFormats {
+    static var formats: [OutputFormat] { [.table, .json, .csv] }
+}
+
+/// `activity` and `export`: also a journal for hledger and ledger.
+enum JournalFormats: CommandFormats {
+    static var formats: [OutputFormat] { [.table, .json, .csv, .ledger] }
+}
+
 /// The options every headless command shares: the app's (source, token, config, currency…)
-/// and `--output`.
-struct HeadlessOptions: ParsableArguments {
+/// and `--output`, offering only the formats the command writes.
+struct HeadlessOptions<Formats: CommandFormats>: ParsableArguments {
     @OptionGroup var app: AppOptions
 
-    @Option(help: ArgumentHelp("table (default), json, csv or ledger (docs/cli.md).", valueName: "format"))
+    @Option(help: ArgumentHelp("\(HeadlessOptions.formatList) (docs/cli.md).", valueName: "format"))
     var output: String = "table"
+
+    /// "table, json or csv".
+    static var formatList: String {
+        let names = Formats.formats.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }
+
+    func validate() throws { _ = try format() }
 
     @Flag(help: "A record the source sent that cannot be read fails the run (status 1) before anything is written or moved; without it the run names it on stderr and exits 3.")
     var strict = false
 
     func format() throws -> OutputFormat {
-        guard let format = OutputFormat(rawValue: output.lowercased()) else {
-            throw ValidationError("--output wants table, json, csv or ledger, not \"\(TextSanitizer.clean(String(output.prefix(20))))\"")
+        guard let format = OutputFormat(rawValue: output.lowercased()), Formats.formats.contains(format) else {
+            throw ValidationError("--output wants \(HeadlessOptions.formatList), not \"\(TextSanitizer.clean(String(output.prefix(20))))\"")
         }
         return format
     }
@@ -129,9 +152,13 @@ struct GoalsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "goals",
         abstract: "List the goals: name, saved, target, progress and id.",
-        discussion: "Example: qapital-tui goals --output json | jq '.goals[] | {name, saved: .saved.minorUnits}'")
+        discussion: HelpExamples.block(GoalsCommand.examples, title: "EXAMPLE:"))
 
-    @OptionGroup var options: HeadlessOptions
+    static let examples: [RegisteredSource.Example] = [
+        .init("goals --output json | jq -r '.goals[].name'", "the goals' names, a line each"),
+    ]
+
+    @OptionGroup var options: HeadlessOptions<DataFormats>
 
     func run() async throws {
         try await headless {
@@ -147,7 +174,7 @@ struct ActivityCommand: AsyncParsableCommand {
         abstract: "The activity feed, newest first (default: the last two weeks).",
         discussion: "Dates are YYYY-MM-DD (local midnight) or ISO 8601 times; --until is exclusive. Rows are written as each two-week window arrives.")
 
-    @OptionGroup var options: HeadlessOptions
+    @OptionGroup var options: HeadlessOptions<JournalFormats>
     @Option(help: ArgumentHelp("From this date on.", valueName: "date")) var since: String?
     @Option(help: ArgumentHelp("Before this date (default: now).", valueName: "date")) var until: String?
     @Option(help: ArgumentHelp("Only activity into this goal (a name or an id).", valueName: "goal")) var goal: String?
@@ -167,9 +194,13 @@ struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "The whole activity history (or --since/--until), written window by window.",
-        discussion: "Example: qapital-tui export --new --output ledger >> savings.journal (each run appends only what is new)")
+        discussion: HelpExamples.block(ExportCommand.examples, title: "EXAMPLE:"))
 
-    @OptionGroup var options: HeadlessOptions
+    static let examples: [RegisteredSource.Example] = [
+        .init("export --new --output ledger >> savings.journal", "each run appends only what is new"),
+    ]
+
+    @OptionGroup var options: HeadlessOptions<JournalFormats>
     @Option(help: ArgumentHelp("From this date on (default: the beginning).", valueName: "date")) var since: String?
     @Option(help: ArgumentHelp("Before this date (default: now).", valueName: "date")) var until: String?
     @Flag(help: "Only what an earlier export --new of this source and format did not write (for appending: >> savings.journal).")
@@ -219,10 +250,15 @@ struct RoundUpsCommand: AsyncParsableCommand {
             A week's round-ups move once, whatever the goal, across runs and machines: the transfer id \
             comes from the source, the account and the week. A second run says "already saved on DATE". \
             Without --yes a save asks on the terminal, and refuses without one.
-            Example: qapital-tui roundups --save --goal Balloons --week last --yes
+
+            \(HelpExamples.block(RoundUpsCommand.examples, title: "EXAMPLE:"))
             """)
 
-    @OptionGroup var options: HeadlessOptions
+    static let examples: [RegisteredSource.Example] = [
+        .init("roundups --save --goal Balloons --week last --yes", "last week's round-ups into Balloons, once"),
+    ]
+
+    @OptionGroup var options: HeadlessOptions<DataFormats>
     @Option(help: ArgumentHelp("this, last or an ISO week such as 2026-W47 (default: this; with --save: last).", valueName: "week"))
     var week: String?
     @Flag(help: "Move the week's round-ups not saved yet into --goal.") var save = false

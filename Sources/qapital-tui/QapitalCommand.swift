@@ -17,16 +17,7 @@ struct QapitalCommand: AsyncParsableCommand {
         keys are read from $XDG_CONFIG_HOME/qapital-tui/config.toml (or --config; README, "Config \
         file"); flags win over the file, and NO_COLOR in the environment turns colours off.
 
-        EXAMPLES:
-          qapital-tui                                  the demo, no network
-          qapital-tui --no-images --theme light        monograms, a light background
-          qapital-tui serve --port 8080                the demo API over HTTP
-          qapital-tui --api-url http://127.0.0.1:8080  the app on that server
-        \(QapitalCommand.sourceExamples)
-          qapital-tui --log-file /tmp/qapital.log      requests, for a bug report
-          qapital-tui goals --output json              the goals, for scripts (docs/cli.md)
-          qapital-tui roundups --save --goal Dog --week last --yes
-                                                       last week's round-ups into Dog, once
+        \(HelpExamples.block(QapitalCommand.examples))
         """,
         version: FeedModelInfo.version,
         subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, ExportCommand.self,
@@ -34,6 +25,7 @@ struct QapitalCommand: AsyncParsableCommand {
     ) }
 
     @OptionGroup var app: AppOptions
+    @OptionGroup var screen: ScreenOptions
 
     /// "--source starling reads a Starling Bank account (the token from --token, STARLING_TOKEN
     /// or QAPITAL_TOKEN, in that order); --source monzo …": every bank in the registry.
@@ -41,27 +33,44 @@ struct QapitalCommand: AsyncParsableCommand {
         SourceRegistry.all.filter { $0.description.signIn.checksToken }.map { bank in
             let from = (["--token"] + bank.description.tokenVariables).joined(separator: ", ")
             let login = bank.bank?.oauth == nil ? "" : ", or `qapital-tui login \(bank.name)`"
-            return "--source \(bank.name) reads a \(bank.description.title) account (the token from \(from), in that order\(login))"
+            return "--source \(bank.name) reads \(article(bank.description.title)) \(bank.description.title) account (the token from \(from), in that order\(login))"
         }.joined(separator: "; ") + "."
     }
 
-    /// Each source's own example lines, aligned with the rest.
-    static var sourceExamples: String {
-        SourceRegistry.all.flatMap(\.examples).map { example in
-            let command = "  qapital-tui " + example.arguments
-            return command.padding(toLength: max(command.count + 1, 47), withPad: " ", startingAt: 0) + example.what
-        }.joined(separator: "\n")
+    /// "an" before a vowel's letter ("an Up account"), else "a".
+    static func article(_ word: String) -> String {
+        guard let first = word.lowercased().first else { return "a" }
+        return "aeiou".contains(first) ? "an" : "a"
+    }
+
+    /// The main help's examples, each source's own among them.
+    static var examples: [RegisteredSource.Example] {
+        [
+            .init("", "the demo, no network"),
+            .init("--no-images --theme light", "monograms, a light background"),
+            .init("serve --port 8080", "the demo API over HTTP"),
+            .init("--api-url http://127.0.0.1:8080", "the app on that server"),
+        ] + SourceRegistry.all.flatMap(\.examples) + [
+            .init("--log-file /tmp/qapital.log", "requests, for a bug report"),
+            .init("goals --output json", "the goals, for scripts (docs/cli.md)"),
+            .init("roundups --save --goal Dog --week last --yes", "last week's round-ups into Dog, once"),
+        ]
     }
 
     @MainActor
     func run() async throws {
-        try await app.run()
+        try await app.run(screen: screen)
     }
 
     /// Parses a command line. A subcommand's arguments are parsed without the app's options:
     /// ArgumentParser lets a parent's options appear after a subcommand, so the app's
     /// `--currency` would otherwise take `serve --currency`'s value.
     static func parse(arguments: [String]) throws -> any ParsableCommand {
+        // `help NAME`: ArgumentParser prints the main help for a name it does not know; say so instead.
+        if arguments.first == "help", let unknown = arguments.dropFirst().first(where: { !Subcommands.names.contains($0) }) {
+            let names = Subcommands.names.subtracting(["run"]).sorted().joined(separator: ", ")
+            throw ValidationError("help: no command \"\(TextSanitizer.clean(String(unknown.prefix(40))))\" (commands: \(names))")
+        }
         if let first = arguments.first, Subcommands.names.contains(first) {
             return try Subcommands.parseAsRoot(arguments)
         }
@@ -118,9 +127,10 @@ struct AppCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var options: AppOptions
+    @OptionGroup var screen: ScreenOptions
 
     @MainActor
     func run() async throws {
-        try await options.run()
+        try await options.run(screen: screen)
     }
 }

@@ -26,7 +26,7 @@ enum TokenInput {
         let shown = TextSanitizer.clean(path)
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+            data = try Data(contentsOf: URL(fileURLWithPath: HomePath.expand(path)), options: .mappedIfSafe)
         } catch {
             throw ValidationError("the token file \(shown) cannot be read (\(TokenInput.reason(error)))")
         }

@@ -95,7 +95,8 @@ extension BlockingTests {
             let cases: [([String], [String: String], Commands.ExitStatus, String)] = [
                 (["roundups", "--save", "--goal", "Balloons", "--week", "last"], [:], .usage,
                  "qapital-tui: refusing to move money without --yes: there is no terminal to ask (--dry-run shows what would move)\n"),
-                (["goals", "--output", "xml"], [:], .usage, "qapital-tui: --output wants table, json, csv or ledger, not \"xml\"\n"),
+                (["goals", "--output", "xml"], [:], .usage, "qapital-tui: --output wants table, json or csv, not \"xml\"\n"),
+                (["activity", "--output", "xml"], [:], .usage, "qapital-tui: --output wants table, json, csv or ledger, not \"xml\"\n"),
                 (["roundups", "--goal", "Dog"], [:], .usage, "qapital-tui: --goal, --dry-run and --yes go with --save\n"),
                 (["roundups", "--save", "--goal", "Nope", "--yes"], [:], .usage,
                  "qapital-tui: --goal: no goal is called \"Nope\" (qapital-tui goals lists them)\n"),

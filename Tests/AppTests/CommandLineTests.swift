@@ -29,10 +29,10 @@ import Testing
 
     @Test func theAppsOptionsParseAtTheTopLevelAndUnderRun() throws {
         let root = try #require(try QapitalCommand.parse(arguments: ["--no-images", "--currency", "GBP"]) as? QapitalCommand)
-        #expect(root.app.noImages)
+        #expect(root.screen.noImages)
         #expect(root.app.currency == "GBP")
         let run = try #require(try QapitalCommand.parse(arguments: ["run", "--no-images"]) as? AppCommand)
-        #expect(run.options.noImages)
+        #expect(run.screen.noImages)
     }
 
     /// The completion scripts come from the same definitions: they know the app's options and `serve`'s.

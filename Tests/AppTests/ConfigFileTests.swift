@@ -151,8 +151,8 @@ import TermUI
         #expect(fromFile.theme == Theme.dark)
         #expect(fromFile.colors && fromFile.images)
 
-        let flags = try AppOptions.parse(["--config", path, "--api-url", "http://127.0.0.1:9002", "--currency", "USD",
-                                          "--theme", "light", "--no-images"]).settings(environment: [:])
+        let flags = try AppOptions.parse(["--config", path, "--api-url", "http://127.0.0.1:9002", "--currency", "USD"])
+            .settings(environment: [:], screen: ScreenOptions.parse(["--theme", "light", "--no-images"]))
         #expect(flags.source == .qapital(URL(string: "http://127.0.0.1:9002")!))
         #expect(flags.currency == .usd)
         #expect(flags.theme == Theme.light)
@@ -163,7 +163,7 @@ import TermUI
 
         let noColor = try AppOptions.parse(["--config", path]).settings(environment: ["NO_COLOR": "1"])
         #expect(!noColor.colors && !noColor.images)
-        #expect(throws: ValidationError.self) { _ = try AppOptions.parse(["--theme", "neon"]).settings(environment: [:]) }
+        #expect(throws: ValidationError.self) { _ = try AppOptions.parse([]).settings(environment: [:], screen: ScreenOptions.parse(["--theme", "neon"])) }
     }
 
     @Test func keyNamesReadAsHelpWritesThem() {

@@ -173,7 +173,7 @@ import TermUI
         defer { try? FileManager.default.removeItem(at: root) }
         try await withMonzoServer(handler) { url in
             func run(_ machine: String) async throws -> String {
-                let options = try HeadlessOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--token", Self.token,
+                let options = try HeadlessOptions<JournalFormats>.parse(["--source", "monzo", "--api-url", url.absoluteString, "--token", Self.token,
                                                          "--cache-dir", root.appendingPathComponent(machine).path])
                 let real = try await options.context(environment: ["XDG_CONFIG_HOME": root.path + "/config"])
                 let output = Locked("")

@@ -67,7 +67,7 @@ import FoundationNetworking
             }
             #expect(connection.api.accountId == MonzoDemoAPI.accountId)
             // The headless commands use the same pair.
-            let headless = try HeadlessOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--no-cache"])
+            let headless = try HeadlessOptions<JournalFormats>.parse(["--source", "monzo", "--api-url", url.absoluteString, "--no-cache"])
             let context = try await headless.context(environment: home.environment)
             #expect(try await context.api.goals().count > 0)
         }

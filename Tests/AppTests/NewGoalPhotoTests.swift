@@ -181,3 +181,23 @@ extension NewGoalPhotoTests {
         }
     }
 }
+
+extension NewGoalPhotoTests {
+    /// `--no-images` (or a screen reader) shows no picture anywhere: the form names the photo it
+    /// read and draws no half-block preview (before: six rows of half blocks all the same).
+    @Test func withoutPicturesTheFormNamesThePhotoAndDrawsNoPreview() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try DemoImages.goalPNG(id: 3).write(to: folder.appendingPathComponent("bike.png"))
+        let app = AppHarness(width: 100, height: 30, colors: true, images: false)
+        _ = await app.start()
+        _ = await app.press(.char("a"))
+        app.core.newGoalForm?.home = folder.path
+        _ = await app.type("New bike")
+        _ = await app.press(.tab, .tab)
+        _ = await app.type("~/bike.png")
+        let lines = await app.press(.tab)
+        #expect(lines.contains { $0.contains("✓ PNG, ") })
+        #expect(!lines.contains { $0.contains("▀") || $0.contains("▄") })
+    }
+}

@@ -104,7 +104,7 @@ import TermUI
     @Test func theFlagAndNoColorTurnPicturesOff() throws {
         let plain = try AppOptions.parse([]).settings(environment: [:])
         #expect(plain.images && plain.colors)
-        #expect(try AppOptions.parse(["--no-images"]).settings(environment: [:]).images == false)
+        #expect(try AppOptions.parse([]).settings(environment: [:], screen: ScreenOptions.parse(["--no-images"])).images == false)
         #expect(try AppOptions.parse([]).settings(environment: ["NO_COLOR": "1"]).images == false)
         #expect(try AppOptions.parse(["--no-color"]).settings(environment: [:]).images == false)
     }

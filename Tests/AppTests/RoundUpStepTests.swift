@@ -39,7 +39,7 @@ import TestSupport
             #expect(screen.contains { $0.contains("Round-ups: \(shown.formatted)") }, "\(screen.joined(separator: "\n"))")
 
             // The command on the same feed and week.
-            let headless = try HeadlessOptions.parse(arguments + ["--no-cache", "--output", "json"])
+            let headless = try HeadlessOptions<JournalFormats>.parse(arguments + ["--no-cache", "--output", "json"])
             let captured = CapturedOutput()
             let context = try await headless.context(settings: settings, environment: [:], output: captured.sink())
             #expect(context.roundUpStep == 500)

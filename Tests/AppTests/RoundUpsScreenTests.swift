@@ -282,7 +282,7 @@ enum RoundUpsApp {
             let before = try #require(goals.goal(id: 4)).balance
             try store.save(into: try #require(goals.goal(id: 4)))
             #expect(await probe.wait { store.transfer?.isSending == false })
-            #expect(store.transfer?.failureMessage == "POST /savingsgoals/4/transfers: HTTP 500")
+            #expect(store.transfer?.failureMessage == "POST /savingsgoals/4/transfers: HTTP 500: lost on the way")
             #expect(store.retryTransfer())
             #expect(await probe.wait { store.transfer?.isSending == false })
             #expect(store.transfer?.failureMessage == nil)

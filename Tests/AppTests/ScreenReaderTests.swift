@@ -77,7 +77,7 @@ import TestSupport
     }
 
     @Test func theOptionTheEnvironmentAndTheConfigFileTurnItOn() throws {
-        #expect(try AppOptions.parse(["--screen-reader"]).settings(environment: [:]).screenReader)
+        #expect(try AppOptions.parse([]).settings(environment: [:], screen: ScreenOptions.parse(["--screen-reader"])).screenReader)
         let plain = try AppOptions.parse([]).settings(environment: [:])
         #expect(!plain.screenReader && plain.images)
         let accessible = try AppOptions.parse([]).settings(environment: ["ACCESSIBLE": "1"])

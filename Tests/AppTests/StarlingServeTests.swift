@@ -57,7 +57,7 @@ import TermUI
             let target = try #require(goals.goals.first { $0.name == "Graduation" })
             try store.save(into: target)
             await probe.wait { store.transfer?.isSending == false }
-            #expect(store.transfer?.failureMessage == "PUT /api/v2/account/…/savings-goals/…/add-money/…: HTTP 500")
+            #expect(store.transfer?.failureMessage == "PUT /api/v2/account/…/savings-goals/…/add-money/…: HTTP 500: lost on the way")
             #expect(store.retryTransfer())
             await probe.wait { store.transfer?.isSending == false }
             #expect(store.transfer?.failureMessage == nil)

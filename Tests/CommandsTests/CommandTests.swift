@@ -90,6 +90,16 @@ import TestSupport
         await #expect(throws: CommandFailure.self) { try await GoalsListing.run(ledger) }
     }
 
+    /// A journal's first line names the command that wrote it (`activity --output ledger` began
+    /// "; qapital-tui export: …").
+    @Test func aJournalNamesTheCommandThatWroteIt() async throws {
+        for kind in [ActivityExport.Kind.activity, .export] {
+            let (context, output) = commandContext(Self.demo, format: .ledger)
+            try await ActivityExport.run(context, kind: kind, since: fixedNow.addingTimeInterval(-86_400 * 3), until: fixedNow, goal: nil)
+            #expect(output.value.hasPrefix("; qapital-tui \(kind.rawValue): one transaction per activity"), "\(kind)")
+        }
+    }
+
     /// Text from the server with escapes, formulas and bidi controls reaches no format raw.
     @Test func hostileServerTextIsCleanedInEveryFormat() async throws {
         let hostileName = "\u{1B}]0;owned\u{07}=cmd|' /C calc'!A0\u{202E}"

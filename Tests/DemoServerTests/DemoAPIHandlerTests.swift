@@ -65,6 +65,20 @@ import Testing
         #expect(String(decoding: answer.body, as: UTF8.self) == #"{"error":"no such endpoint: /nothing"}"#)
     }
 
+    /// docs/api.md's words: an unknown goal or user is answered with what was not found.
+    @Test func anUnknownGoalOrUserIsNamedAsDocsAPISays() async {
+        let handler = DemoAPIHandler(backend: DemoBackend(now: Date(timeIntervalSince1970: 1_795_000_000)))
+        for (target, said) in [("/savingsgoals/99/feed", "GET /savingsgoals/99/feed: not found"), ("/users/42", "GET /users/42: not found")] {
+            let answer = await handler.handle(ServeRequest(method: "GET", target: target))
+            #expect(answer.status == 404)
+            #expect(String(decoding: answer.body, as: UTF8.self) == #"{"error":"\#(said)"}"#, "\(target)")
+        }
+        let docs = try? String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/api.md").standardized, encoding: .utf8)
+        #expect(docs?.contains(#"404 {"error": "GET /savingsgoals/99/feed: not found"}"#) == true)
+        #expect(docs?.contains(#"404 {"error":"GET /users/42: not found"}"#) == true)
+    }
+
     @Test func theLedgerKeepsOnlyTheLastRequests() {
         let ledger = RequestLedger()
         let total = RequestLedger.capacity * 3 + 7

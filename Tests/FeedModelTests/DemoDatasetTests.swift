@@ -1,5 +1,6 @@
 @testable import DemoData
 import Foundation
+import PropertyBased
 import Testing
 import TestSupport
 @testable import FeedModel
@@ -13,6 +14,25 @@ import TestSupport
         #expect(a.goals == b.goals)
         #expect(a.activities == b.activities)
         #expect(a.transactions == b.transactions)
+    }
+
+    /// Every process of a day draws the same demo: two instants of one (UTC) day, whatever their
+    /// hours, give the same goals, rows, ids and times; nothing is stamped after midnight, so
+    /// nothing is in the future of either (issue 41, item 10: the app said 12:07 where
+    /// `roundups`, started later, said 17:26 for the same row).
+    @Test func everyInstantOfADayDrawsTheSameDemo() async {
+        await propertyCheck(count: 12, input: Gen.int(in: 19_000...22_000), Gen.int(in: 0...86_399), Gen.int(in: 0...86_399)) {
+            day, first, second in
+            let midnight = Date(timeIntervalSince1970: Double(day) * 86_400)
+            let a = DemoDataset(now: midnight.addingTimeInterval(Double(first)))
+            let b = DemoDataset(now: midnight.addingTimeInterval(Double(second)))
+            #expect(a.goals == b.goals)
+            #expect(a.feeds == b.feeds)
+            #expect(a.activities == b.activities)
+            #expect(a.transactions == b.transactions)
+            #expect(a.activities.allSatisfy { $0.timestamp < midnight })
+            #expect(a.transactions.allSatisfy { $0.timestamp < midnight })
+        }
     }
 
     @Test func hasTheGoalsTheProductAsksFor() {

@@ -159,6 +159,8 @@ func users(_ known: [Int: Result<User, APIError>]) -> @Sendable (Int) throws -> 
         let directory = UserDirectory(api: api, retryAfter: 30, now: { clock.now })
         #expect(await directory.user(3) == .failed("GET /users/3: HTTP 503"))
         #expect(directory.lookup(3) == .failed("GET /users/3: HTTP 503"))
+        // Not the label of a user the server does not know (404: "User #3").
+        #expect(directory.displayName(for: 3) == "User 3 (not loaded)")
         #expect(api.userCalls == [3])
         api.script { $0.user = users([3: .success(User(id: 3, displayName: "Johan"))]) }
         clock.advance(by: 31)

@@ -33,7 +33,8 @@ import TestSupport
             let first = try await api.activities(from: from, to: to)
             let failure = await ServeFaultTests.apiError { _ = try await api.activities(from: older, to: from) }
             #expect(failure?.kind == .http(status: 500))
-            #expect(failure?.message == "GET /activities: HTTP 500")
+            // docs/api.md: the server's words follow the status.
+            #expect(failure?.message == "GET /activities: HTTP 500: injected failure: request 2 (--fail-every 2)")
             let retried = try await api.activities(from: older, to: from)
 
             #expect(first.activities == expectedFirst.activities)

@@ -21,6 +21,8 @@ public struct User: Identifiable, Hashable, Sendable {
 
     /// How a user that could not be fetched is shown.
     public static func placeholderName(for id: Int) -> String { "User #\(id)" }
+    /// A user whose look-up failed (not a 404): the server may know them.
+    public static func notLoadedName(for id: Int) -> String { "User \(id) (not loaded)" }
 }
 
 extension User: Codable {

@@ -41,10 +41,15 @@ public final class UserDirectory {
         }
     }
 
-    /// The display name, or `User #ID` while unknown, loading or failed.
+    /// The display name; `User #ID` while loading or when the server does not know the id (404);
+    /// `User ID (not loaded)` when the look-up failed (asked again after `retryAfter`), so a
+    /// failure never reads as a person the server does not know.
     public func displayName(for id: Int) -> String {
-        if case .found(let user) = lookup(id) { return user.displayName }
-        return User.placeholderName(for: id)
+        switch lookup(id) {
+        case .found(let user): user.displayName
+        case .failed: User.notLoadedName(for: id)
+        case .loading, .unknown: User.placeholderName(for: id)
+        }
     }
 
     /// Fetches the users nothing usable is known of: never asked, or failed `retryAfter` ago.
