@@ -82,7 +82,7 @@ final class AchievementsScreen: TabScreen {
     /// Enter: the achievement in full.
     static func card(_ achievement: Achievement) -> DetailCard {
         let state = achievement.isLocked ? "locked" : isDone(achievement) ? "done" : "in progress"
-        return DetailCard(title: "Level " + achievement.level, lines: [
+        return DetailCard(title: "Level " + achievement.level, fields: [
             DetailCard.field("Points", [Span("\(achievement.progress) of \(achievement.total)")]),
             DetailCard.field("State", [Span(state, achievement.isLocked ? Style(fg: .role(.muted)) : .bold)]),
         ])

@@ -17,6 +17,8 @@ final class ActivityScreen: TabScreen {
         didSet { list.top() }
     }
     var rows = ActivityRows()
+    /// Activities a refresh or a save put above the selection, not yet scrolled to ("N new ↑").
+    var newAbove = 0
     /// Row count including the footer row, as last brought up to date.
     var rowCount: Int { rows.count + 1 }
 
@@ -34,6 +36,7 @@ final class ActivityScreen: TabScreen {
         if action == .open { return open(data) }
         let before = list.selected
         guard list.navigate(action, count: rowCount) else { return .ignored }
+        defer { if (rows.ordinal(ofRow: list.selected) ?? Int.max) <= newAbove { newAbove = 0 } }
         // Day headers are not stops: step over one in the direction of travel.
         if list.selected < rows.count, case .day = rows.rows[list.selected] {
             let direction = list.selected >= before ? 1 : -1
@@ -43,30 +46,32 @@ final class ActivityScreen: TabScreen {
         return .consumed
     }
 
-    /// Enter: the goal the activity names, else the activity in a card; on the error row a retry.
+    /// Enter: the activity in a card, its message whole (Enter again opens the goal it names);
+    /// on the error row a retry.
     private func open(_ data: ScreenData) -> Outcome {
         guard list.selected < rows.count, case .activity(let index) = rows.rows[list.selected], index < data.feed.activities.count else {
             if list.selected >= rows.count, case .failed = data.feed.phase { return .run(.retryActivity) }
             return .consumed
         }
-        let activity = data.feed.activities[index]
-        if let goal = GoalDetailScreen.goal(namedIn: activity.message, data.goals.goals) {
-            return GoalDetailScreen.open(goal.id, data)
-        }
-        return .present(Self.card(activity, data))
+        return .present(Self.card(data.feed.activities[index], data))
     }
 
-    /// An activity in full: when, what, how much, who.
+    /// An activity in full: when, what, how much, who, and the goal it names (which Enter opens).
     static func card(_ activity: Activity, _ data: ScreenData) -> DetailCard {
         let when = data.format.shortDate(activity.timestamp) + " " + data.format.time(activity.timestamp)
-        var lines: [[Span]] = [
+        var fields = [
             DetailCard.field("When", [Span(when)]),
             DetailCard.field("What", DisplayFormat.spans(activity.message)),
             DetailCard.field("Amount", [Span(activity.amount.formatted, DisplayFormat.moneyStyle)]),
             DetailCard.field("Who", [Span(data.users.name(for: activity.userId, holder: PeopleRoster.holder(of: data.goals.goals)))]),
         ]
-        if activity.isVoid { lines.append(DetailCard.field("", [Span("declined or reversed: nothing moved", Style(fg: .role(.muted)))])) }
-        return DetailCard(title: "Activity", lines: lines)
+        if activity.isVoid { fields.append(DetailCard.field("", [Span("declined or reversed: nothing moved", Style(fg: .role(.muted)))])) }
+        guard let goal = GoalDetailScreen.goal(namedIn: activity.message, data.goals.goals) else {
+            return DetailCard(title: "Activity", fields: fields)
+        }
+        fields.append(DetailCard.field("Goal", [Span(goal.name, .bold)]))
+        let id = goal.id
+        return DetailCard(title: "Activity", fields: fields, opens: (goal.name, { GoalDetailScreen.open(id, $0) }))
     }
 
     /// A click selects an activity (on a day's header: its first activity).
@@ -132,7 +137,8 @@ final class ActivityScreen: TabScreen {
         // Drawn from copies brought up to date with the feed (nothing to do when `laidOut` or an
         // event already did): drawing changes nothing.
         var (rows, list) = (self.rows, self.list)
-        Self.sync(rows: &rows, list: &list, filter: filter, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        var newAbove = self.newAbove
+        Self.sync(rows: &rows, list: &list, newAbove: &newAbove, filter: filter, feed: data.feed, users: data.users, timeZone: data.timeZone)
         var area = area
         if area.width >= Self.headerMinimum.width, area.height >= Self.headerMinimum.height, !data.feed.activities.isEmpty {
             let weekly = weeklyTotals(data)
@@ -141,7 +147,7 @@ final class ActivityScreen: TabScreen {
         }
         Self.render(state: self, rows: rows, list: &list, feed: data.feed, users: data.users, format: data.format,
                     spinnerFrame: data.spinnerFrame, images: data.images, keys: data.keys, holder: PeopleRoster.holder(of: data.goals.goals),
-                    into: &buffer, area: area)
+                    newAbove: newAbove, into: &buffer, area: area)
         return Layout(area: area, list: list)
     }
 
@@ -149,6 +155,7 @@ final class ActivityScreen: TabScreen {
     func laidOut(_ layout: Layout, _ data: ScreenData) {
         keepUpToDate(data, totals: layout.area.height > 0)
         list = layout.list ?? list
+        if list.offset == 0 { newAbove = 0 }  // the new activities are in sight
     }
 
     /// The rows, and the weekly totals once a frame wanted them, brought up to date with the
@@ -164,7 +171,7 @@ final class ActivityScreen: TabScreen {
 
     /// Brings the rows up to date with the feed (after events, keys and frames).
     func sync(_ data: ScreenData) {
-        Self.sync(rows: &rows, list: &list, filter: filter, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        Self.sync(rows: &rows, list: &list, newAbove: &newAbove, filter: filter, feed: data.feed, users: data.users, timeZone: data.timeZone)
     }
 
     /// "Saved into goals per week ▁▂▅█▃  this week $12.34": the newest weeks that fit. When
@@ -192,14 +199,24 @@ final class ActivityScreen: TabScreen {
 
     /// Brings the rows up to date with the feed (incremental: only new activities are looked at).
     @MainActor
-    static func sync(rows: inout ActivityRows, list: inout ListState, filter: String, feed: any FeedReading, users: any UsersReading,
-                     timeZone: TimeZone) {
-        // A refresh replaced the list: the cursor stays on its activity, at the same place on screen.
-        let before = rows.identity != feed.listIdentity ? rows.activity(atRow: list.selected) : nil
+    static func sync(rows: inout ActivityRows, list: inout ListState, newAbove: inout Int, filter: String, feed: any FeedReading,
+                     users: any UsersReading, timeZone: TimeZone) {
+        // A refresh replaced the list. At the top, the cursor stays at the top, on the newest
+        // activity (as in tig and lazygit); elsewhere it stays on its activity, at the same place
+        // on screen, and the activities that came above it are counted ("N new ↑").
+        let replaced = rows.identity != feed.listIdentity
+        let before = replaced ? rows.activity(atRow: list.selected) : nil
+        let ordinalBefore = replaced ? rows.ordinal(ofRow: list.selected) : nil
+        let atTop = replaced && (ordinalBefore == 1 || rows.count == 0)
         rows.update(with: feed.activities, identity: feed.listIdentity, filter: filter, timeZone: timeZone) { matches($0, filter: filter, users: users) }
-        if let before, let row = rows.row(of: before) {
+        if atTop {
+            list.offset = 0
+            list.selected = 0
+            newAbove = 0
+        } else if let before, let row = rows.row(of: before) {
             list.offset += row - list.selected
             list.selected = row
+            if let ordinalBefore, let ordinal = rows.ordinal(ofRow: row), ordinal > ordinalBefore { newAbove += ordinal - ordinalBefore }
         }
         list.clamp(count: rows.count + 1)
         // The cursor never rests on a day header: it stands on that day's first activity.
@@ -230,7 +247,7 @@ final class ActivityScreen: TabScreen {
     @MainActor
     static func render(state: ActivityScreen, rows: ActivityRows, list: inout ListState, feed: any FeedReading, users: any UsersReading,
                        format: DisplayFormat, spinnerFrame: String?, images: (any PicturesReading)? = nil, keys: KeyLabels = .defaults,
-                       holder: Int? = nil, into buffer: inout CellBuffer,
+                       holder: Int? = nil, newAbove: Int = 0, into buffer: inout CellBuffer,
                        area: Rect) {
         let rowCount = rows.count + 1
         let activities = feed.activities
@@ -259,6 +276,10 @@ final class ActivityScreen: TabScreen {
                 drawActivity(activities[activityIndex], users: users, format: format, filter: state.filter, images: images, holder: holder,
                              into: &buffer, row: row)
             }
+        }
+        // Activities that came above the selection and are not seen yet: how many, at the top right.
+        if newAbove > 0, list.offset > 0 {
+            buffer.writeRightAligned(" \(newAbove) new ↑ ", maxX: area.maxX - 1, y: area.y, style: Style(fg: .role(.highlight), attributes: [.bold, .reverse]))
         }
         // The selection overlay recolours the row; the selected avatar is drawn again on top.
         let selectedRow = list.selected

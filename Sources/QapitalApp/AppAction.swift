@@ -19,6 +19,8 @@ enum AppAction: Hashable, Sendable {
     case cycleShow
     /// A goal and Round-ups: show or hide the chart.
     case toggleChart
+    /// A goal: the selected saving in a card, its message whole.
+    case details
 
     /// The keys every screen shares; tab keys come from `AppCore.tabs`.
     nonisolated static let keyMap: KeyMap<AppAction> = {

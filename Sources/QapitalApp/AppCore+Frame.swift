@@ -6,15 +6,17 @@ import TermUI
 extension AppCore {
     /// Before a frame: overlays take their room in `area` (the help reflows to the width).
     public func layOut(_ area: Rect) {
-        if let body = AppFrame.body(of: area) { for overlay in overlays { overlay.layOut(area: body, data) } }
+        if let body = frame.body(of: area, data) { for overlay in overlays { overlay.layOut(area: body, data) } }
     }
 
     /// The frame is drawn, reading only: nothing changes and no store is asked for anything
     /// here. What the frame laid out and showed comes back in `drawn` once it is on screen.
     public func render(into buffer: inout CellBuffer) -> DrawnFrame {
-        let frame = AppFrame(tabBar: tabBar, stack: stacks[tabIndex], overlays: overlays, status: status, cachedAt: goals.cachedAt)
         return DrawnFrame(width: buffer.area.width, layout: frame.draw(into: &buffer, data), frame: frame)
     }
+
+    /// The frame as the core holds it now.
+    var frame: AppFrame { AppFrame(tabBar: tabBar, stack: stacks[tabIndex], overlays: overlays, status: status, cachedAt: goals.cachedAt) }
 
     /// After a frame: the screen keeps its layout (paging and clicks follow what is on screen),
     /// and the stores are asked for what it showed (users, pictures, older activity).

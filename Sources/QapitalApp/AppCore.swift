@@ -109,6 +109,7 @@ public final class AppCore {
 
     private func receive(_ event: StoreEvent) {
         status.receive(event, stores)
+        if status.cameBack { run(Command.afterReconnecting(stores)) }
         if event == .signIn, signIn.checked() {
             // A new token was accepted: everything shown loads again with it.
             status.error = nil
@@ -154,7 +155,9 @@ public final class AppCore {
     private func apply(_ outcome: Outcome, from overlay: (any Overlay)?) -> Outcome {
         switch outcome {
         case .ignored, .consumed: break
-        case .push(let next): stacks[tabIndex].append(next)
+        case .push(let next):
+            overlays.removeAll { $0 === overlay }  // (a card that opens a screen goes as it opens)
+            stacks[tabIndex].append(next)
         case .pop: if stacks[tabIndex].count > 1 { stacks[tabIndex].removeLast() }
         case .present(let next): overlays.append(next)
         case .notice(let text): showNotice(text)

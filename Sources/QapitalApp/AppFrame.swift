@@ -22,17 +22,36 @@ struct AppFrame {
     let cachedAt: Date?
 
     /// Where the screen and the overlays go in a terminal of `size`; nil when it is too small.
-    static func body(of area: Rect) -> Rect? {
+    static func body(of area: Rect, statusLines: Int = 1) -> Rect? {
         guard area.width >= minimumWidth, area.height >= minimumHeight else { return nil }
-        // The tab bar, the screen, the status bar.
-        return area.rows([.length(1), .fill(1), .length(1)])[1]
+        // The tab bar, the screen, the status bar (and a message too long for it, above it).
+        return area.rows([.length(1), .fill(1), .length(statusLines)])[1]
+    }
+
+    /// The key hints at the right of the status bar.
+    func hints(_ keys: KeyLabels) -> String {
+        stack.count > 1 ? "\(keys[.back]) back  \(keys[.help]) help  \(keys[.quit]) back " : "\(keys[.help]) help  \(keys[.quit]) quit "
+    }
+
+    /// The status bar's height in `area`: one line, and those of a message too long for it (while
+    /// the screen keeps at least half the terminal's height).
+    func statusLines(in area: Rect, _ data: ScreenData) -> Int {
+        let room = min(StatusLine.spillLines, (area.height - Self.minimumHeight) / 2)
+        return 1 + status.spill(width: area.width, maxLines: room, filter: stack.last?.filter ?? "", hints: hints(data.keys),
+                                cachedAt: cachedAt, refreshKey: data.keys[.refresh]).count
+    }
+
+    /// Where the screen and the overlays go in this frame (nil when the terminal is too small).
+    func body(of area: Rect, _ data: ScreenData) -> Rect? {
+        Self.body(of: area, statusLines: statusLines(in: area, data))
     }
 
     /// Draws the frame; returns what the screen laid out (nil when nothing was drawn).
     func draw(into buffer: inout CellBuffer, _ data: ScreenData) -> Layout? {
         buffer.clear()
         let area = buffer.area
-        guard let body = Self.body(of: area), let screen = stack.last else {
+        let statusLines = statusLines(in: area, data)
+        guard let body = Self.body(of: area, statusLines: statusLines), let screen = stack.last else {
             buffer.write("Terminal too small (\(area.width)×\(area.height)); need \(Self.minimumWidth)×\(Self.minimumHeight)",
                          x: 0, y: 0, maxWidth: area.width)
             return nil
@@ -45,10 +64,8 @@ struct AppFrame {
         }) {
             buffer.placeCursor(onTextOf: Rect(x: body.x, y: row, width: body.width, height: 1))
         }
-        let keys = data.keys
-        let hints = stack.count > 1 ? "\(keys[.back]) back  \(keys[.help]) help  \(keys[.quit]) back "
-                                    : "\(keys[.help]) help  \(keys[.quit]) quit "
-        status.draw(into: &buffer, rect: area.bottom(1), filter: screen.filter, hints: hints, cachedAt: cachedAt, refreshKey: keys[.refresh])
+        status.draw(into: &buffer, rect: area.bottom(statusLines), filter: screen.filter, hints: hints(data.keys), cachedAt: cachedAt,
+                    refreshKey: data.keys[.refresh])
         for overlay in overlays { overlay.draw(into: &buffer, area: body, statusBar: area.bottom(1), data) }
         return layout
     }

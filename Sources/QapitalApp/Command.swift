@@ -47,4 +47,17 @@ enum Command: Hashable, Sendable {
         [.loadAccount] + (data.goals.feed(for: goal).status != .idle ? [.loadGoalFeed(goal)] : [])
             + (data.feed.phase != .idle ? [.refreshActivity] : [])
     }
+
+    /// The server answers again after it could not be reached: what failed meanwhile is asked
+    /// again (the goals, a goal's feed, the activity page, the round-ups week, people), so an
+    /// error that no longer holds leaves with the outage. A failed transfer waits for `s`.
+    @MainActor static func afterReconnecting(_ stores: AppStores) -> [Command] {
+        var work: [Command] = stores.goals.status.failureMessage != nil ? [.loadGoals] : []
+        for (id, state) in stores.goals.feeds.sorted(by: { $0.key < $1.key }) where state.status.failureMessage != nil {
+            work.append(.loadGoalFeed(id))
+        }
+        if case .failed = stores.feed.phase { work.append(.retryActivity) }
+        if stores.roundUps.status.failureMessage != nil || stores.roundUps.historyStatus.failureMessage != nil { work.append(.loadWeek) }
+        return work + [.retryUsers]
+    }
 }

@@ -1,37 +1,68 @@
 import FeedModel
 import TermUI
 
-/// Enter on a row that opens no screen of its own (an activity that names no goal, a card
-/// payment, an achievement): what the row holds, in full, in a card. Any key closes it.
+/// Enter on a row (an activity, a card payment, an achievement): what the row holds, in full,
+/// in a card. Values wrap under their label, so a message is read whole at any width. An
+/// activity that names a goal opens it on Enter; any other key closes the card.
 @MainActor
 final class DetailCard: Overlay {
-    enum Action: Sendable { case close }
+    enum Action: Sendable { case close, open }
 
     nonisolated static let keyMap: KeyMap<Action> = {
         var map = KeyMap<Action>()
-        map.bind([.escape, .char("q"), .enter], to: .close, help: "close (any other key too)", section: "Details (Enter on an activity, payment or achievement)")
+        let section = "Details (Enter on an activity, payment or achievement)"
+        map.bind([.enter], to: .open, help: "open the goal the activity names (else close)", section: section)
+        map.bind([.escape, .char("q")], to: .close, help: "close (any other key too)", section: section)
         return map
     }()
     nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
 
-    let title: String
-    let lines: [[Span]]
+    /// A label and its value (the value wraps under itself, the label stays in its column).
+    struct Field {
+        var label: String
+        var value: [Span]
+    }
 
-    init(title: String, lines: [[Span]]) {
+    let title: String
+    let fields: [Field]
+    /// What Enter opens, named in the footer ("Enter opens Emergency"), if anything.
+    let opens: (name: String, outcome: @MainActor (ScreenData) -> Outcome)?
+
+    init(title: String, fields: [Field], opens: (name: String, outcome: @MainActor (ScreenData) -> Outcome)? = nil) {
         self.title = title
-        self.lines = lines
+        self.fields = fields
+        self.opens = opens
     }
 
     func handle(_ key: Key, _ data: ScreenData) -> Outcome {
-        key == .resize ? .consumed : .close()
+        if key == .resize { return .consumed }
+        if Self.keyMap.action(for: key) == .open, let opens { return .run([], then: opens.outcome(data)) }
+        return .close()
     }
+
+    var footer: String { opens.map { "Enter opens \($0.name) · Esc closes" } ?? "Esc closes" }
 
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
-        Modal(title: title, lines: lines, footer: "Esc closes").draw(into: &buffer, in: area)
+        Modal(title: title, lines: lines(width: area.width - 4), footer: footer).draw(into: &buffer, in: area)
     }
 
-    /// A label and its value, the label muted in a column.
-    static func field(_ label: String, _ value: [Span]) -> [Span] {
-        [Span(TextWidth.pad(label, to: 8), Style(fg: .role(.muted)))] + value
+    /// The labels in a column as wide as the longest and two cells, the values wrapped to `width`
+    /// cells in all (the box's inside).
+    func lines(width: Int) -> [[Span]] {
+        let column = (fields.map { TextWidth.of($0.label) }.max() ?? 0) + 2
+        let muted = Style(fg: .role(.muted))
+        var lines: [[Span]] = []
+        for field in fields {
+            let wrapped = SpanWrap.wrap(field.value, width: max(1, width - column))
+            for (index, line) in wrapped.enumerated() {
+                lines.append([Span(TextWidth.pad(index == 0 ? field.label : "", to: column), muted)] + line)
+            }
+        }
+        return lines
+    }
+
+    /// A label and its value.
+    static func field(_ label: String, _ value: [Span]) -> Field {
+        Field(label: label, value: value)
     }
 }

@@ -10,6 +10,7 @@ final class GoalDetailScreen: Screen {
     nonisolated static let keyMap: KeyMap<AppAction> = {
         var map = KeyMap<AppAction>()
         map.bind([.char("c")], to: .toggleChart, help: "show or hide the balance chart (shown when the height allows)", section: "Goal")
+        map.bind([.char("i")], to: .details, help: "the selected saving in full, its message whole", section: "Goal")
         return map
     }()
     let goalId: GoalID
@@ -19,6 +20,10 @@ final class GoalDetailScreen: Screen {
     var filter = "" {
         didSet { list.top() }
     }
+    /// The saving the cursor is on, to find it again when the feed is loaded anew.
+    private var selectedEntry: FeedEntry?
+    /// Savings a reload put above the selection, not yet scrolled to ("N new ↑").
+    var newAbove = 0
 
     init(goalId: GoalID) {
         self.goalId = goalId
@@ -30,7 +35,12 @@ final class GoalDetailScreen: Screen {
 
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
         guard let action else { return .ignored }
-        if list.navigate(action, count: entries(data).count) { return .consumed }
+        let entries = entries(data)
+        if list.navigate(action, count: entries.count) {
+            if list.selected < newAbove { newAbove = 0 }
+            selectedEntry = list.selected < entries.count ? entries[list.selected] : nil
+            return .consumed
+        }
         switch action {
         // In a goal, Enter shows who is behind the selected saving and the goal (as `u` does).
         case .open: return people(data).map { .present($0) } ?? .consumed
@@ -39,8 +49,24 @@ final class GoalDetailScreen: Screen {
         case .toggleChart:
             showsChart.toggle()
             return .consumed
+        case .details:
+            guard list.selected < entries.count else { return .consumed }
+            return .present(Self.card(entries[list.selected], data))
         default: return .ignored
         }
+    }
+
+    /// A saving in full: when, what (the message whole), how much, who, by which rule.
+    static func card(_ entry: FeedEntry, _ data: ScreenData) -> DetailCard {
+        let item = entry.item
+        var fields = [
+            DetailCard.field("When", [Span(data.format.shortDate(item.timestamp) + " " + data.format.time(item.timestamp))]),
+            DetailCard.field("What", DisplayFormat.spans(item.message)),
+            DetailCard.field("Amount", [Span(item.amount.formatted, DisplayFormat.moneyStyle)]),
+            DetailCard.field("Who", [Span(data.users.name(for: item.userId, holder: PeopleRoster.holder(of: data.goals.goals)))]),
+        ]
+        if let rule = entry.rule { fields.append(DetailCard.field("Rule", [Span(rule.kind.label)])) }
+        return DetailCard(title: "Saving", fields: fields)
     }
 
     func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
@@ -53,11 +79,36 @@ final class GoalDetailScreen: Screen {
 
     func refresh(_ data: ScreenData) -> [Command] { [.loadGoalFeed(goalId)] }
 
+    /// The feed loaded anew (r, a save into the goal): at the top the cursor stays at the top, on
+    /// the newest; lower down it stays on its saving, and the savings that came above it are
+    /// counted ("N new ↑"), as on the Activity tab.
+    func receive(_ event: StoreEvent, _ data: ScreenData) -> [Command] {
+        guard case .goalFeed(let id) = event, id == goalId else { return [] }
+        let entries = entries(data)
+        if list.selected > 0, let before = selectedEntry, let index = entries.firstIndex(where: { Self.same($0, before) }),
+           index != list.selected {
+            let moved = index - list.selected
+            list.offset = max(0, list.offset + moved)
+            list.selected = index
+            if moved > 0 { newAbove += moved }
+        }
+        selectedEntry = list.selected < entries.count ? entries[list.selected] : nil
+        return []
+    }
+
+    /// One saving in two answers: the same but for the id, which a server may make anew each time.
+    static func same(_ a: FeedEntry, _ b: FeedEntry) -> Bool {
+        a.item.timestamp == b.item.timestamp && a.item.amount == b.item.amount && a.item.userId == b.item.userId
+            && a.item.message == b.item.message
+    }
+
     func people(_ data: ScreenData) -> UserPopup? {
         guard let goal = data.goals.goal(id: goalId) else { return nil }
         let entries = entries(data)
         let saver = list.selected < entries.count ? entries[list.selected].item.userId : nil
-        return UserPopup(people: (saver.map { [$0] } ?? []) + [goal.ownerId] + goal.connectedUserIds, startingAt: saver)
+        // The goal's people in their order (owner first), opened at the saver; one who saved into
+        // it and is no longer among them comes last.
+        return UserPopup(people: [goal.ownerId] + goal.connectedUserIds + (saver.map { [$0] } ?? []), startingAt: saver)
     }
 
     func shown(_ data: ScreenData) -> Shown {
@@ -78,7 +129,12 @@ final class GoalDetailScreen: Screen {
         return Layout(area: area, list: list)
     }
 
-    func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }
+    func laidOut(_ layout: Layout, _ data: ScreenData) {
+        list = layout.list ?? list
+        let entries = entries(data)
+        selectedEntry = list.selected < entries.count ? entries[list.selected] : nil
+        if list.offset == 0 { newAbove = 0 }  // the new savings are in sight
+    }
 
     /// The goal an activity or saving names: one of its bold words is a goal's name.
     static func goal(namedIn message: MarkupText, _ goals: [Goal]) -> Goal? {
@@ -159,6 +215,10 @@ final class GoalDetailScreen: Screen {
         ListView().draw(into: &buffer, rect: body, count: entries.count, state: &list) { buffer, index, row, _ in
             drawEntry(entries[index], users: users, format: format, filter: state.filter, holder: PeopleRoster.holder(of: store.goals),
                       into: &buffer, row: row)
+        }
+        if state.newAbove > 0, list.offset > 0 {
+            buffer.writeRightAligned(" \(state.newAbove) new ↑ ", maxX: body.maxX - 1, y: body.y,
+                                     style: Style(fg: .role(.highlight), attributes: [.bold, .reverse]))
         }
     }
 

@@ -54,6 +54,7 @@ extension AppAction {
         case .lookFurtherBack: "look-further-back"
         case .cycleShow: "show-next"
         case .toggleChart: "toggle-chart"
+        case .details: "details"
         }
     }
 

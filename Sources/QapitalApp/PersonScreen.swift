@@ -89,7 +89,8 @@ final class PersonScreen: Screen {
         }
     }
 
-    /// A goal opens its detail; a saving opens its goal at that saving; an activity opens the goal it names.
+    /// A goal opens its detail; a saving opens its goal at that saving; an activity shows its
+    /// card, the message whole (as on the Activity tab: Enter there opens the goal it names).
     private func open(_ row: Row, _ data: ScreenData) -> Outcome {
         switch row {
         case .goal(let goal):
@@ -97,10 +98,7 @@ final class PersonScreen: Screen {
         case .event(.saving(let goalId, let item)):
             return GoalDetailScreen.open(goalId, data, at: item)
         case .event(.activity(let activity)):
-            guard let goal = GoalDetailScreen.goal(namedIn: activity.message, data.goals.goals) else {
-                return .notice("This activity is not about one goal.")
-            }
-            return GoalDetailScreen.open(goal.id, data)
+            return .present(ActivityScreen.card(activity, data))
         case .heading, .note:
             return .consumed
         }

@@ -90,14 +90,18 @@ final class RoundUpsScreen: TabScreen {
     static func card(_ line: RoundUp.Line, saveable: Bool, calendar: Calendar, format: DisplayFormat) -> DetailCard {
         let payment = line.transaction
         let muted = Style(fg: .role(.muted))
-        return DetailCard(title: "Payment", lines: [
+        return DetailCard(title: "Payment", fields: [
             DetailCard.field("When", [Span(dayLabel(payment.timestamp, calendar: calendar, year: true) + " " + format.time(payment.timestamp))]),
             DetailCard.field("Paid to", [Span(payment.counterparty)]),
             DetailCard.field("Amount", [Span(payment.amount.formatted, Style(fg: .role(.moneyOut)))]),
             DetailCard.field("Round-up", [Span(line.roundUp.formatted, DisplayFormat.moneyStyle)]
-                + [Span(saveable ? "  in the week's total" : "  apart: another currency than the account's", muted)]),
+                + [Span(line.roundUp.minorUnits == 0 ? "  " + wholeAmountNote
+                        : saveable ? "  in the week's total" : "  apart: another currency than the account's", muted)]),
         ])
     }
+
+    /// Why a payment rounds up by nothing.
+    static let wholeAmountNote = "a whole amount: nothing to round up"
 
     func refresh(_ data: ScreenData) -> [Command] {
         data.roundUps.transfer?.failureMessage != nil ? [.retryTransfer] : [.loadWeek]
@@ -155,8 +159,11 @@ final class RoundUpsScreen: TabScreen {
         buffer.write(heading, x: area.x + 1, y: area.y, maxWidth: max(0, keysX - area.x - 2),
                      style: Style(fg: .role(.title), attributes: .bold))
 
-        // Footer, from the bottom up: the transfer line, other currencies, the total.
+        // Footer, from the bottom up: the transfer line, other currencies, the total. Each line
+        // with its rank: where the height is short the lowest ranks go first, the total last.
         var footer: [[Span]] = []
+        var ranks: [Int] = []
+        func rank(_ value: Int) { ranks += Array(repeating: value, count: footer.count - ranks.count) }
         // The week's summary stays while it is loaded again (the store clears it on a week change).
         let summary = store.summary
         if let summary, !summary.lines.isEmpty {
@@ -169,6 +176,7 @@ final class RoundUpsScreen: TabScreen {
                     : "✓ Saved \(part.amount.formatted) into \(part.goalName)\(when): \(paymentsPhrase(part.payments.count))"
                 footer.append([Span(text, DisplayFormat.moneyStyle)])
             }
+            rank(1)
             if let progress = store.progress, !saved.isEmpty {
                 if !progress.remaining.isEmpty {
                     var rest = [Span("Not saved yet: ", .bold),
@@ -185,16 +193,21 @@ final class RoundUpsScreen: TabScreen {
                 if case .weekUnderWay? = store.saveProblem, bankMoves == nil { total.append(Span("   saved once the week is over", muted)) }
                 footer.append(total)
             }
+            rank(3)
             let others = summary.otherTotals
             if !others.isEmpty {
                 let parts = others.map { "\($0.formatted) (\(paymentsPhrase(summary.count(in: $0.currency))) in \($0.currency.code))" }
                 footer.append([Span("Not saved, other currencies: " + parts.joined(separator: ", "), muted)])
             }
+            rank(1)
         }
         footer += transferLines(store, keys: keys)
+        rank(2)
         if let bankMoves { footer.append([Span(bankMoves, muted)]) }
-        let footerHeight = min(footer.count + (footer.isEmpty ? 0 : 1), max(0, area.height - 3))
-        for (index, line) in footer.suffix(max(0, footerHeight - 1)).enumerated() {
+        rank(1)
+        let shown = keptLines(ranks, room: max(0, area.height - 4))
+        let footerHeight = shown.isEmpty ? 0 : shown.count + 1
+        for (index, line) in shown.map({ footer[$0] }).enumerated() {
             buffer.write(line, x: area.x + 1, y: area.maxY - footerHeight + 1 + index, maxWidth: area.width - 2)
         }
 
@@ -233,6 +246,14 @@ final class RoundUpsScreen: TabScreen {
 
     }
 
+    /// Which footer lines fit in `room` lines, in their order: the lowest rank goes first (of
+    /// equal ranks the topmost), so the week's total is the last to go.
+    static func keptLines(_ ranks: [Int], room: Int) -> [Int] {
+        var kept = Array(ranks.indices)
+        while kept.count > room, let drop = kept.indices.min(by: { ranks[kept[$0]] < ranks[kept[$1]] }) { kept.remove(at: drop) }
+        return kept
+    }
+
     /// The heading and the week keys that fit `width` cells: the whole heading with the keys
     /// written out, then with arrows alone, then shorter headings ("Mon 16 Nov – Sun 22 Nov 2026",
     /// "16 Nov – 22 Nov") without keys.
@@ -268,9 +289,10 @@ final class RoundUpsScreen: TabScreen {
         let largest = history.map(\.total.minorUnits).max() ?? 0
         let shown = history.firstIndex { $0.week == store.week }
         let calendar = store.calendar
-        let chart = BarChart(values: history.map(\.total.minorUnits), highlighted: shown,
+        var chart = BarChart(values: history.map(\.total.minorUnits), highlighted: shown,
                              topLabel: Money(minorUnits: largest, currency: currency).formatted,
                              xLabels: [shortDay(first.week.start, calendar: calendar), shortDay(last.week.start, calendar: calendar)])
+        chart.highlightLabel = shown.map { shortDay(history[$0].week.start, calendar: calendar) }
         // Bars three cells wide when there is room, and the words to their right.
         let barsWidth = chart.gutterWidth + history.count * 4 - 1
         let words = rect.width - barsWidth - 2
@@ -295,7 +317,17 @@ final class RoundUpsScreen: TabScreen {
 
     private static func transferLines(_ store: any RoundUpsReading, keys: KeyLabels) -> [[Span]] {
         guard let transfer = store.transfer else { return [] }
-        let what = "\(transfer.amount.formatted) into \(transfer.goalName)"
+        var what = "\(transfer.amount.formatted) into \(transfer.goalName)"
+        // Another week's transfer: its lines belong to its week; one in flight or failed is still
+        // named (s and r act on it), with its week.
+        if transfer.week.start != store.week.start {
+            what += " (week of \(shortDay(transfer.week.start, calendar: transfer.week.calendar)))"
+            switch transfer.phase {
+            case .sending: return [[Span("Saving \(what)…", Style(fg: .role(.warning), attributes: .bold))]]
+            case .failed: return [[Span("✗ Saving \(what) failed: \(keys[.save]) or \(keys[.refresh]) retries", Style(fg: .role(.error), attributes: .bold))]]
+            case .succeeded, .savedElsewhere: return []
+            }
+        }
         switch transfer.phase {
         case .sending:
             return [[Span("Saving \(what)…", Style(fg: .role(.warning), attributes: .bold))]]

@@ -31,6 +31,11 @@ struct StatusLine {
     /// Offline, when to try the server again.
     private var reconnect = ReconnectPolicy()
     private var reportedFailures: Set<String> = []
+    /// The server could not be reached (offline; without a cache: the goals failed) and has
+    /// not answered since.
+    private var serverWasDown = false
+    /// Set by `receive`: this event is the server answering again after it was down.
+    private(set) var cameBack = false
     private var busySince: Date?
     /// The spinner's frame, moved on by `track(busy:)` (drawing only reads it); nil while
     /// nothing has waited long enough.
@@ -106,6 +111,10 @@ struct StatusLine {
     /// not read (named here, the rest shown); going offline starts the reconnect clock.
     mutating func receive(_ event: StoreEvent, _ stores: AppStores) {
         reconnect.observe(offline: isOffline, now: now())
+        let (down, up) = connectivity != nil ? (isOffline, !isOffline)
+            : (event == .goals && stores.goals.status.failureMessage != nil, event == .goals && stores.goals.status == .loaded)
+        cameBack = serverWasDown && up
+        if down { serverWasDown = true } else if up { serverWasDown = false }
         collectFailures(goals: stores.goals, feed: stores.feed, roundUps: stores.roundUps, event: event)
         if event == .account, let summary = stores.account.account?.summary { sourceName = summary }
         // What a refresh changed, unless another note came meanwhile ("Signed in." before the refresh it led to).
@@ -167,7 +176,8 @@ struct StatusLine {
         }
     }
 
-    func draw(into buffer: inout CellBuffer, rect: Rect, filter: String, hints: String, cachedAt: Date?, refreshKey: String = "r") {
+    /// The bar's three parts: the source and its state, the message (error, filter or notice), the keys.
+    private func parts(width: Int, filter: String, hints: String, cachedAt: Date?, refreshKey: String) -> (left: [Span], center: [Span], right: [Span]) {
         var left = [Span(" " + sourceName + " ")]
         let approvalNote = approvalNote(refreshKey: refreshKey)
         // First, so that it is seen however long the header; the refusals it explains are not shown besides.
@@ -188,6 +198,44 @@ struct StatusLine {
         } else if let notice {
             center = [Span(notice.message, .bold)]
         }
-        StatusBar(left: left, center: center, right: [Span(rect.width < 40 ? String(hints.prefix { $0 != " " }) + " help " : hints)]).draw(into: &buffer, rect: rect)
+        return (left, center, [Span(width < 40 ? String(hints.prefix { $0 != " " }) + " help " : hints)])
+    }
+
+    /// Most lines a message takes above the bar when it does not fit in it.
+    static let spillLines = 3
+
+    /// The message's lines above the bar when it does not fit beside the source and the keys
+    /// (wrapped to the width, so it is read whole for its lifetime); none when it fits. At most
+    /// `maxLines` (the last cut with `…` only past that).
+    func spill(width: Int, maxLines: Int, filter: String, hints: String, cachedAt: Date?, refreshKey: String = "r") -> [[Span]] {
+        let (left, center, right) = parts(width: width, filter: filter, hints: hints, cachedAt: cachedAt, refreshKey: refreshKey)
+        let widths = [left, center, right].map { $0.reduce(0) { $0 + $1.width } }
+        guard widths[1] > 0, maxLines > 0, min(widths[2], width) + 1 + widths[1] + 1 + widths[0] > width else { return [] }
+        var lines = Array(SpanWrap.wrap(center, width: width - 2).prefix(maxLines + 1))
+        if lines.count > maxLines {
+            // Longer still (a narrow terminal): the last line shown says that more was cut.
+            lines.removeLast()
+            let last = lines[maxLines - 1]
+            let text = TextWidth.truncate(last.map(\.text).joined(), to: width - 3)
+            lines[maxLines - 1] = [Span(text.hasSuffix("…") ? text : text + "…", last.first?.style ?? .plain)]
+        }
+        return lines
+    }
+
+    /// The bar in `rect`'s last row; a message that does not fit in it goes in the rows above
+    /// (`spill`, as many as `rect` has above the bar).
+    func draw(into buffer: inout CellBuffer, rect: Rect, filter: String, hints: String, cachedAt: Date?, refreshKey: String = "r") {
+        var (left, center, right) = parts(width: rect.width, filter: filter, hints: hints, cachedAt: cachedAt, refreshKey: refreshKey)
+        let spilled = spill(width: rect.width, maxLines: rect.height - 1, filter: filter, hints: hints, cachedAt: cachedAt, refreshKey: refreshKey)
+        if !spilled.isEmpty {
+            center = []
+            let base = Style(attributes: .reverse)
+            for (index, line) in spilled.enumerated() {
+                let row = rect.row(rect.height - 1 - spilled.count + index)
+                buffer.fill(row, style: base)
+                buffer.write(line.map { Span($0.text, base.patched(with: $0.style)) }, x: row.x + 1, y: row.y, maxWidth: row.width - 2)
+            }
+        }
+        StatusBar(left: left, center: center, right: right).draw(into: &buffer, rect: rect.row(rect.height - 1))
     }
 }

@@ -10,6 +10,10 @@ public struct BarChart: Sendable {
     /// Written at the top left (the largest value, as the caller formats it).
     public var topLabel: String
     public var xLabels: [String]
+    /// The highlighted bar's own label, written beside its `▲` ("▲ 16 Nov", or "16 Nov ▲" where
+    /// the right has no room); the other labels give way to it, so the marker and the label
+    /// beside it always name the same bar.
+    public var highlightLabel: String?
     public var barStyle = Style(fg: .role(.accent))
     public var highlightStyle = Style(fg: .role(.highlight), attributes: .bold)
     public var axisStyle = Style(fg: .role(.border))
@@ -64,9 +68,24 @@ public struct BarChart: Sendable {
         // The label row: the marker, and the labels that leave it free.
         let labelRow = plot.maxY
         let barsWidth = count * (barWidth + 1) - 1
-        if let marker { buffer.write("▲", x: marker, y: labelRow, style: highlightStyle) }
+        var reserved = marker.map { ($0 - plot.x)..<($0 - plot.x + 1) }
+        if let marker {
+            buffer.write("▲", x: marker, y: labelRow, style: highlightStyle)
+            if let label = highlightLabel, !label.isEmpty {
+                let width = TextWidth.of(label) + 1
+                let column = marker - plot.x
+                // Right of the marker where it fits in the bars' width, else left of it.
+                if column + 1 + width <= barsWidth {
+                    buffer.write(" " + label, x: marker + 1, y: labelRow, style: highlightStyle)
+                    reserved = column..<(column + 1 + width)
+                } else if column - width >= 0 {
+                    buffer.write(label + " ", x: marker - width, y: labelRow, style: highlightStyle)
+                    reserved = (column - width)..<(column + 1)
+                }
+            }
+        }
         LineChart.drawSpread(xLabels, into: &buffer, x: plot.x, y: labelRow, width: barsWidth, style: labelStyle,
-                             reserved: marker.map { ($0 - plot.x)..<($0 - plot.x + 1) })
+                             reserved: reserved)
         return true
     }
 }

@@ -60,11 +60,9 @@ import TestSupport
         #expect(lines.contains { $0.contains("✓ Saved \(amount.formatted) into Balloons") }, "\(lines.joined(separator: "\n"))")
         lines = await app.press(.char("2"))
         // Today's first row: the demo's history ends at midnight, so the save opens "Today" above
-        // the selection, where issue 41's item 3 (new rows in sight) is still open.
-        withKnownIssue("issue 41, item 3: rows added above the selection scroll off the top") {
-            #expect(lines.contains { $0.contains("You saved your round-ups into Balloons.") && $0.contains(amount.formatted) },
-                    "\(lines.joined(separator: "\n"))")
-        }
+        // the selection, which stays at the top (issue 41, item 3).
+        #expect(lines.contains { $0.contains("You saved your round-ups into Balloons.") && $0.contains(amount.formatted) },
+                "\(lines.joined(separator: "\n"))")
         #expect(app.core.goals.feed(for: 1).entries.contains { $0.item.amount == amount && $0.item.message.plainText == "You saved your round-ups." })
         lines = await app.press(.char("5"))
         let mikael = try #require(lines.first { $0.contains("Mikael (you)") })

@@ -32,6 +32,8 @@ import TestSupport
         DemoFrame(name: "goals", keys: []),
         DemoFrame(name: "activity", keys: [.char("2")]),
         DemoFrame(name: "round-ups", keys: [.char("3")]),
+        // Last week's: the chart's ▲ and its label under that week's bar.
+        DemoFrame(name: "round-ups-last-week", keys: [.char("3"), .char("[")]),
         DemoFrame(name: "achievements", keys: [.char("4")]),
         DemoFrame(name: "people", keys: [.char("5")]),
         DemoFrame(name: "goal-detail", keys: [.enter]),
@@ -45,6 +47,9 @@ import TestSupport
         DemoFrame(name: "goal-picker", keys: [.char("3"), .char("["), .char("s")]),
         DemoFrame(name: "save-confirmation", keys: [.char("3"), .char("["), .char("s"), .enter]),
         DemoFrame(name: "new-goal-form", keys: [.char("a")]),
+        // Details cards: an activity whole (its message wrapped), a payment.
+        DemoFrame(name: "activity-card", keys: [.char("2"), .char("j"), .char("j"), .enter]),
+        DemoFrame(name: "payment-card", keys: [.char("3"), .char("["), .enter]),
         DemoFrame(name: "sign-in", keys: [], signIn: true),
     ]
 

@@ -80,12 +80,12 @@ extension BlockingTests {
             // Two clicks at column 230 (past X10's 223) on the second activity: selected, then opened.
             terminal.send("\u{1b}[<0;230;5M\u{1b}[<0;230;5m")
             terminal.send("\u{1b}[<0;230;5M\u{1b}[<0;230;5m")
-            // (The status bar's hints say a screen was opened over the tab.)
-            #expect(terminal.read(until: { $0.contains("Esc back") }), "\(term): a click past column 223 opened the goal")
+            // (Its details card: the whole message, and the goal it names on Enter.)
+            #expect(terminal.read(until: { $0.contains("Esc closes") }), "\(term): a click past column 223 opened the activity")
             terminal.send("q")
             terminal.send("q")
             #expect(terminal.waitForExit() == 0)
-            let tail = terminal.text.components(separatedBy: "Esc back").last ?? ""
+            let tail = terminal.text.components(separatedBy: "Esc closes").last ?? ""
             #expect(tail.contains("\u{1b}[?1006l") || tail.contains("\u{1b}[?1002l"), "\(term): the reports are switched off on quit")
         }
     }

@@ -157,6 +157,32 @@ import Testing
         #expect(buffer.style(atX: 3, y: 1).fg == .role(.accent))
     }
 
+    /// The highlighted bar's label stands beside its ▲ (right of it where it fits, else left),
+    /// and an axis label that would touch it gives way: the marker and the words beside it name
+    /// one bar, for every bar highlighted.
+    @Test func theHighlightedBarsLabelStandsBesideItsMarker() {
+        let labels = ["w1", "w2", "w3", "w4", "w5", "w6"]
+        for highlighted in labels.indices {
+            var chart = BarChart(values: [5, 6, 7, 8, 9, 10], highlighted: highlighted, topLabel: "$9", xLabels: ["w1", "w6"])
+            chart.highlightLabel = labels[highlighted]
+            var buffer = CellBuffer(width: 3 + 6 * 5 - 1, height: 4)
+            #expect(chart.draw(into: &buffer, rect: buffer.area))
+            let axis = buffer.lines[3]
+            let beside = axis.contains("▲ " + labels[highlighted]) || axis.contains(labels[highlighted] + " ▲")
+            #expect(beside, "bar \(highlighted + 1): \(axis)")
+            // No other bar's label touches the marker.
+            for (index, label) in labels.enumerated() where index != highlighted {
+                #expect(!axis.contains("▲ " + label) && !axis.contains(label + " ▲"), "bar \(highlighted + 1): \(axis)")
+            }
+        }
+        // The last bar: its label left of the marker, the axis' own last label left out.
+        var chart = BarChart(values: [5, 6, 7, 8, 9, 10], highlighted: 5, topLabel: "$9", xLabels: ["w1", "w6"])
+        chart.highlightLabel = "w6"
+        var buffer = CellBuffer(width: 32, height: 4)
+        chart.draw(into: &buffer, rect: buffer.area)
+        #expect(buffer.lines[3] == "   w1                     w6 ▲  ")
+    }
+
     @Test func barsTooSmallDrawNothing() {
         #expect(!bars([1, 2, 3, 4], width: 9).1)
         #expect(!bars([1, 2, 3, 4], height: 2).1)

@@ -136,8 +136,18 @@ public final class CachingSavingsAPI: SavingsAPI {
         }
     }
 
+    /// Not kept (nothing to answer offline), but what it finds of the server counts: a week that
+    /// cannot connect takes the app offline, so it tries the server again and, once it answers,
+    /// asks again for what failed.
     public func transactions(from: Date, to: Date) async throws -> [Transaction] {
-        try await remote.transactions(from: from, to: to)
+        do {
+            let transactions = try await remote.transactions(from: from, to: to)
+            connectivity.reachedServer()
+            return transactions
+        } catch let error as APIError where error.isConnectivity {
+            connectivity.failedToConnect(at: now())
+            throw error
+        }
     }
 
     public func createGoal(name: String, target: Money?) async throws -> Goal {
