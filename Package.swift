@@ -10,6 +10,7 @@ let bankList: [(name: String, clientNeeds: [Target.Dependency])] = [
     ("Starling", []),
     ("Monzo", []),
     ("Up", []),
+    ("SimpleFIN", []),
 ]
 let banks = bankList.map(\.name)
 
@@ -20,7 +21,8 @@ func bankTargets(_ name: String, clientNeeds: [Target.Dependency]) -> [Target] {
         .target(name: "\(name)Source", dependencies: [.target(name: "\(name)Client"), "SourceKit", "FeedModel", "HTTPTransport",
                                                       "DemoData", "DemoServer"],
                 path: "Banks/\(name)/Source"),
-        .testTarget(name: "\(name)ClientTests", dependencies: [.target(name: "\(name)Client"), "FeedModel", "HTTPTransport"],
+        .testTarget(name: "\(name)ClientTests", dependencies: [.target(name: "\(name)Client"), "FeedModel", "HTTPTransport",
+                                                                 .product(name: "PropertyBased", package: "swift-property-based")],
                     path: "Banks/\(name)/Tests", resources: [.copy("Fixtures")]),
     ]
 }

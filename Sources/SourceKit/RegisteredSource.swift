@@ -147,6 +147,10 @@ public struct ServeFlags: Sendable {
     public var pageSize: Int?
     /// `--rate-limit`: requests an hour before each answer is 429.
     public var rateLimit: Int?
+    /// `--budget`: requests a day before a daily budget warns, then refuses.
+    public var budget: Int?
+    /// `--v1`: the protocol's older (version 1) shapes.
+    public var versionOne = false
 
     public init(historyMinutes: Double? = nil, scaPending: Bool = false, scaAfter: Int? = nil, pageSize: Int? = nil,
                 rateLimit: Int? = nil) {

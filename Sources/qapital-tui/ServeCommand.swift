@@ -142,9 +142,19 @@ struct ServeCommand: AsyncParsableCommand {
             help: "For a bank that asks for approval in its app: a token's approval lapses once after N requests, as when the bank asks again mid-session (approve it again with POST /test/approve).")
     var scaAfter: Int?
 
+    @Option(help: "For an API with a daily request budget: requests a day before it warns, then refuses (default: the API's own).")
+    var budget: Int?
+
+    @Flag(name: .customLong("v1"), help: "For an API with an older protocol version: serve its version 1 shapes.")
+    var versionOne = false
+
     /// The flags a source's handler may read.
     var flags: ServeFlags {
-        ServeFlags(historyMinutes: historyMinutes, scaPending: scaPending, scaAfter: scaAfter, pageSize: pageSize, rateLimit: rateLimit)
+        var flags = ServeFlags(historyMinutes: historyMinutes, scaPending: scaPending, scaAfter: scaAfter, pageSize: pageSize,
+                               rateLimit: rateLimit)
+        flags.budget = budget
+        flags.versionOne = versionOne
+        return flags
     }
 
     /// How long requests under way may take to finish once a stop signal has come.
