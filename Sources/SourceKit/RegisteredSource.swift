@@ -82,6 +82,10 @@ public struct BankRequest: Sendable {
     public var settings: [String: String] = [:]
     /// For a token from an OAuth pair: a fresh token when the bank refuses this one (401).
     public var refresh: (@Sendable (String?) async -> String?)?
+    /// A headless command: nobody to ask, so a source's question (past its own request budget)
+    /// is a refusal, unless `force` (`--force`) says yes beforehand.
+    public var headless = false
+    public var force = false
 
     public init(baseURL: URL, token: String, allowInsecureHTTP: Bool, log: RequestLog?, settings: [String: String] = [:],
                 refresh: (@Sendable (String?) async -> String?)? = nil) {
@@ -104,15 +108,19 @@ public struct BankConnector: Sendable {
     public var keep: (@Sendable (any BankAPI, _ header: String, _ cacheDirectory: URL) -> Void)?
     /// `login NAME` and refreshing its token pair (nil: tokens only).
     public var oauth: OAuthSupport?
+    /// A credential the source keeps itself (SimpleFIN-style: what a one-time claim gave), used
+    /// when none is given or remembered; read from the environment's config directory.
+    public var keptToken: (@Sendable ([String: String]) -> String?)?
 
     public init(connect: @escaping @Sendable (BankRequest) async throws(APIError) -> any BankAPI,
                 offline: (@Sendable (BankRequest, URL) -> (api: any BankAPI, header: String)?)? = nil,
                 keep: (@Sendable (any BankAPI, String, URL) -> Void)? = nil,
-                oauth: OAuthSupport? = nil) {
+                oauth: OAuthSupport? = nil, keptToken: (@Sendable ([String: String]) -> String?)? = nil) {
         self.connect = connect
         self.offline = offline
         self.keep = keep
         self.oauth = oauth
+        self.keptToken = keptToken
     }
 }
 

@@ -31,10 +31,14 @@ extension AppOptions {
     /// Checks the token with the bank and picks the account; a refusal or a server that cannot
     /// be reached is an `APIError` in one line (the token itself never in it).
     static func connect(_ bank: BankConnector, baseURL: URL, token: String, allowInsecureHTTP: Bool = false, log: RequestLog? = nil,
-                        settings: [String: String] = [:], refresh: (@Sendable (String?) async -> String?)? = nil)
+                        settings: [String: String] = [:], refresh: (@Sendable (String?) async -> String?)? = nil,
+                        headless: Bool = false, force: Bool = false)
         async throws(APIError) -> BankConnection {
-        let api = try await bank.connect(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
-                                                     settings: settings, refresh: refresh))
+        var request = BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log, settings: settings,
+                                  refresh: refresh)
+        request.headless = headless
+        request.force = force
+        let api = try await bank.connect(request)
         // The header: holder, numbers, balance. Without it the app still works.
         let account = try? await api.account()
         if let account { api.answerNextAsk(with: account) }  // the app's first look: one request per resource a start
@@ -97,7 +101,7 @@ extension AppOptions {
                 throw ValidationError(error.message)
             }
         }
-        guard let token = given ?? remembered.token(for: baseURL) else { return .signIn(refusal: nil) }
+        guard let token = given ?? remembered.token(for: baseURL) ?? bank.keptToken?(environment) else { return .signIn(refusal: nil) }
         do {
             return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
                                                            settings: sourceSettings))

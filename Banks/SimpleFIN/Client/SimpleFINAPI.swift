@@ -19,7 +19,8 @@ public struct SimpleFINAPI: BankAPI {
         tokenCheck: "a setup token's claim, or GET /accounts", configKeys: ["goals", "goal-targets", "spending"],
         documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney)
 
-    public static let cannotMoveMoney = "SimpleFIN is read-only: nothing was sent. Move the round-ups in your bank's own app"
+    public static let cannotMoveMoney = "SimpleFIN is read-only: these round-ups are suggestions and nothing is sent; "
+        + "move the total in your bank's own app"
     public static let cannotCreateGoals = "SimpleFIN is read-only: goals are the accounts named in the config file's [simplefin] goals"
     /// One request spans at most this (the Bridge's limit).
     public static let window: Int64 = 90 * 86_400
@@ -59,7 +60,7 @@ public struct SimpleFINAPI: BankAPI {
                 guard let equals = trimmed.lastIndex(of: "="),
                       case let name = trimmed[..<equals].trimmingCharacters(in: .whitespaces), !name.isEmpty,
                       case let amount = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces),
-                      SimpleFINAmount.minorUnits(amount, minorDigits: 18) != nil, !amount.hasPrefix("-") else {
+                      SimpleFINAmount.minorUnits(amount, minorDigits: 3) != nil, !amount.hasPrefix("-") else {
                     throw SimpleFINCredentialError(message: "config file, [simplefin] goal-targets: \"\(TextSanitizer.clean(String(trimmed.prefix(40))))\" "
                                                    + "is not NAME = AMOUNT (e.g. High-Yield Savings = 10000)")
                 }

@@ -209,6 +209,9 @@ public struct SimpleFINAccessFile: Sendable {
         return try? SimpleFINAccess.parse(entry.accessURL)
     }
 
+    /// The newest access URL kept, as text (handed to `connect` like a given one; never shown).
+    public func newestText() -> String? { newest()?.fullText }
+
     /// Keeps `access` for the token hash (0600, written whole then moved into place).
     public func keep(_ access: SimpleFINAccess, tokenHash: String, at date: Date) throws(SimpleFINCredentialError) {
         var contents = read() ?? Contents(claims: [])

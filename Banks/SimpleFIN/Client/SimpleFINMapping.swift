@@ -90,15 +90,16 @@ public struct SimpleFINMapping: Sendable {
         let available = account.availableBalance.flatMap { SimpleFINMapping.money($0, currency) }
         var holder = TextSanitizer.clean(account.name)
         let connection = TextSanitizer.clean(store.connectionName(account))
-        if !connection.isEmpty { holder += " (\(connection))" }
+        if !connection.isEmpty { holder += " · \(connection)" }
         if needsAttention.contains(account.connectionKey) { holder += " — " + SimpleFINMapping.attention }
         if balance == nil { holder += " — balance unreadable: \"\(TextSanitizer.clean(String(account.balance.prefix(30))))\"" }
         var numbers: String?
-        if let available, let balance, available != balance { numbers = "available \(available.formatted)" }
         if account.balanceDate > 0 {
             let age = max(0, now.timeIntervalSince1970 - Double(account.balanceDate))
-            let said = age < 3_600 ? "under an hour old" : age < 172_800 ? "\(Int(age / 3_600)) h old" : "\(Int(age / 86_400)) days old"
-            numbers = [numbers, "data \(said)"].compactMap { $0 }.joined(separator: ", ")
+            numbers = age < 3_600 ? "as of <1 h" : age < 172_800 ? "as of \(Int(age / 3_600)) h ago" : "as of \(Int(age / 86_400)) d ago"
+        }
+        if let available, let balance, available != balance {
+            numbers = [numbers, "available \(available.formatted)"].compactMap { $0 }.joined(separator: " · ")
         }
         let opened = account.openDate.map { Date(timeIntervalSince1970: Double($0)) } ?? Date(timeIntervalSince1970: 946_684_800)
         return Account(id: account.key, name: account.name, currency: iso, createdAt: opened, holder: holder,

@@ -13,6 +13,9 @@ public extension RegisteredSource {
         description: SimpleFINAPI.source, pictureSchemes: [],
         open: .bank(BankConnector(connect: { request throws(APIError) in
             try await SimpleFINStart.connect(request, environment: ProcessInfo.processInfo.environment)
+        }, keptToken: { environment in
+            // The access URL the last claim kept: a start without a token needs no new one.
+            SimpleFINAccessFile(fileURL: SimpleFINAccessFile.defaultFile(environment: environment)).newestText()
         })),
         serve: Serving(currency: .usd,
                        handler: { backend, flags in
@@ -78,8 +81,7 @@ public enum SimpleFINStart {
         }
         return try await SimpleFINAPI.connect(access: access, settings: settings, directory: cacheDirectory(environment),
                                               allowInsecureHTTP: request.allowInsecureHTTP, log: request.log,
-                                              forced: environment["QAPITAL_FORCE"] == "1",
-                                              headless: environment["QAPITAL_HEADLESS"] == "1", now: now)
+                                              forced: request.force, headless: request.headless, now: now)
     }
 
     /// `$XDG_CACHE_HOME/qapital-tui` (default `~/.cache/qapital-tui`); `QAPITAL_CACHE_DIR` when set.

@@ -27,7 +27,7 @@ import Testing
         #expect(mapping.spendingAccounts.map(\.name) == ["Everyday Checking", "Maple Visa", "Tokyo Account"])
         let header = try #require(mapping.header(now: Date(timeIntervalSince1970: 1_764_203_600)))
         #expect(header.effectiveBalance == Money(minorUnits: 123_456, currency: .usd))
-        #expect(header.summary.contains("available $1,200.00") && header.summary.contains("Chase Bank"))
+        #expect(header.summary.contains("available $1,200.00") && header.summary.contains("as of") && header.summary.contains("Chase Bank"))
         let page = mapping.activities(from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 1_764_300_000))
         let texts = page.activities.map(\.message.plainText)
         #expect(texts.contains { $0.contains("UBER TRIP") && $0.contains("(pending)") })
