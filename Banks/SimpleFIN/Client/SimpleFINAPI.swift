@@ -235,7 +235,8 @@ public struct SimpleFINAPI: BankAPI {
                         return state.store
                     }
                 } catch {
-                    guard !store.isEmpty else { throw error }
+                    // Headless, the budget's question is a refusal (exit 1) rather than old data.
+                    guard !store.isEmpty, !(headless && error.request == SimpleFINBudget.label) else { throw error }
                     state.withLock { $0.lastProblem = error.message }
                     return store
                 }

@@ -78,7 +78,7 @@ public final class SimpleFINBudget: Sendable {
             state.times.append(date)
             return nil
         }
-        if let refusal { throw APIError(kind: .rejected, request: label, message: refusal) }
+        if let refusal { throw APIError(kind: .rejected, request: SimpleFINBudget.label, message: refusal) }
         save()
     }
 
@@ -104,6 +104,9 @@ public final class SimpleFINBudget: Sendable {
         guard let data = try? encoder.encode(Contents(requests: state.withLock { $0.times })) else { return }
         PrivateFile.write(data, to: fileURL)
     }
+
+    /// The `request` of a refusal by the budget (no request was sent).
+    public static let label = "SimpleFIN's request budget"
 
     public static let refused = "SimpleFIN refused the access URL: it was revoked, or disabled after too many requests — make a new setup token"
     public static let unpaid = "the SimpleFIN Bridge subscription needs paying"
