@@ -78,6 +78,7 @@ struct HeadlessOptions<Formats: CommandFormats>: ParsableArguments {
                                      saver: app.roundUpSaver(settings.source, account: account, environment: environment),
                                      note: { line in StandardStream.error.line("qapital-tui: " + Cell.plain(line)) })
         context.noMoneyMoves = source.description.noMoneyMoves
+        context.noGoalCreation = source.description.noGoalCreation
         // The same step as the app's Round-ups tab (`--round-up-step` or the config file's), in
         // minor units of the account's currency (a bank's is known only once connected).
         context.roundUpStep = settings.roundUpStep
