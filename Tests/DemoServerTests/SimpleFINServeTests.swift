@@ -80,6 +80,17 @@ import TestSupport
         }
     }
 
+    @Test func anotherOriginThanAPIURLsIsRefused() async throws {
+        try await Self.withServer { handler, token, environment, _ in
+            var request = Self.request(token)
+            request.baseURL = URL(string: "https://bank.example.com/simplefin")!
+            await #expect { try await SimpleFINStart.connect(request, environment: environment) } throws: { error in
+                (error as? APIError)?.message.contains("not --api-url's https://bank.example.com") == true
+            }
+            #expect(await handler.claims == 0)
+        }
+    }
+
     @Test func aTokenThatIsNotOneSendsNothing() async throws {
         try await Self.withServer { handler, _, environment, _ in
             for bad in ["not-a-token", Data("http://127.0.0.1:1/nothing".utf8).base64EncodedString(), "http://127.0.0.1:1/simplefin"] {
@@ -191,7 +202,7 @@ import TestSupport
             #expect(goals.map { $0.name.components(separatedBy: " · ").first ?? "" } == Self.goals)
             let account = try #require(try await api.account())
             #expect(account.name == "Everyday Checking")
-            #expect(api.statusNote?.contains("needs attention") == true)
+            #expect(api.statusNote?.contains("SimpleFIN: the bank asks to sign in again") == true)   // v1: a string, no code
         }
     }
 

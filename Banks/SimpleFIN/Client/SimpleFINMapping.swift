@@ -29,8 +29,12 @@ public struct SimpleFINMapping: Sendable {
 
     /// The accounts named in `goals`, in the config file's order (ISO currencies only).
     public var goalAccounts: [SimpleFIN.AccountRecord] {
+        namedGoalAccounts.filter { SimpleFINCurrency($0.currency).iso != nil }
+    }
+
+    /// Every account `goals` names, a custom-currency one included (it is named, never a goal).
+    var namedGoalAccounts: [SimpleFIN.AccountRecord] {
         settings.goals.compactMap { name in store.accounts.first { SimpleFINMapping.names(name, $0) } }
-            .filter { SimpleFINCurrency($0.currency).iso != nil }
     }
 
     /// The spending accounts: those named in `spending`, else every ISO-currency account that is no goal.
@@ -58,11 +62,10 @@ public struct SimpleFINMapping: Sendable {
     /// The problems the user reads (every one but `gen.api`, which goes to the log), cleaned.
     public static func shownProblems(_ problems: [SimpleFIN.Problem], store: SimpleFINStore) -> [String] {
         problems.filter { $0.known != "gen.api" }.map { problem in
-            let connection = problem.connId.flatMap { id in store.connections.first { $0.connId == id }?.name }
-                .map { TextSanitizer.clean($0) + ": " } ?? ""
+            let connection = problem.connId.flatMap { id in store.connections.first { $0.connId == id }?.name }.map { TextSanitizer.clean($0) }
             let code = problem.code.isEmpty ? "" : " (\(TextSanitizer.clean(String(problem.code.prefix(30)))))"
-            let text = problem.known == "con.auth" && problem.shown.isEmpty ? attention : problem.shown
-            return "SimpleFIN: " + connection + text + code
+            let text = problem.known == "con.auth" ? attention + (problem.shown.isEmpty ? "" : ": " + problem.shown) : problem.shown
+            return (connection.map { $0 + " " } ?? "SimpleFIN: ") + text + code
         }
     }
 
@@ -109,12 +112,18 @@ public struct SimpleFINMapping: Sendable {
     // MARK: - Goals
 
     /// The accounts named in `goals`: saved = balance, target from `goal-targets`.
+    /// A custom-currency account named there is no goal: it is named in the skipped note with its
+    /// amount as a plain number and its currency's host, never a symbol.
     public func goals(skipped: SkippedRecords?) -> [Goal] {
-        let accounts = goalAccounts
+        let accounts = namedGoalAccounts
         let attention = needsAttention
         let resource = "GET /accounts (goals)"
         return (skipped ?? SkippedRecords()).mapEach(accounts, resource: resource, name: { "id \($0.id)" }) { account throws(MalformedPayload) in
             let currency = SimpleFINCurrency(account.currency)
+            if case .custom(let label) = currency {
+                throw MalformedPayload(resource: "currency", reason: "\(TextSanitizer.clean(account.name)): "
+                                       + SimpleFINMapping.customText(account.balance, label: label) + " is never a goal")
+            }
             guard let iso = currency.iso, let balance = SimpleFINMapping.money(account.balance, currency) else {
                 throw MalformedPayload(resource: "balance", reason: "unreadable amount \"\(TextSanitizer.clean(String(account.balance.prefix(30))))\"")
             }

@@ -171,7 +171,7 @@ public actor SimpleFINDemoAPI: ServeHandler {
         let maple = SimpleFIN.AccountRecord(
             id: "ACT-maple-visa", name: "Maple Visa", connId: SimpleFINDemoAPI.otherConnection.connId, currency: currency.code,
             balance: text(-41_20), balanceDate: Int64(now.timeIntervalSince1970) - 9 * 86_400, transactions: nil)
-        var errlist = [SimpleFIN.Problem(code: "con.auth", message: "Maple Credit Union: the bank's login needs attention",
+        var errlist = [SimpleFIN.Problem(code: "con.auth", message: "the bank asks to sign in again",
                                          connId: SimpleFINDemoAPI.otherConnection.connId)]
         if overBudget {
             errlist.append(SimpleFIN.Problem(code: "gen.quota", message: "You have made more requests today than the Bridge allows; "

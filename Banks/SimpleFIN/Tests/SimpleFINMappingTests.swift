@@ -20,6 +20,32 @@ import Testing
         #expect(goals[0].balance == Money(minorUnits: 500_010, currency: .usd))
         #expect(goals[0].target == Money(minorUnits: 1_000_000, currency: .usd))
         #expect(SimpleFINMapping(store: try store(), settings: .init()).goals(skipped: nil).isEmpty)
+        // The custom-currency account named as a goal: named with a plain number and its host, no `$`.
+        let skipped = SkippedRecords()
+        _ = mapping.goals(skipped: skipped)
+        let note = skipped.drain().joined()
+        #expect(note.contains("Rewards Points: 100.23 custom currency (www.example.com) is never a goal"))
+        #expect(!note.contains("$"))
+    }
+
+    /// Rows outside the window asked for are dropped; pending rows only with the newest window;
+    /// a window's rows replace what was kept for it, other windows' rows stay.
+    @Test func theStoreKeepsWhatWasAskedFor() throws {
+        let row = { (id: String, posted: Int64) in SimpleFIN.TransactionRecord(id: id, posted: posted, amount: "-1.00", description: id) }
+        let pending = SimpleFIN.TransactionRecord(id: "p", posted: 0, amount: "-2.00", description: "p", pending: true)
+        func set(_ rows: [SimpleFIN.TransactionRecord]) -> SimpleFIN.AccountSet {
+            SimpleFIN.AccountSet(accounts: [SimpleFIN.AccountRecord(id: "A", name: "A", connId: "C", currency: "USD", balance: "1.00", transactions: rows)])
+        }
+        var store = SimpleFINStore()
+        store.merge(set([row("old", 50), row("in", 150), row("late", 300), pending]), start: 100, end: 200, newest: true, at: Date())
+        #expect(store.transactions["C|A"]?.map(\.id) == ["p", "in"])
+        store.merge(set([row("older", 60), row("in-again", 150), pending]), start: 0, end: 100, newest: false, at: Date())
+        #expect(store.transactions["C|A"]?.map(\.id) == ["p", "older", "in"])
+        #expect(store.coveredFrom == 0 && store.coveredTo == 200 && !store.reachedEnd)
+        store.merge(set([row("new", 160)]), start: 100, end: 200, newest: true, at: Date())
+        #expect(store.transactions["C|A"]?.map(\.id) == ["older", "new"])
+        store.merge(set([]), start: -100, end: 0, newest: false, at: Date())
+        #expect(store.reachedEnd)
     }
 
     @Test func activityAndHeader() throws {
