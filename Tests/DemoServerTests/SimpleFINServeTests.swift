@@ -91,6 +91,21 @@ import TestSupport
         }
     }
 
+    /// A claim whose access URL cannot be written still opens this run, and says the token is spent.
+    @Test func aClaimThatCannotBeKeptSaysSo() async throws {
+        try await Self.withServer { handler, token, environment, folder in
+            var blocked = environment
+            let file = folder.appendingPathComponent("not-a-folder")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: file)
+            blocked["XDG_CONFIG_HOME"] = file.path   // a file where the folder should be
+            let api = try await SimpleFINStart.connect(Self.request(token), environment: blocked, now: { fixedNow })
+            #expect(await handler.claims == 1)
+            #expect(api.statusNote?.contains("the next start needs a new setup token") == true)
+            #expect(api.statusNote?.contains(SimpleFINDemoAPI.password) == false)
+        }
+    }
+
     @Test func aTokenThatIsNotOneSendsNothing() async throws {
         try await Self.withServer { handler, _, environment, _ in
             for bad in ["not-a-token", Data("http://127.0.0.1:1/nothing".utf8).base64EncodedString(), "http://127.0.0.1:1/simplefin"] {
@@ -287,6 +302,30 @@ import TestSupport
         }
         #expect(await handler.count == 1)
         #expect(api.statusNote?.contains(words) == true)
+        await server.stop()
+    }
+
+    /// Redirects the claim to itself and counts what arrives.
+    actor Redirecting: ServeHandler {
+        var paths: [String] = []
+        func handle(_ request: ServeRequest) async -> ServeResponse {
+            paths.append(request.method + " " + request.path)
+            var response = ServeResponse(status: 307)
+            response.headers.set("Location", "/simplefin/claim/elsewhere")
+            return response
+        }
+    }
+
+    /// The claim is one POST: a redirect is not followed (the token would be sent twice).
+    @Test func aRedirectedClaimIsNotFollowed() async throws {
+        let handler = Redirecting()
+        let server = try DemoHTTPServer(handler: handler)
+        try await server.start()
+        let claim = try #require(URL(string: await server.baseURL.absoluteString + "/simplefin/claim/once"))
+        await #expect { _ = try await SimpleFINClaim.claim(claim, allowInsecureHTTP: false, log: nil) } throws: { error in
+            (error as? APIError)?.message.contains("not followed") == true
+        }
+        #expect(await handler.paths == ["POST /simplefin/claim/once"])
         await server.stop()
     }
 }

@@ -31,6 +31,8 @@ public struct SimpleFINAPI: BankAPI {
     public let settings: Settings
     let session: Session
     public let budget: SimpleFINBudget
+    /// Said in the status bar for the whole run (the claimed access URL could not be kept).
+    public let startNote: String?
     private let skipped = SkippedRecords()
 
     /// The config file's `[simplefin]` table, read.
@@ -72,10 +74,11 @@ public struct SimpleFINAPI: BankAPI {
 
     /// `directory`: the cache directory (the store and the request count live there; nil: this run only).
     public init(access: SimpleFINAccess, settings: Settings = Settings(), directory: URL?, allowInsecureHTTP: Bool = false,
-                log: RequestLog? = nil, forced: Bool = false, headless: Bool = false, timeout: TimeInterval = 30,
+                log: RequestLog? = nil, forced: Bool = false, headless: Bool = false, timeout: TimeInterval = 30, startNote: String? = nil,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.access = access
         self.settings = settings
+        self.startNote = startNote
         let budget = SimpleFINBudget(fileURL: directory?.appendingPathComponent("simplefin-requests-\(access.fingerprint).json"),
                                      forced: forced, now: now)
         self.budget = budget
@@ -88,7 +91,7 @@ public struct SimpleFINAPI: BankAPI {
     /// Opens SimpleFIN with an access URL: the store as kept, refreshed when it is older than an
     /// hour (one request); a first start asks for the newest 90 days. A refusal is `.unauthorized`.
     public static func connect(access: SimpleFINAccess, settings: Settings, directory: URL?, allowInsecureHTTP: Bool,
-                               log: RequestLog?, forced: Bool = false, headless: Bool = false,
+                               log: RequestLog?, forced: Bool = false, headless: Bool = false, startNote: String? = nil,
                                now: @escaping @Sendable () -> Date = { Date() }) async throws(APIError) -> SimpleFINAPI {
         do {
             try HTTPTransport.checkTokenTransport(baseURL: access.root, allowInsecureHTTP: allowInsecureHTTP)
@@ -96,7 +99,7 @@ public struct SimpleFINAPI: BankAPI {
             throw APIError(kind: .rejected, request: "GET /accounts", message: "GET /accounts: not sent: \(error.message)")
         }
         let api = SimpleFINAPI(access: access, settings: settings, directory: directory, allowInsecureHTTP: allowInsecureHTTP,
-                               log: log, forced: forced, headless: headless, now: now)
+                               log: log, forced: forced, headless: headless, startNote: startNote, now: now)
         let store = try await api.session.current()
         guard !store.accounts.isEmpty || !store.problems.isEmpty else {
             throw APIError(kind: .notFound, request: "GET /accounts", message: "GET /accounts: SimpleFIN lists no accounts for this access URL")
@@ -125,7 +128,7 @@ public struct SimpleFINAPI: BankAPI {
 
     /// The budget's warning or stop, else the Bridge's problems, else the data's age.
     public var statusNote: String? {
-        var parts: [String] = []
+        var parts: [String] = startNote.map { [$0] } ?? []
         if let note = budget.note { parts.append(note) }
         if let problem = session.lastProblem { parts.append(problem) }
         let store = session.snapshot

@@ -60,6 +60,7 @@ public enum SimpleFINStart {
                            message: "the SimpleFIN credential is for \(origin(claimOrRoot)), not --api-url's \(origin(request.baseURL)); not sent")
         }
         let access: SimpleFINAccess
+        var startNote: String?
         switch credential {
         case .access(let given):
             access = given
@@ -74,14 +75,16 @@ public enum SimpleFINStart {
                     try file.keep(claimed, tokenHash: hash, at: now())
                 } catch {
                     // Claimed but not kept: this run goes on; the user is told the token is spent.
-                    request.log?.note("SimpleFIN: the claimed access URL could not be kept: \(error.message)")
+                    startNote = "the claimed SimpleFIN access URL could not be kept (\(error.message)): this run works, "
+                        + "the next start needs a new setup token"
+                    request.log?.note("SimpleFIN: " + (startNote ?? ""))
                 }
                 access = claimed
             }
         }
         return try await SimpleFINAPI.connect(access: access, settings: settings, directory: cacheDirectory(environment),
                                               allowInsecureHTTP: request.allowInsecureHTTP, log: request.log,
-                                              forced: request.force, headless: request.headless, now: now)
+                                              forced: request.force, headless: request.headless, startNote: startNote, now: now)
     }
 
     /// `$XDG_CACHE_HOME/qapital-tui` (default `~/.cache/qapital-tui`); `QAPITAL_CACHE_DIR` when set.
