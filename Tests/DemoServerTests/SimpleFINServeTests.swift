@@ -152,6 +152,19 @@ import TestSupport
         }
     }
 
+    /// Everything the app asks at once after `r` shares one request.
+    @Test func oneRequestInFlight() async throws {
+        try await Self.withServer { handler, token, environment, _ in
+            let api = try await SimpleFINStart.connect(Self.request(token), environment: environment, now: { fixedNow })
+            api.userAskedToRefresh()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<6 { group.addTask { try await Self.look(api) } }
+                try await group.waitForAll()
+            }
+            #expect(await handler.accountRequests == 2)
+        }
+    }
+
     @Test func theWholeHistoryEndsWithAnEmptyWindow() async throws {
         try await Self.withServer { handler, token, environment, _ in
             let api = try await SimpleFINStart.connect(Self.request(token), environment: environment, now: { fixedNow })
