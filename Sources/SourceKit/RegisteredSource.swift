@@ -86,6 +86,11 @@ public struct BankRequest: Sendable {
     /// is a refusal, unless `force` (`--force`) says yes beforehand.
     public var headless = false
     public var force = false
+    /// The run's cache folder (`--cache-dir`, else the default; nil with `--no-cache`): where a
+    /// source that keeps its own answers keeps them. Unset by callers that predate it: nil.
+    public var cacheDirectory: URL?
+    /// Whether the caller said where the cache is (false: a source reads the default itself).
+    public var cacheDirectoryGiven = false
 
     public init(baseURL: URL, token: String, allowInsecureHTTP: Bool, log: RequestLog?, settings: [String: String] = [:],
                 refresh: (@Sendable (String?) async -> String?)? = nil) {

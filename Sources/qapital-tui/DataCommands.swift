@@ -121,7 +121,8 @@ extension HeadlessOptions {
         }
         do {
             return try await AppOptions.connect(bank, baseURL: base, token: token, allowInsecureHTTP: app.allowInsecureHTTP,
-                                                log: settings.log, settings: settings.sourceSettings, headless: true, force: force).api
+                                                log: settings.log, settings: settings.sourceSettings, headless: true, force: force,
+                                                cacheDirectory: .some(app.cacheDirectoryURL(environment: environment))).api
         } catch {
             throw CommandFailure.from(error)
         }

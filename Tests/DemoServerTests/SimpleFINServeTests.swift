@@ -152,6 +152,27 @@ import TestSupport
         }
     }
 
+    /// `--cache-dir` holds the store and the count; `--no-cache` keeps no store, but the count
+    /// still goes to the default folder (the budget holds across runs).
+    @Test func theCacheFolderIsTheRunsOwn() async throws {
+        try await Self.withServer { _, token, environment, folder in
+            let given = folder.appendingPathComponent("given")
+            var request = Self.request(token)
+            request.cacheDirectory = given
+            request.cacheDirectoryGiven = true
+            let api = try await SimpleFINStart.connect(request, environment: environment, now: { fixedNow })
+            let names = try FileManager.default.contentsOfDirectory(atPath: given.path).sorted()
+            #expect(names == ["simplefin-data-\(api.access.fingerprint).json", "simplefin-requests-\(api.access.fingerprint).json"])
+            var none = Self.request(token)
+            none.cacheDirectory = nil
+            none.cacheDirectoryGiven = true
+            let later = fixedNow.addingTimeInterval(2 * 3_600)
+            _ = try await SimpleFINStart.connect(none, environment: environment, now: { later })
+            let standard = folder.appendingPathComponent("cache/qapital-tui")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: standard.path) == ["simplefin-requests-\(api.access.fingerprint).json"])
+        }
+    }
+
     /// Everything the app asks at once after `r` shares one request.
     @Test func oneRequestInFlight() async throws {
         try await Self.withServer { handler, token, environment, _ in

@@ -72,14 +72,16 @@ public struct SimpleFINAPI: BankAPI {
         }
     }
 
-    /// `directory`: the cache directory (the store and the request count live there; nil: this run only).
-    public init(access: SimpleFINAccess, settings: Settings = Settings(), directory: URL?, allowInsecureHTTP: Bool = false,
+    /// `directory`: the cache directory (the store and the request count live there; nil: this run only);
+    /// `budgetDirectory`: where the request count lives instead (nil: `directory`).
+    public init(access: SimpleFINAccess, settings: Settings = Settings(), directory: URL?, budgetDirectory: URL? = nil, allowInsecureHTTP: Bool = false,
                 log: RequestLog? = nil, forced: Bool = false, headless: Bool = false, timeout: TimeInterval = 30, startNote: String? = nil,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.access = access
         self.settings = settings
         self.startNote = startNote
-        let budget = SimpleFINBudget(fileURL: directory?.appendingPathComponent("simplefin-requests-\(access.fingerprint).json"),
+        let budgetFolder = budgetDirectory ?? directory
+        let budget = SimpleFINBudget(fileURL: budgetFolder?.appendingPathComponent("simplefin-requests-\(access.fingerprint).json"),
                                      forced: forced, now: now)
         self.budget = budget
         let transport = HTTPTransport(baseURL: access.root, token: access.basicCredential, timeout: timeout, deadline: 120,
@@ -90,7 +92,7 @@ public struct SimpleFINAPI: BankAPI {
 
     /// Opens SimpleFIN with an access URL: the store as kept, refreshed when it is older than an
     /// hour (one request); a first start asks for the newest 90 days. A refusal is `.unauthorized`.
-    public static func connect(access: SimpleFINAccess, settings: Settings, directory: URL?, allowInsecureHTTP: Bool,
+    public static func connect(access: SimpleFINAccess, settings: Settings, directory: URL?, budgetDirectory: URL? = nil, allowInsecureHTTP: Bool,
                                log: RequestLog?, forced: Bool = false, headless: Bool = false, startNote: String? = nil,
                                now: @escaping @Sendable () -> Date = { Date() }) async throws(APIError) -> SimpleFINAPI {
         do {
@@ -98,7 +100,8 @@ public struct SimpleFINAPI: BankAPI {
         } catch {
             throw APIError(kind: .rejected, request: "GET /accounts", message: "GET /accounts: not sent: \(error.message)")
         }
-        let api = SimpleFINAPI(access: access, settings: settings, directory: directory, allowInsecureHTTP: allowInsecureHTTP,
+        let api = SimpleFINAPI(access: access, settings: settings, directory: directory, budgetDirectory: budgetDirectory,
+                               allowInsecureHTTP: allowInsecureHTTP,
                                log: log, forced: forced, headless: headless, startNote: startNote, now: now)
         let store = try await api.session.current()
         guard !store.accounts.isEmpty || !store.problems.isEmpty else {

@@ -82,7 +82,12 @@ public enum SimpleFINStart {
                 access = claimed
             }
         }
-        return try await SimpleFINAPI.connect(access: access, settings: settings, directory: cacheDirectory(environment),
+        // The run's cache folder (nil with --no-cache: the store lives for this run); the request
+        // count is kept even then (in the default folder): the budget holds across runs.
+        let folder: URL? = request.cacheDirectoryGiven ? request.cacheDirectory : cacheDirectory(environment)
+        let countFolder: URL? = folder ?? cacheDirectory(environment)
+        return try await SimpleFINAPI.connect(access: access, settings: settings, directory: folder,
+                                              budgetDirectory: countFolder,
                                               allowInsecureHTTP: request.allowInsecureHTTP, log: request.log,
                                               forced: request.force, headless: request.headless, startNote: startNote, now: now)
     }
