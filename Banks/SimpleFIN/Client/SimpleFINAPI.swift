@@ -136,6 +136,7 @@ public struct SimpleFINAPI: BankAPI {
         if let problem = session.lastProblem { parts.append(problem) }
         let store = session.snapshot
         parts += SimpleFINMapping.shownProblems(store.problems, store: store)
+        parts += SimpleFINMapping(store: store, settings: settings).customNotes
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 

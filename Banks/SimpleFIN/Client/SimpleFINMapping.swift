@@ -69,6 +69,15 @@ public struct SimpleFINMapping: Sendable {
         }
     }
 
+    /// Custom-currency accounts the config names as goals, for the status bar: the amount as a
+    /// plain number and "custom currency (host)", never a symbol, never a goal.
+    public var customNotes: [String] {
+        namedGoalAccounts.compactMap { account in
+            guard case .custom(let label) = SimpleFINCurrency(account.currency) else { return nil }
+            return "\(TextSanitizer.clean(account.name)): " + SimpleFINMapping.customText(account.balance, label: label) + ", not a goal"
+        }
+    }
+
     /// An amount of an account, or nil when unreadable (or in a custom currency).
     static func money(_ text: String, _ currency: SimpleFINCurrency) -> Money? {
         guard let iso = currency.iso, let minor = SimpleFINAmount.minorUnits(text, minorDigits: iso.minorDigits) else { return nil }
@@ -112,18 +121,13 @@ public struct SimpleFINMapping: Sendable {
     // MARK: - Goals
 
     /// The accounts named in `goals`: saved = balance, target from `goal-targets`.
-    /// A custom-currency account named there is no goal: it is named in the skipped note with its
-    /// amount as a plain number and its currency's host, never a symbol.
+    /// A custom-currency account named there is no goal (`customNotes` names it).
     public func goals(skipped: SkippedRecords?) -> [Goal] {
-        let accounts = namedGoalAccounts
+        let accounts = goalAccounts
         let attention = needsAttention
         let resource = "GET /accounts (goals)"
         return (skipped ?? SkippedRecords()).mapEach(accounts, resource: resource, name: { "id \($0.id)" }) { account throws(MalformedPayload) in
             let currency = SimpleFINCurrency(account.currency)
-            if case .custom(let label) = currency {
-                throw MalformedPayload(resource: "currency", reason: "\(TextSanitizer.clean(account.name)): "
-                                       + SimpleFINMapping.customText(account.balance, label: label) + " is never a goal")
-            }
             guard let iso = currency.iso, let balance = SimpleFINMapping.money(account.balance, currency) else {
                 throw MalformedPayload(resource: "balance", reason: "unreadable amount \"\(TextSanitizer.clean(String(account.balance.prefix(30))))\"")
             }
