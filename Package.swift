@@ -11,6 +11,7 @@ let bankList: [(name: String, clientNeeds: [Target.Dependency])] = [
     ("Monzo", []),
     ("Up", []),
     ("Bunq", [.product(name: "_CryptoExtras", package: "swift-crypto")]),
+    ("SimpleFIN", []),
 ]
 let banks = bankList.map(\.name)
 
@@ -21,7 +22,8 @@ func bankTargets(_ name: String, clientNeeds: [Target.Dependency]) -> [Target] {
         .target(name: "\(name)Source", dependencies: [.target(name: "\(name)Client"), "SourceKit", "FeedModel", "HTTPTransport",
                                                       "DemoData", "DemoServer"],
                 path: "Banks/\(name)/Source"),
-        .testTarget(name: "\(name)ClientTests", dependencies: [.target(name: "\(name)Client"), "FeedModel", "HTTPTransport"],
+        .testTarget(name: "\(name)ClientTests", dependencies: [.target(name: "\(name)Client"), "FeedModel", "HTTPTransport",
+                                                                 .product(name: "PropertyBased", package: "swift-property-based")],
                     path: "Banks/\(name)/Tests", resources: [.copy("Fixtures")]),
     ]
 }

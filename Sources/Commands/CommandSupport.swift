@@ -58,6 +58,9 @@ public struct CommandContext: Sendable {
     public let note: @Sendable (String) -> Void
     /// Why the source cannot move money (Up makes and moves its round-ups itself); nil: it can.
     public var noMoneyMoves: String?
+    /// Why the source cannot create goals (where its goals come from instead); said once on
+    /// stderr when it lists none.
+    public var noGoalCreation: String?
     /// What payments in the account's currency round up to, in minor units: the app's setting
     /// (`--round-up-step`, the config file's `round-up-step`); nil: the currency's default.
     public var roundUpStep: Int64?

@@ -5,6 +5,7 @@ import Foundation
 public enum GoalsListing {
     public static func run(_ context: CommandContext) async throws {
         let goals = try await context.api.goals()
+        if goals.isEmpty, let reason = context.noGoalCreation { context.note("no goals: " + reason) }
         let output = context.output
         defer { output.flush() }
         switch context.format {

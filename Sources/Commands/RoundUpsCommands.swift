@@ -21,7 +21,8 @@ public enum RoundUpsCommands {
         func state(_ line: RoundUp.Line) -> String {
             if !summary.isSaveable(line) { return "other currency" }
             if line.roundUp.minorUnits == 0 { return "" }
-            if context.noMoneyMoves != nil { return "made by the bank" }
+            // A read-only source: the bank's own round-up as made, one computed here as a suggestion.
+            if context.noMoneyMoves != nil { return line.transaction.bankRoundUp != nil ? "made by the bank" : "suggestion" }
             if progress.pending?.payments.contains(line.id) == true { return "no answer" }
             if savedIds.contains(line.id) { return "saved" }
             // The week was saved by another run or machine: its record says which payments.

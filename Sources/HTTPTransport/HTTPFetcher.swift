@@ -33,6 +33,8 @@ final class HTTPFetcher: Sendable {
         case sameOrigin
         /// Pictures (sent without a token): anywhere, but never from https to http.
         case noDowngrade
+        /// None followed: the 3xx answer is the answer (a one-time claim that must not be sent twice).
+        case never
     }
 
     struct Limits: Sendable {
@@ -94,6 +96,7 @@ final class HTTPFetcher: Sendable {
         switch policy {
         case .sameOrigin: target == origin
         case .noDowngrade: !(origin.scheme == "https" && target.scheme != "https")
+        case .never: false
         }
     }
 
@@ -264,7 +267,7 @@ final class HTTPFetcher: Sendable {
                 case .failure(let failure): return (.failure(failure), read)
                 case .success(let status): code = status
                 }
-                if [301, 302, 303, 307, 308].contains(code), let location = exchange.header("Location") {
+                if transfer.limits.redirects != .never, [301, 302, 303, 307, 308].contains(code), let location = exchange.header("Location") {
                     hops += 1
                     guard hops <= HTTPFetcher.maxRedirects else {
                         return (.failure(.transport(HTTPFetcher.error(.httpTooManyRedirects,

@@ -27,6 +27,18 @@ public struct HTTPTransport: Sendable {
     let fetcher: HTTPFetcher
     /// `--log-file`: every request, its status and time (never a token, body or query value).
     public let log: RequestLog?
+    /// How the token goes out in `Authorization`.
+    public let scheme: AuthScheme
+    /// Whether a redirect (within the origin) is followed; when not, the 3xx answer is the answer.
+    public let followsRedirects: Bool
+
+    /// How the token is sent.
+    public enum AuthScheme: Sendable {
+        /// `Authorization: Bearer TOKEN`.
+        case bearer
+        /// HTTP basic authentication (RFC 7617): the token is `user:password`, sent base64-encoded.
+        case basic
+    }
 
     /// The largest API answer read: 64 MB.
     public static let defaultMaxBytes = PayloadDecoder.maxBytes
@@ -35,8 +47,10 @@ public struct HTTPTransport: Sendable {
                 maxBytes: Int = HTTPTransport.defaultMaxBytes, allowInsecureHTTP: Bool = false,
                 serverMessage: @escaping @Sendable (Data) -> String? = HTTPTransport.errorField, log: RequestLog? = nil,
                 classify: (@Sendable (Int, Data, String) -> APIError?)? = nil,
-                refresh: (@Sendable (String?) async -> String?)? = nil) {
+                refresh: (@Sendable (String?) async -> String?)? = nil, scheme: AuthScheme = .bearer, followsRedirects: Bool = true) {
         self.baseURL = baseURL
+        self.scheme = scheme
+        self.followsRedirects = followsRedirects
         self.allowInsecureHTTP = allowInsecureHTTP
         self.log = log
         // The source's hooks live with the token they are about, shared by every copy.
@@ -218,13 +232,13 @@ public struct HTTPTransport: Sendable {
 
     /// A URL the server handed out (a JSON:API `links.next`), requested as given: only on this
     /// transport's origin and under its base path, so the token never goes anywhere else.
-    public func answer(_ method: String, absolute url: URL, label: String) async throws(APIError) -> Answer {
+    public func answer(_ method: String, absolute url: URL, body: Data? = nil, label: String) async throws(APIError) -> Answer {
         guard let path = relativePath(of: url) else {
             throw APIError(kind: .rejected, request: label,
                            message: "\(label): the server's link leads away from \(hostAndPort); not followed")
         }
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        return try await refreshing(method, url, logged: (path, query), body: nil, contentType: "application/json", label: label)
+        return try await refreshing(method, url, logged: (path, query), body: body, contentType: "application/json", label: label)
     }
 
     /// The path of `url` under the base URL, when `url` has the base URL's origin and path; else nil.
@@ -294,7 +308,10 @@ public struct HTTPTransport: Sendable {
             } catch {
                 throw APIError(kind: .rejected, request: label, message: "\(label): not sent: \(error.message)")
             }
-            request.setValue("Bearer \(sent)", forHTTPHeaderField: "Authorization")
+            switch scheme {
+            case .bearer: request.setValue("Bearer \(sent)", forHTTPHeaderField: "Authorization")
+            case .basic: request.setValue("Basic " + Data(sent.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+            }
         }
         if let body {
             request.httpBody = body
@@ -306,7 +323,8 @@ public struct HTTPTransport: Sendable {
         let started = ContinuousClock.now
         func milliseconds() -> Int { Int((ContinuousClock.now - started) / .milliseconds(1)) }
         do {
-            (data, response) = try await fetcher.fetch(request, limits: .init(maxBytes: maxBytes, deadline: deadline, redirects: .sameOrigin))
+            (data, response) = try await fetcher.fetch(request, limits: .init(maxBytes: maxBytes, deadline: deadline,
+                                                                                   redirects: followsRedirects ? .sameOrigin : .never))
         } catch {
             let problem = failure(error, label: label)
             log?.request(method, logged.path, query: logged.query, status: nil, milliseconds: milliseconds(), failure: problem.message)

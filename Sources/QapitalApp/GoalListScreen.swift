@@ -76,6 +76,7 @@ final class GoalListScreen: TabScreen {
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
         var list = self.list
         Self.render(state: self, list: &list, store: data.goals, users: data.users, colors: data.colors, images: data.images,
+                    noGoalCreation: data.noGoalCreation,
                     keys: data.keys, into: &buffer, area: area)
         return Layout(area: area, list: list)
     }
@@ -90,11 +91,12 @@ final class GoalListScreen: TabScreen {
 
     @MainActor
     static func render(state: GoalListScreen, list: inout ListState, store: any GoalsReading, users: any UsersReading, colors: Bool,
-                       images: (any PicturesReading)? = nil, keys: KeyLabels = .defaults, into buffer: inout CellBuffer, area: Rect) {
+                       images: (any PicturesReading)? = nil, noGoalCreation: String? = nil, keys: KeyLabels = .defaults,
+                       into buffer: inout CellBuffer, area: Rect) {
         let goals = visibleGoals(store.goals, filter: state.filter)
         list.clamp(count: goals.count)
         if goals.isEmpty {
-            drawEmpty(store: store, filter: state.filter, keys: keys, into: &buffer, area: area)
+            drawEmpty(store: store, filter: state.filter, keys: keys, noGoalCreation: noGoalCreation, into: &buffer, area: area)
             return
         }
         var listArea = area
@@ -118,7 +120,9 @@ final class GoalListScreen: TabScreen {
         }
     }
 
-    private static func drawEmpty(store: any GoalsReading, filter: String, keys: KeyLabels, into buffer: inout CellBuffer, area: Rect) {
+    /// `noGoalCreation`: a source that cannot create goals says where its goals come from instead.
+    private static func drawEmpty(store: any GoalsReading, filter: String, keys: KeyLabels, noGoalCreation: String? = nil,
+                                  into buffer: inout CellBuffer, area: Rect) {
         let message: (String, Style)
         switch store.status {
         case .idle, .loading:
@@ -126,7 +130,7 @@ final class GoalListScreen: TabScreen {
         case .failed(let error):
             message = ("✗ \(error) — press \(keys[.refresh]) to retry", Style(fg: .role(.error)))
         case .loaded:
-            message = filter.isEmpty ? ("No active goals yet.", Style(fg: .role(.muted)))
+            message = filter.isEmpty ? (noGoalCreation.map { "No goals. " + $0 } ?? "No active goals yet.", Style(fg: .role(.muted)))
                 : ("No goal matches “\(filter)”. Esc clears the filter.", Style(fg: .role(.muted)))
         }
         buffer.write(message.0, x: area.x + 1, y: area.y + 1, maxWidth: area.width - 2, style: message.1)

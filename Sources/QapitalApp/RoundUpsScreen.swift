@@ -186,7 +186,10 @@ final class RoundUpsScreen: TabScreen {
                     footer.append(rest)
                 }
             } else {
-                var total = [Span(bankMoves == nil ? "Round-ups: " : "Round-ups the bank made: ", .bold),
+                // A read-only source whose round-ups are computed here (not the bank's own): suggestions only.
+                let suggested = summary.lines.contains { $0.transaction.bankRoundUp == nil && !$0.roundUp.isZero }
+                let title = bankMoves == nil ? "Round-ups: " : suggested ? "Round-ups (suggestions only): " : "Round-ups the bank made: "
+                var total = [Span(title, .bold),
                              Span(summary.saveable.formatted, DisplayFormat.moneyStyle.adding(.bold)),
                              Span(" from " + paymentsPhrase(summary.saveableCount), muted)]
                 if store.saveProblem == nil, bankMoves == nil { total.append(Span("   s: save into a goal", Style(fg: .role(.accent)))) }

@@ -188,7 +188,10 @@ struct StatusLine {
         } else if let cachedAt {
             left.append(Span("cached \(StatusLine.age(since: cachedAt, now: now())) ", Style(fg: .role(.muted))))
         }
-        if let note = sourceNote?() { left.append(Span(TextSanitizer.clean(note) + " ", Style(fg: .role(.warning), attributes: .bold))) }
+        // Before the header, so that a long header never hides it (a request budget running out).
+        if let note = sourceNote?() {
+            left.insert(Span(" " + TextSanitizer.clean(note) + " ", Style(fg: .role(.warning), attributes: .bold)), at: approvalNote == nil ? 0 : 1)
+        }
         if let frame = spinnerFrame { left.append(Span(frame + " ")) }
         var center: [Span] = []
         if let error, approvalNote == nil {

@@ -82,6 +82,15 @@ public struct BankRequest: Sendable {
     public var settings: [String: String] = [:]
     /// For a token from an OAuth pair: a fresh token when the bank refuses this one (401).
     public var refresh: (@Sendable (String?) async -> String?)?
+    /// A headless command: nobody to ask, so a source's question (past its own request budget)
+    /// is a refusal, unless `force` (`--force`) says yes beforehand.
+    public var headless = false
+    public var force = false
+    /// The run's cache folder (`--cache-dir`, else the default; nil with `--no-cache`): where a
+    /// source that keeps its own answers keeps them. Unset by callers that predate it: nil.
+    public var cacheDirectory: URL?
+    /// Whether the caller said where the cache is (false: a source reads the default itself).
+    public var cacheDirectoryGiven = false
 
     public init(baseURL: URL, token: String, allowInsecureHTTP: Bool, log: RequestLog?, settings: [String: String] = [:],
                 refresh: (@Sendable (String?) async -> String?)? = nil) {
@@ -104,15 +113,19 @@ public struct BankConnector: Sendable {
     public var keep: (@Sendable (any BankAPI, _ header: String, _ cacheDirectory: URL) -> Void)?
     /// `login NAME` and refreshing its token pair (nil: tokens only).
     public var oauth: OAuthSupport?
+    /// A credential the source keeps itself (SimpleFIN-style: what a one-time claim gave), used
+    /// when none is given or remembered; read from the environment's config directory.
+    public var keptToken: (@Sendable ([String: String]) -> String?)?
 
     public init(connect: @escaping @Sendable (BankRequest) async throws(APIError) -> any BankAPI,
                 offline: (@Sendable (BankRequest, URL) -> (api: any BankAPI, header: String)?)? = nil,
                 keep: (@Sendable (any BankAPI, String, URL) -> Void)? = nil,
-                oauth: OAuthSupport? = nil) {
+                oauth: OAuthSupport? = nil, keptToken: (@Sendable ([String: String]) -> String?)? = nil) {
         self.connect = connect
         self.offline = offline
         self.keep = keep
         self.oauth = oauth
+        self.keptToken = keptToken
     }
 }
 
@@ -151,6 +164,10 @@ public struct ServeFlags: Sendable {
     public var sessionTimeout: Double?
     /// `--fault NAME` (repeatable): faults a look-alike knows by name (its greeting lists them).
     public var faults: Set<String> = []
+    /// `--budget`: requests a day before a daily budget warns, then refuses.
+    public var budget: Int?
+    /// `--v1`: the protocol's older (version 1) shapes.
+    public var versionOne = false
 
     public init(historyMinutes: Double? = nil, scaPending: Bool = false, scaAfter: Int? = nil, pageSize: Int? = nil,
                 rateLimit: Int? = nil, sessionTimeout: Double? = nil, faults: Set<String> = []) {

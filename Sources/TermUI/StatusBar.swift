@@ -22,9 +22,12 @@ public struct StatusBar: Sendable {
         let rightWidth = min(right.reduce(0) { $0 + $1.width }, row.width)
         let rightX = row.maxX - rightWidth
         if rightWidth > 0 { buffer.write(based(right), x: rightX, y: row.y, maxWidth: rightWidth) }
-        let leftRoom = max(0, rightX - row.x - (rightWidth > 0 ? 1 : 0))
-        let leftEnd = row.x + buffer.write(based(left), x: row.x, y: row.y, maxWidth: leftRoom)
         let centerWidth = center.reduce(0) { $0 + $1.width }
+        var leftRoom = max(0, rightX - row.x - (rightWidth > 0 ? 1 : 0))
+        // A message in the centre (an error, a notice) is never crowded out by a long left part:
+        // the left keeps at least 20 columns and gives up the rest the message needs.
+        if centerWidth > 0 { leftRoom = max(min(leftRoom, 20), leftRoom - centerWidth - 1) }
+        let leftEnd = row.x + buffer.write(based(left), x: row.x, y: row.y, maxWidth: leftRoom)
         guard centerWidth > 0 else { return }
         let ideal = row.x + (row.width - centerWidth) / 2
         let lowest = leftEnd + (leftEnd > row.x ? 1 : 0)

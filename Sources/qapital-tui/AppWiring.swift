@@ -23,9 +23,11 @@ extension AppOptions {
     func withOfflineCache(_ remote: any SavingsAPI, baseURL: URL, partition: String?, currency: Currency,
                           environment: [String: String])
         -> (api: any SavingsAPI, capabilities: AppCore.Capabilities, note: String?) {
-        guard let directory = cacheDirectoryURL(environment: environment) else { return (remote, AppCore.Capabilities(), nil) }
+        // Without a cache, `r` still reaches the source (one that keeps its own answers asks again).
+        let uncached = AppCore.Capabilities(refreshCache: { remote.userAskedToRefresh() })
+        guard let directory = cacheDirectoryURL(environment: environment) else { return (remote, uncached, nil) }
         let opened = SQLiteCache.open(directory: directory, baseURL: baseURL, token: partition, accountCurrency: currency)
-        guard let cache = opened.cache else { return (remote, AppCore.Capabilities(), opened.note) }
+        guard let cache = opened.cache else { return (remote, uncached, opened.note) }
         let caching = CachingSavingsAPI(remote: remote, cache: cache)
         let capabilities = AppCore.Capabilities(cache: cache, connectivity: caching.connectivity, refreshCache: { caching.refresh() })
         return (caching, capabilities, opened.note)

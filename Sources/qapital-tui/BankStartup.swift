@@ -29,12 +29,22 @@ extension AppOptions {
     }
 
     /// Checks the token with the bank and picks the account; a refusal or a server that cannot
-    /// be reached is an `APIError` in one line (the token itself never in it).
+    /// be reached is an `APIError` in one line (the token itself never in it). `cacheDirectory`:
+    /// the run's cache folder for a source that keeps its own answers (`.some(nil)`: `--no-cache`;
+    /// nil: not said, the source reads the default).
     static func connect(_ bank: BankConnector, baseURL: URL, token: String, allowInsecureHTTP: Bool = false, log: RequestLog? = nil,
-                        settings: [String: String] = [:], refresh: (@Sendable (String?) async -> String?)? = nil)
+                        settings: [String: String] = [:], refresh: (@Sendable (String?) async -> String?)? = nil,
+                        headless: Bool = false, force: Bool = false, cacheDirectory: URL?? = nil)
         async throws(APIError) -> BankConnection {
-        let api = try await bank.connect(BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
-                                                     settings: settings, refresh: refresh))
+        var request = BankRequest(baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log, settings: settings,
+                                  refresh: refresh)
+        request.headless = headless
+        request.force = force
+        if let cacheDirectory {
+            request.cacheDirectory = cacheDirectory
+            request.cacheDirectoryGiven = true
+        }
+        let api = try await bank.connect(request)
         // The header: holder, numbers, balance. Without it the app still works.
         let account = try? await api.account()
         if let account { api.answerNextAsk(with: account) }  // the app's first look: one request per resource a start
@@ -97,10 +107,11 @@ extension AppOptions {
                 throw ValidationError(error.message)
             }
         }
-        guard let token = given ?? remembered.token(for: baseURL) else { return .signIn(refusal: nil) }
+        guard let token = given ?? remembered.token(for: baseURL) ?? bank.keptToken?(environment) else { return .signIn(refusal: nil) }
         do {
             return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
-                                                           settings: sourceSettings))
+                                                           settings: sourceSettings,
+                                                           cacheDirectory: .some(cacheDirectoryURL(environment: environment))))
         } catch where error.kind == .unauthorized {
             if error.awaitsApproval { return .signIn(refusal: error.message, pending: token) }
             // A remembered token that is refused now is dropped.
@@ -176,13 +187,14 @@ extension AppOptions {
         let origin = baseURL.host.map { host in baseURL.port.map { "\(host):\($0)" } ?? host } ?? baseURL.absoluteString
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
         let (allowInsecureHTTP, log, sourceSettings) = (self.allowInsecureHTTP, settings.log, settings.sourceSettings)
+        let cacheDirectory = cacheDirectoryURL(environment: environment)
         let description = source.description
         let form = SignInForm(origin: origin, refusal: refusal, title: description.title,
                               tokenCheck: description.tokenCheck ?? "a request to the bank", token: pending)
         return SignInScreen(form: form, check: { token in
             do throws(APIError) {
                 return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
-                                                             settings: sourceSettings))
+                                                             settings: sourceSettings, cacheDirectory: .some(cacheDirectory)))
             } catch {
                 return .failure(SignInRefusal(error.message))
             }

@@ -41,6 +41,9 @@ struct HeadlessOptions<Formats: CommandFormats>: ParsableArguments {
     @Flag(help: "A record the source sent that cannot be read fails the run (status 1) before anything is written or moved; without it the run names it on stderr and exits 3.")
     var strict = false
 
+    @Flag(help: "Send a request even past the source's own daily request budget (SimpleFIN Bridge's 24 a day); without it such a request is refused (status 1).")
+    var force = false
+
     func format() throws -> OutputFormat {
         guard let format = OutputFormat(rawValue: output.lowercased()), Formats.formats.contains(format) else {
             throw ValidationError("--output wants \(HeadlessOptions.formatList), not \"\(TextSanitizer.clean(String(output.prefix(20))))\"")
@@ -75,6 +78,7 @@ struct HeadlessOptions<Formats: CommandFormats>: ParsableArguments {
                                      saver: app.roundUpSaver(settings.source, account: account, environment: environment),
                                      note: { line in StandardStream.error.line("qapital-tui: " + Cell.plain(line)) })
         context.noMoneyMoves = source.description.noMoneyMoves
+        context.noGoalCreation = source.description.noGoalCreation
         // The same step as the app's Round-ups tab (`--round-up-step` or the config file's), in
         // minor units of the account's currency (a bank's is known only once connected).
         context.roundUpStep = settings.roundUpStep
@@ -110,14 +114,15 @@ extension HeadlessOptions {
                 throw CommandFailure(.signInNeeded, "sign-in needed: " + (refusal ?? "run qapital-tui login \(source.name)"))
             }
         }
-        guard let token = given ?? remembered.token(for: base) else {
+        guard let token = given ?? remembered.token(for: base) ?? bank.keptToken?(environment) else {
             let variable = source.tokenVariables.first.map { " or " + $0 } ?? ""
             let login = bank.oauth == nil ? "" : ", or run qapital-tui login \(source.name)"
             throw CommandFailure(.signInNeeded, "sign-in needed: give --token\(variable) (or sign in once in the app\(login))")
         }
         do {
             return try await AppOptions.connect(bank, baseURL: base, token: token, allowInsecureHTTP: app.allowInsecureHTTP,
-                                                log: settings.log, settings: settings.sourceSettings).api
+                                                log: settings.log, settings: settings.sourceSettings, headless: true, force: force,
+                                                cacheDirectory: .some(app.cacheDirectoryURL(environment: environment))).api
         } catch {
             throw CommandFailure.from(error)
         }

@@ -151,10 +151,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("fault"), help: "A fault the look-alike knows by name (repeatable; its greeting lists them).")
     var faults: [String] = []
 
+    @Option(help: "For an API with a daily request budget: requests a day before it warns, then refuses (default: the API's own).")
+    var budget: Int?
+
+    @Flag(name: .customLong("v1"), help: "For an API with an older protocol version: serve its version 1 shapes.")
+    var versionOne = false
+
     /// The flags a source's handler may read.
     var flags: ServeFlags {
-        ServeFlags(historyMinutes: historyMinutes, scaPending: scaPending, scaAfter: scaAfter, pageSize: pageSize, rateLimit: rateLimit,
-                   sessionTimeout: sessionTimeout, faults: Set(faults))
+        var flags = ServeFlags(historyMinutes: historyMinutes, scaPending: scaPending, scaAfter: scaAfter, pageSize: pageSize,
+                               rateLimit: rateLimit, sessionTimeout: sessionTimeout, faults: Set(faults))
+        flags.budget = budget
+        flags.versionOne = versionOne
+        return flags
     }
 
     /// How long requests under way may take to finish once a stop signal has come.

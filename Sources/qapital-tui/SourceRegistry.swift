@@ -5,6 +5,7 @@ import FeedModel
 import Foundation
 import MonzoSource
 import QapitalClient
+import SimpleFINSource
 import SourceKit
 import StarlingSource
 import UpSource
@@ -16,7 +17,7 @@ import UpSource
 /// its entry in its own folder (`Banks/NAME/Source`); adding one is its import and its name in
 /// `all` (docs/architecture.md, "Recipe: add a data source").
 enum SourceRegistry {
-    static let builtIn: [RegisteredSource] = [.demo, .qapital, .starling, .monzo, .up, .bunq]
+    static let builtIn: [RegisteredSource] = [.demo, .qapital, .starling, .monzo, .up, .simplefin, .bunq]
 
     /// Sources added for the length of a task, after the built-in ones: how a test shows that a
     /// new entry is all a source needs (`ArchitectureTests.aFakeSourceIsOneEntry`).

@@ -88,6 +88,14 @@ import Testing
         StatusBar(left: [Span("demo")], center: [Span("✗ GET /savingsgoals: malformed JSON (savingsGoals[2].currentBalance)")],
                   right: [Span("? help")]).draw(into: &error, rect: error.area)
         #expect(error.lines == ["demo ✗ GET /savingsgoals: malfor… ? help"])
+
+        // A left part as long as the bar (a header and a source's note) leaves the centre room:
+        // it keeps 20 columns, the message gets the rest.
+        var crowded = CellBuffer(width: 60, height: 1)
+        StatusBar(left: [Span(String(repeating: "header ", count: 12))], center: [Span("SimpleFIN is read-only")],
+                  right: [Span("? help")]).draw(into: &crowded, rect: crowded.area)
+        #expect(crowded.lines[0].contains("SimpleFIN is read-only"))
+        #expect(crowded.lines[0].hasPrefix("header header header"))
     }
 
     @Test func spinnerWaitsForTheDelay() {

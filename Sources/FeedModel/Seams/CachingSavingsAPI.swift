@@ -36,7 +36,10 @@ public final class CachingSavingsAPI: SavingsAPI {
     /// `r` on the activity feed: windows fetched before this moment are fetched again.
     public func refresh() {
         refreshedAt.value = now()
+        remote.userAskedToRefresh()
     }
+
+    public func userAskedToRefresh() { refresh() }
 
     /// Calls the server; keeps the answer; on a failure to connect, answers from the cache.
     private func fetch<Value: Sendable>(_ request: () async throws -> Value,

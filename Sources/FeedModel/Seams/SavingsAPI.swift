@@ -25,10 +25,15 @@ public protocol SavingsAPI: Sendable {
     /// Whether `user(id:)` and `rules()` are answered without a request (a bank that knows its
     /// people and has no rules): their answers then say nothing of whether the server is reached.
     var answersUsersAndRulesItself: Bool { get }
+    /// The user asked for fresh data (`r`): a source that answers from what it keeps (a bank
+    /// with a request budget) asks its server again at the next look. Nothing by default.
+    func userAskedToRefresh()
 }
 
 extension SavingsAPI {
     public var answersUsersAndRulesItself: Bool { false }
+
+    public func userAskedToRefresh() {}
 
     /// A source without photos: the goal is created without it.
     public func createGoal(name: String, target: Money?, photo: Data?) async throws -> Goal {

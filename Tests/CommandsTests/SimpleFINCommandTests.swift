@@ -1,0 +1,41 @@
+import Commands
+import DemoData
+import DemoServer
+import FeedModel
+import Foundation
+import SimpleFINClient
+import SimpleFINSource
+import SourceKit
+import Testing
+import TestSupport
+
+/// The headless commands on SimpleFIN's look-alike: `roundups --save` refuses in one line and
+/// sends nothing; `roundups` lists suggestions.
+@Suite(.timeLimit(.minutes(1))) struct SimpleFINCommandTests {
+    @Test func saveRefusesAndSendsNothing() async throws {
+        let handler = SimpleFINDemoAPI(backend: DemoBackend(now: fixedNow), clock: { fixedNow })
+        let server = try DemoHTTPServer(handler: handler)
+        try await server.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("simplefin-cmd-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = ["XDG_CONFIG_HOME": folder.path + "/config", "XDG_CACHE_HOME": folder.path + "/cache", "HOME": folder.path]
+        var request = BankRequest(baseURL: SimpleFINAPI.bridgeURL, token: SimpleFINDemoAPI.setupToken(baseURL: await server.baseURL.absoluteString),
+                                  allowInsecureHTTP: false, log: nil, settings: ["goals": "Vacation"])
+        request.headless = true
+        let api = try await SimpleFINStart.connect(request, environment: environment, now: { fixedNow })
+        let before = await handler.accountRequests
+        let output = CapturedOutput()
+        var context = CommandContext(api: api, sourceKind: "simplefin", currency: api.accountCurrency, format: .table, output: output.sink(),
+                                     now: { fixedNow })
+        context.noMoneyMoves = SimpleFINAPI.source.noMoneyMoves
+        let week = Week(containing: fixedNow.addingTimeInterval(-7 * 86_400), calendar: context.calendar)
+        await #expect { try await RoundUpsCommands.save(context, week: week, goal: "Vacation", dryRun: false, yes: true, confirm: { _ in true }) }
+            throws: { error in "\(error)".contains("SimpleFIN is read-only") }
+        #expect(await handler.accountRequests == before)
+        // The week's list: suggestions, each marked so.
+        try await RoundUpsCommands.list(context, week: week)
+        let text = output.value
+        #expect(text.contains("suggestion") && !text.contains("made by the bank"))
+        await server.stop()
+    }
+}
