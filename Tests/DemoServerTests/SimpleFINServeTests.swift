@@ -162,14 +162,17 @@ import TestSupport
             request.cacheDirectoryGiven = true
             let api = try await SimpleFINStart.connect(request, environment: environment, now: { fixedNow })
             let names = try FileManager.default.contentsOfDirectory(atPath: given.path).sorted()
-            #expect(names == ["simplefin-data-\(api.access.fingerprint).json", "simplefin-requests-\(api.access.fingerprint).json"])
+            // The count's lock beside it: another process counts in the same file.
+            #expect(names == ["simplefin-data-\(api.access.fingerprint).json", "simplefin-requests-\(api.access.fingerprint).json",
+                              "simplefin-requests-\(api.access.fingerprint).lock"])
             var none = Self.request(token)
             none.cacheDirectory = nil
             none.cacheDirectoryGiven = true
             let later = fixedNow.addingTimeInterval(2 * 3_600)
             _ = try await SimpleFINStart.connect(none, environment: environment, now: { later })
             let standard = folder.appendingPathComponent("cache/qapital-tui")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: standard.path) == ["simplefin-requests-\(api.access.fingerprint).json"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: standard.path).sorted()
+                == ["simplefin-requests-\(api.access.fingerprint).json", "simplefin-requests-\(api.access.fingerprint).lock"])
         }
     }
 

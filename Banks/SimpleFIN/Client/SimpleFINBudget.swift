@@ -29,13 +29,21 @@ public final class SimpleFINBudget: Sendable {
     public init(fileURL: URL?, forced: Bool = false, now: @escaping @Sendable () -> Date = { Date() }) {
         self.fileURL = fileURL
         self.now = now
-        var times: [Date] = []
-        if let fileURL, let data = try? Data(contentsOf: fileURL) {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            times = (try? decoder.decode(Contents.self, from: data))?.requests ?? []
-        }
-        state = Locked(State(times: times, forced: forced))
+        state = Locked(State(times: fileURL.flatMap(SimpleFINBudget.read) ?? [], forced: forced))
+    }
+
+    /// The times the file holds (nil: no file, or one that cannot be read).
+    static func read(_ fileURL: URL) -> [Date]? {
+        guard let data = try? Data(contentsOf: fileURL) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return (try? decoder.decode(Contents.self, from: data))?.requests
+    }
+
+    /// `simplefin-requests-….lock` beside the file: the app and a timer's command count in one
+    /// file, so each request is read, decided and written under an exclusive lock of it.
+    var lockURL: URL? {
+        fileURL.map { $0.deletingLastPathComponent().appendingPathComponent($0.deletingPathExtension().lastPathComponent + ".lock") }
     }
 
     /// Requests sent in the last 24 hours.
@@ -59,9 +67,36 @@ public final class SimpleFINBudget: Sendable {
     /// Before a request: throws when requests stopped, or when the day's budget is used and the
     /// user has not said yes (the message is the question). Counts the request when it may go.
     public func take(label: String, headless: Bool) throws(APIError) {
-        let used = usedToday
+        let refusal: String?
+        if let fileURL, let lockURL {
+            // Another process's requests count too: the file, read under the lock, is the count.
+            try? FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+            do {
+                refusal = try FileLock.exclusively(lockURL) {
+                    let decided = decide(headless: headless, counted: SimpleFINBudget.read(fileURL))
+                    if decided == nil { save() }
+                    return decided
+                }
+            } catch {
+                // No lock to be had (a read-only folder): this process's own count, as before.
+                refusal = decide(headless: headless, counted: nil)
+                if refusal == nil { save() }
+            }
+        } else {
+            refusal = decide(headless: headless, counted: nil)
+        }
+        if let refusal { throw APIError(kind: .rejected, request: SimpleFINBudget.label, message: refusal) }
+    }
+
+    /// Whether one more request may go (nil) or why not; counts it when it may. `counted`: the
+    /// times the file holds now, every process's (nil: this process's own).
+    private func decide(headless: Bool, counted: [Date]?) -> String? {
         let date = now()
-        let refusal: String? = state.withLock { state in
+        let cutoff = date.addingTimeInterval(-86_400)
+        return state.withLock { state in
+            if let counted { state.times = counted }
+            let used = state.times.count { $0 > cutoff }
             if let stopped = state.stopped { return stopped }
             if used >= SimpleFINBudget.daily && !state.forced {
                 guard state.allowedPast > 0 else {
@@ -74,12 +109,10 @@ public final class SimpleFINBudget: Sendable {
                 }
                 state.allowedPast -= 1
             }
-            state.times = state.times.filter { $0 > date.addingTimeInterval(-86_400) }
+            state.times = state.times.filter { $0 > cutoff }
             state.times.append(date)
             return nil
         }
-        if let refusal { throw APIError(kind: .rejected, request: SimpleFINBudget.label, message: refusal) }
-        save()
     }
 
     /// `r`: after the question, one request past the budget.
