@@ -14,7 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 shared=(markup sanitizer payloads images replies)
-# Each bank's harnesses: Banks/NAME/Fuzz/HARNESS.swift, linked with Banks/NAME/Client as NAMEClient.
+# Each bank's harnesses: Banks/NAME/Fuzz/HARNESS.swift, linked with Banks/NAME/Client as NAMEClient
+# (or the files Banks/NAME/Fuzz/client-files names).
 declare -A bank_of=()
 for file in Banks/*/Fuzz/*.swift; do
     [ -e "$file" ] || continue
@@ -74,7 +75,13 @@ for harness in "${bank_harnesses[@]}"; do
         built_shared=yes
     fi
     if [ -z "${built_bank[$bank]:-}" ]; then
-        library "${bank}Client" -lFeedModel -lHTTPTransport -I Sources/CCurl Banks/"$bank"/Client/*.swift
+        # A client that needs a package this build does not make (bunq's RSA from swift-crypto)
+        # names the files its harness needs in Banks/NAME/Fuzz/client-files, one a line.
+        client=(Banks/"$bank"/Client/*.swift)
+        if [ -f "Banks/$bank/Fuzz/client-files" ]; then
+            mapfile -t client < <(grep -v '^[[:space:]]*\(#\|$\)' "Banks/$bank/Fuzz/client-files" | sed "s|^|Banks/$bank/Client/|")
+        fi
+        library "${bank}Client" -lFeedModel -lHTTPTransport -I Sources/CCurl "${client[@]}"
         built_bank[$bank]=yes
     fi
     swiftc "${flags[@]}" -module-name "${bank}Fuzz" -I "$out" -I Sources/CCurl -L "$out" -l"${bank}Client" -lHTTPTransport -lFeedModel \
