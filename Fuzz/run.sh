@@ -75,7 +75,7 @@ for harness in "${bank_harnesses[@]}"; do
         built_shared=yes
     fi
     if [ -z "${built_bank[$bank]:-}" ]; then
-        # A client that needs a package this build does not make (bunq's RSA from swift-crypto)
+        # A client that needs a package this build does not make (RSA from swift-crypto, say)
         # names the files its harness needs in Banks/NAME/Fuzz/client-files, one a line.
         client=(Banks/"$bank"/Client/*.swift)
         if [ -f "Banks/$bank/Fuzz/client-files" ]; then
