@@ -133,7 +133,10 @@ final class GoalListScreen: TabScreen {
             message = filter.isEmpty ? (noGoalCreation.map { "No goals. " + $0 } ?? "No active goals yet.", Style(fg: .role(.muted)))
                 : ("No goal matches “\(filter)”. Esc clears the filter.", Style(fg: .role(.muted)))
         }
-        buffer.write(message.0, x: area.x + 1, y: area.y + 1, maxWidth: area.width - 2, style: message.1)
+        // Wrapped, so a long one (a source saying where its goals come from) is read whole.
+        for (index, line) in SpanWrap.wrap([Span(message.0, message.1)], width: max(1, area.width - 2)).prefix(max(0, area.height - 1)).enumerated() {
+            buffer.write(line, x: area.x + 1, y: area.y + 1 + index, maxWidth: area.width - 2)
+        }
     }
 
     /// A coloured block with the goal's initials (or reverse video without colour).

@@ -206,7 +206,9 @@ final class RoundUpsScreen: TabScreen {
         }
         footer += transferLines(store, keys: keys)
         rank(2)
-        if let bankMoves { footer.append([Span(bankMoves, muted)]) }
+        // Why nothing is sent, wrapped to be read whole (the lines above keep to one line each, so
+        // that at small sizes the total is the last to go).
+        if let bankMoves { footer += SpanWrap.wrap([Span(bankMoves, muted)], width: max(1, area.width - 2)) }
         rank(1)
         let shown = keptLines(ranks, room: max(0, area.height - 4))
         let footerHeight = shown.isEmpty ? 0 : shown.count + 1

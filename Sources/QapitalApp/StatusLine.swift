@@ -188,10 +188,7 @@ struct StatusLine {
         } else if let cachedAt {
             left.append(Span("cached \(StatusLine.age(since: cachedAt, now: now())) ", Style(fg: .role(.muted))))
         }
-        // Before the header, so that a long header never hides it (a request budget running out).
-        if let note = sourceNote?() {
-            left.insert(Span(" " + TextSanitizer.clean(note) + " ", Style(fg: .role(.warning), attributes: .bold)), at: approvalNote == nil ? 0 : 1)
-        }
+        let note = sourceNote?().map { TextSanitizer.clean($0) }
         if let frame = spinnerFrame { left.append(Span(frame + " ")) }
         var center: [Span] = []
         if let error, approvalNote == nil {
@@ -200,6 +197,14 @@ struct StatusLine {
             center = [Span("filter: " + filter + " (Esc clears)")]
         } else if let notice {
             center = [Span(notice.message, .bold)]
+        } else if let note {
+            // The source's own note (a request budget running out, a bank that asks for attention)
+            // where messages go when there is none: a long one is then read whole above the bar.
+            center = [Span(note, Style(fg: .role(.warning), attributes: .bold))]
+        }
+        // Beside a message: before the header, so that a long header never hides it.
+        if let note, center.first?.text != note {
+            left.insert(Span(" " + note + " ", Style(fg: .role(.warning), attributes: .bold)), at: approvalNote == nil ? 0 : 1)
         }
         return (left, center, [Span(width < 40 ? String(hints.prefix { $0 != " " }) + " help " : hints)])
     }
