@@ -341,8 +341,10 @@ final class RoundUpsScreen: TabScreen {
                     [Span("  \(keys[.save]) or \(keys[.refresh]): retry with the same transfer id (never saved twice) · \(keys[.back]): drop it", Style(fg: .role(.error)))]]
         case .succeeded(let goal):
             return [[Span("✓ Saved \(what): its balance is now \(goal.balance.formatted)", DisplayFormat.moneyStyle.adding(.bold))]]
-        case .savedElsewhere:
-            return [[Span("✓ Already saved by another run or machine: nothing moved now", DisplayFormat.moneyStyle.adding(.bold))]]
+        case .savedElsewhere(let said):
+            // The source's own words when it has them (the date and the goal of the earlier save).
+            let text = said.map { "✓ " + $0.prefix(1).uppercased() + $0.dropFirst() } ?? "✓ Already saved by another run or machine: nothing moved now"
+            return [[Span(text, DisplayFormat.moneyStyle.adding(.bold))]]
         }
     }
 

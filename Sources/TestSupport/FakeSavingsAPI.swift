@@ -51,6 +51,9 @@ public final class FakeSavingsAPI: SavingsAPI {
         public var createGoal: (@Sendable (String, Money?) throws -> Goal)?
         /// Faults for the next transfers, first one first.
         public var transferFaults: [TransferFault] = []
+        /// The transfer's answer instead of the base's (after `transferFaults`): a source's own
+        /// errors, such as finding the week already saved.
+        public var transfer: (@Sendable (GoalID, UUID, Money) throws -> Goal)?
         /// Endpoints that fail to connect, as a server that went away.
         public var unreachable: Set<Endpoint> = []
         /// The bank account (nil: the base's, or none).
@@ -235,6 +238,7 @@ public final class FakeSavingsAPI: SavingsAPI {
         let label = Self.label(call)
         let failure = APIError(kind: .http(status: 500), request: label, message: "\(label): HTTP 500", status: 500)
         if fault == .beforeApplying { throw failure }
+        if let answer = state.withLock({ $0.script.transfer }) { return try answer(goalId, transferId, amount) }
         guard let base else { throw notScripted(call) }
         let goal = try await base.transfer(goalId: goalId, transferId: transferId, amount: amount)
         if fault == .afterApplying { throw failure }

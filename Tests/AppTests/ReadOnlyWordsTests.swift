@@ -52,3 +52,17 @@ import TestSupport
         #expect(bar.contains(Self.noGoals) || Self.words(lines.suffix(4)).contains(Self.noGoals))
     }
 }
+
+/// A source without idempotency keys (bunq) finds its mark and says when and into which goal the
+/// week was saved; the Round-ups tab said only "Already saved by another run or machine".
+@MainActor @Suite struct SavedElsewhereWordsTests {
+    @Test func theSourcesOwnWordsAreShown() async {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)))
+        api.script { $0.transfer = { _, _, _ in throw AlreadySaved(message: "already saved on 23 Nov 2026 into Dog; nothing moved") } }
+        let app = AppHarness(api: api, width: 100, height: 30)
+        _ = await app.start()
+        _ = await app.press(.char("3"), .char("["))
+        let lines = await app.press(.char("s"), .enter, .enter)
+        #expect(lines.contains { $0.contains("✓ Already saved on 23 Nov 2026 into Dog; nothing moved") }, "\(lines.joined(separator: "\n"))")
+    }
+}

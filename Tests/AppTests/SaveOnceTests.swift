@@ -75,7 +75,7 @@ import TestSupport
         #expect(third.saveProblem == nil)
         try third.save(into: try #require(thirdGoals.goals.first { $0.name != goalName && $0.status == .active }))
         await thirdProbe.wait { third.transfer?.isSending == false }
-        #expect(third.transfer?.phase == .savedElsewhere)
+        #expect(third.transfer?.phase == .savedElsewhere())
         #expect(third.saveProblem == .alreadySaved(try #require(third.progress?.saved.last)))
         #expect(try await balance() == before + amount)
     }

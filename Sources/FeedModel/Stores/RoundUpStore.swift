@@ -16,8 +16,10 @@ public final class RoundUpStore {
             case failed(String)
             /// The goal as the server answered, with its new balance.
             case succeeded(Goal)
-            /// The id was already used: another run or machine saved these round-ups; nothing moved now.
-            case savedElsewhere
+            /// The id was already used: another run or machine saved these round-ups; nothing moved
+            /// now. `said`: the source's own words when it knows more (a bank without idempotency
+            /// keys finds its mark: "already saved on 27 Nov 2026 into Dog").
+            case savedElsewhere(said: String? = nil)
         }
 
         public let id: UUID
@@ -356,8 +358,8 @@ public final class RoundUpStore {
         case .saved(_, let goal):
             transfer.phase = .succeeded(goal)
             goals.apply(goal)
-        case .savedElsewhere:
-            transfer.phase = .savedElsewhere
+        case .savedElsewhere(_, let said):
+            transfer.phase = .savedElsewhere(said: said)
         case .savedTwice(_, let twice):
             transfer.phase = .failed(twice.message)
             goals.apply(twice.goal)
