@@ -13,14 +13,7 @@ struct RememberedTokens {
 
     /// `$XDG_CONFIG_HOME/qapital-tui/starling-tokens.json`, else `~/.config/qapital-tui/…`.
     static func defaultFile(environment: [String: String]) -> URL {
-        let base: URL
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            base = URL(fileURLWithPath: xdg)
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            base = URL(fileURLWithPath: home).appendingPathComponent(".config")
-        }
-        return base.appendingPathComponent("qapital-tui").appendingPathComponent("starling-tokens.json")
+        ConfigFolder.url(environment: environment).appendingPathComponent("starling-tokens.json")
     }
 
     /// `https://api.starlingbank.com:443`: what a token is kept for.

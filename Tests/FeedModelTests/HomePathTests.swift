@@ -22,3 +22,12 @@ import Testing
         #expect(expanded.hasPrefix("/") && expanded.hasSuffix("/x"))
     }
 }
+
+/// Where kept sign-ins live, for every source the same (it was written four times).
+@Suite struct ConfigFolderTests {
+    @Test func xdgFirstThenTheHomeFolder() {
+        #expect(ConfigFolder.url(environment: ["XDG_CONFIG_HOME": "/x/cfg", "HOME": "/home/ada"]).path == "/x/cfg/qapital-tui")
+        #expect(ConfigFolder.url(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/home/ada"]).path == "/home/ada/.config/qapital-tui")
+        #expect(ConfigFolder.url(environment: ["HOME": "/home/ada/"]).path == "/home/ada/.config/qapital-tui")
+    }
+}

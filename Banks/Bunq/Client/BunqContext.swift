@@ -40,11 +40,7 @@ public struct BunqContextFile: Sendable {
 
     /// The configuration directory: `$XDG_CONFIG_HOME/qapital-tui`, else `~/.config/qapital-tui`.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("qapital-tui")
-        }
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".config/qapital-tui")
+        ConfigFolder.url(environment: environment)
     }
 
     public func load() -> BunqContext? {

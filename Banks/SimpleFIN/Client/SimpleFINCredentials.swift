@@ -177,14 +177,7 @@ public struct SimpleFINAccessFile: Sendable {
 
     /// `$XDG_CONFIG_HOME/qapital-tui/simplefin-access.json`, else `~/.config/qapital-tui/…`.
     public static func defaultFile(environment: [String: String]) -> URL {
-        let base: URL
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            base = URL(fileURLWithPath: xdg)
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-            base = URL(fileURLWithPath: home).appendingPathComponent(".config")
-        }
-        return base.appendingPathComponent("qapital-tui").appendingPathComponent("simplefin-access.json")
+        ConfigFolder.url(environment: environment).appendingPathComponent("simplefin-access.json")
     }
 
     struct Entry: Codable {
