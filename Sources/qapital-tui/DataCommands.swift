@@ -32,8 +32,7 @@ struct HeadlessOptions<Formats: CommandFormats>: ParsableArguments {
 
     /// "table, json or csv".
     static var formatList: String {
-        let names = Formats.formats.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+        orList(Formats.formats.map(\.rawValue))
     }
 
     func validate() throws { _ = try format() }

@@ -26,9 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// "qapital (docs/api.md) or starling (docs/starling.md)": every served source.
     static var apiList: String {
-        let served = SourceRegistry.served.map { "\($0.name) (\($0.description.documentation))" }
-        guard served.count > 1 else { return served.first ?? "" }
-        return served.dropLast().joined(separator: ", ") + " or " + served[served.count - 1]
+        orList(SourceRegistry.served.map { "\($0.name) (\($0.description.documentation))" })
     }
 
     @Option(help: "The address to listen on (an IP address or localhost).")

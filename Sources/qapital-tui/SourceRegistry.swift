@@ -37,9 +37,7 @@ enum SourceRegistry {
 
     /// "demo, qapital or starling": for help and refusals.
     static func list(_ sources: [RegisteredSource] = all) -> String {
-        let names = sources.map(\.name)
-        guard names.count > 1 else { return names.first ?? "" }
-        return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+        orList(sources.map(\.name))
     }
 }
 
