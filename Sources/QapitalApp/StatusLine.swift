@@ -191,6 +191,7 @@ struct StatusLine {
         let note = sourceNote?().map { TextSanitizer.clean($0) }
         if let frame = spinnerFrame { left.append(Span(frame + " ")) }
         var center: [Span] = []
+        var noteIsTheMessage = false
         if let error, approvalNote == nil {
             center = [Span("✗ " + error.message, Style(fg: .role(.error), attributes: [.bold, .reverse]))]
         } else if !filter.isEmpty {
@@ -201,9 +202,10 @@ struct StatusLine {
             // The source's own note (a request budget running out, a bank that asks for attention)
             // where messages go when there is none: a long one is then read whole above the bar.
             center = [Span(note, Style(fg: .role(.warning), attributes: .bold))]
+            noteIsTheMessage = true
         }
         // Beside a message: before the header, so that a long header never hides it.
-        if let note, center.first?.text != note {
+        if let note, !noteIsTheMessage {
             left.insert(Span(" " + note + " ", Style(fg: .role(.warning), attributes: .bold)), at: approvalNote == nil ? 0 : 1)
         }
         return (left, center, [Span(width < 40 ? String(hints.prefix { $0 != " " }) + " help " : hints)])
