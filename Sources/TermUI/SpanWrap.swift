@@ -1,11 +1,9 @@
-import TermUI
-
 /// Styled text wrapped into lines of at most `width` cells: between words where it can, inside
 /// a word only when the word alone is wider than a line. Nothing is dropped: joined, the lines'
 /// words are the text's (the spaces a break stands at are left out). Used where a text must be
-/// read whole (a card's message, a status note longer than the bar).
-enum SpanWrap {
-    static func wrap(_ spans: [Span], width: Int) -> [[Span]] {
+/// read whole (a card's message, a status note longer than the bar, a help example's words).
+public enum SpanWrap {
+    public static func wrap(_ spans: [Span], width: Int) -> [[Span]] {
         guard width > 0 else { return [spans] }
         // Characters with their style, then words (runs of non-spaces) and the spaces between.
         var cells: [(character: Character, style: Style, width: Int)] = []

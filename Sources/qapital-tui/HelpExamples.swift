@@ -1,4 +1,5 @@
 import SourceKit
+import TermUI
 
 /// The examples in `--help`: a command and what it does, in two columns that never wrap mid-phrase
 /// in an 80-column terminal (ArgumentParser wraps any line longer than the terminal where it falls).
@@ -16,32 +17,13 @@ enum HelpExamples {
 
     static func lines(_ example: RegisteredSource.Example) -> [String] {
         let command = "  qapital-tui " + example.arguments
-        let words = wrap(example.what, width: width - column)
+        let what = SpanWrap.wrap([Span(example.what)], width: width - column).map { $0.map(\.text).joined() }.filter { !$0.isEmpty }
         let indent = String(repeating: " ", count: column)
-        guard let first = words.first else { return [command] }
-        let rest = words.dropFirst().map { indent + $0 }
+        guard let first = what.first else { return [command] }
+        let rest = what.dropFirst().map { indent + $0 }
         if command.count < column - 1 {
             return [command.padding(toLength: column, withPad: " ", startingAt: 0) + first] + rest
         }
         return [command, indent + first] + rest
-    }
-
-    /// `text` in lines of at most `width` characters, broken between words (a word longer than
-    /// the width has a line of its own).
-    static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if line.isEmpty {
-                line = String(word)
-            } else if line.count + 1 + word.count <= width {
-                line += " " + word
-            } else {
-                lines.append(line)
-                line = String(word)
-            }
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
     }
 }
