@@ -101,14 +101,7 @@ final class MarkedModelServer: ModelServing, @unchecked Sendable {
     var appliedNow: [SaveProtocolModel.Applied] { box.applied }
     var sourceName: String { "model bunq" }
 
-    func goals() async throws -> [Goal] {
-        let applied = box.applied
-        return baseGoals.map { goal in
-            var goal = goal
-            goal.balance.minorUnits = Money.sum(applied.filter { $0.goal == goal.id }.map(\.amount.minorUnits))
-            return goal
-        }
-    }
+    func goals() async throws -> [Goal] { SaveProtocolModel.goals(baseGoals, holding: box.applied) }
 
     func transactions(from: Date, to: Date) async throws -> [Transaction] { listed.filter { $0.timestamp >= from && $0.timestamp < to } }
 

@@ -323,15 +323,7 @@ final class ModelServer: ModelServing, @unchecked Sendable {
     var appliedNow: [SaveProtocolModel.Applied] { lock.withLock { applied } }
     var sourceName: String { "model" }
 
-    func goals() async throws -> [Goal] {
-        lock.withLock {
-            baseGoals.map { goal in
-                var goal = goal
-                goal.balance.minorUnits = Money.sum(applied.filter { $0.goal == goal.id }.map(\.amount.minorUnits))
-                return goal
-            }
-        }
-    }
+    func goals() async throws -> [Goal] { SaveProtocolModel.goals(baseGoals, holding: lock.withLock { applied }) }
 
     func transactions(from: Date, to: Date) async throws -> [Transaction] { listed.filter { $0.timestamp >= from && $0.timestamp < to } }
 
@@ -364,5 +356,16 @@ final class ModelServer: ModelServing, @unchecked Sendable {
     func activities(from: Date, to: Date) async throws -> ActivityPage { ActivityPage(oldest: from, activities: []) }
     func createGoal(name: String, target: Money?) async throws -> Goal {
         throw APIError(kind: .rejected, request: "POST /savingsgoals", message: "not here")
+    }
+}
+
+extension SaveProtocolModel {
+    /// The goals with the balances the applied moves give them: what each model server answers.
+    static func goals(_ base: [Goal], holding applied: [Applied]) -> [Goal] {
+        base.map { goal in
+            var goal = goal
+            goal.balance.minorUnits = Money.sum(applied.filter { $0.goal == goal.id }.map(\.amount.minorUnits))
+            return goal
+        }
     }
 }
