@@ -218,7 +218,11 @@ struct StatusLine {
     /// (wrapped to the width, so it is read whole for its lifetime); none when it fits. At most
     /// `maxLines` (the last cut with `…` only past that).
     func spill(width: Int, maxLines: Int, filter: String, hints: String, cachedAt: Date?, refreshKey: String = "r") -> [[Span]] {
-        let (left, center, right) = parts(width: width, filter: filter, hints: hints, cachedAt: cachedAt, refreshKey: refreshKey)
+        spill(parts(width: width, filter: filter, hints: hints, cachedAt: cachedAt, refreshKey: refreshKey), width: width, maxLines: maxLines)
+    }
+
+    private func spill(_ parts: (left: [Span], center: [Span], right: [Span]), width: Int, maxLines: Int) -> [[Span]] {
+        let (left, center, right) = parts
         let widths = [left, center, right].map { $0.reduce(0) { $0 + $1.width } }
         guard widths[1] > 0, maxLines > 0, min(widths[2], width) + 1 + widths[1] + 1 + widths[0] > width else { return [] }
         var lines = Array(SpanWrap.wrap(center, width: width - 2).prefix(maxLines + 1))
@@ -236,7 +240,7 @@ struct StatusLine {
     /// (`spill`, as many as `rect` has above the bar).
     func draw(into buffer: inout CellBuffer, rect: Rect, filter: String, hints: String, cachedAt: Date?, refreshKey: String = "r") {
         var (left, center, right) = parts(width: rect.width, filter: filter, hints: hints, cachedAt: cachedAt, refreshKey: refreshKey)
-        let spilled = spill(width: rect.width, maxLines: rect.height - 1, filter: filter, hints: hints, cachedAt: cachedAt, refreshKey: refreshKey)
+        let spilled = spill((left, center, right), width: rect.width, maxLines: rect.height - 1)
         if !spilled.isEmpty {
             center = []
             let base = Style(attributes: .reverse)
