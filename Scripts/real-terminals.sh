@@ -40,6 +40,9 @@ until_ok() {
 until_ok 10 grep -q '[0-9]' "$out/display" || { echo "real-terminals: Xvfb did not start" >&2; exit 1; }
 export DISPLAY=":$(tr -dc '0-9' <"$out/display")"
 until_ok 10 xdotool getdisplaygeometry || { echo "real-terminals: Xvfb did not answer" >&2; exit 1; }
+# The terminals ask fontconfig for DejaVu Sans Mono: its cache is built here, once, not
+# inside the first terminal's wait for a window.
+command -v fc-match >/dev/null && fc-match 'DejaVu Sans Mono' >/dev/null 2>&1 || true
 
 window=""
 find_window() { window=$(xdotool search --onlyvisible --pid "$terminal" 2>/dev/null | head -n 1); [ -n "$window" ]; }
@@ -53,23 +56,28 @@ settled() {
 }
 keys() { xdotool windowfocus --sync "$window" 2>/dev/null || true; xdotool type --delay 20 "$1"; }
 
-# run NAME COMMAND…: the app in a terminal of 100 × 30 cells with no border; the cell size is
-# the window's size over that.
-run() {
+# open_window NAME COMMAND…: starts the terminal, its output in NAME.log, and waits for its
+# window. A second try when none comes: an X client can fail to connect, or spend its first
+# seconds building the font cache, on a loaded machine. Says so and fails when neither try did.
+open_window() {
     local name=$1; shift
-    # A second try when no window comes (an X client can fail to connect on a loaded machine).
     local attempt
     for attempt in 1 2; do
         "$@" >"$out/$name.log" 2>&1 &
         terminal=$!
-        until_ok 15 find_window && break
+        until_ok 30 find_window && return 0
         kill "$terminal" 2>/dev/null || true
         terminal=""
-        if [ "$attempt" -eq 2 ]; then
-            echo "real-terminals: $name did not open a window ($(tail -n 1 "$out/$name.log"))" >&2
-            return 3
-        fi
     done
+    echo "real-terminals: $name did not open a window (its last words: $(tail -n 1 "$out/$name.log"))" >&2
+    return 1
+}
+
+# run NAME COMMAND…: the app in a terminal of 100 × 30 cells with no border; the cell size is
+# the window's size over that.
+run() {
+    local name=$1; shift
+    open_window "$name" "$@" || return 3
     local size cw ch
     size=$(xdotool getwindowgeometry "$window" | sed -n 's/.*Geometry: \([0-9]*\)x\([0-9]*\).*/\1 \2/p')
     cw=$(( ${size% *} / 100 )); ch=$(( ${size#* } / 30 ))
@@ -131,9 +139,7 @@ run() {
 
 # The control: xterm without sixel (-ti vt220) gets half blocks, and the check says so.
 half_blocks() {
-    "$@" >"$out/xterm-plain.log" 2>&1 &
-    terminal=$!
-    until_ok 15 find_window || { echo "real-terminals: xterm did not open a window" >&2; return 1; }
+    open_window xterm-plain "$@" || return 1
     local size cw ch
     size=$(xdotool getwindowgeometry "$window" | sed -n 's/.*Geometry: \([0-9]*\)x\([0-9]*\).*/\1 \2/p')
     cw=$(( ${size% *} / 100 )); ch=$(( ${size#* } / 30 ))
