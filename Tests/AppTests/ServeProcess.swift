@@ -27,7 +27,7 @@ final class ServeProcess {
         }
         firstLines = text
         guard let address = text.split(separator: " ").first(where: { $0.hasPrefix("http://127.0.0.1:") }),
-              let port = UInt16(address.split(separator: ":").last ?? "") else {
+              let port = UInt16(address.dropFirst("http://127.0.0.1:".count).prefix(while: \.isNumber)) else {
             process.terminate()
             throw RawHTTPClient.Failure(description: "serve did not say where it listens: \(text)")
         }
