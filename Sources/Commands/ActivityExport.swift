@@ -38,6 +38,7 @@ public enum ActivityExport {
         // Without --until: a day past now, as the app's newest window, so rows a server stamps
         // ahead of our clock are kept.
         let now = context.now()
+        let untilGiven = until
         let until = until ?? ActivityPager.newestEnd(now)
         if let since, since >= until { throw CommandFailure(.usage, "--since must be before --until") }
         // `activity` without --since: the last two weeks; `export`: everything.
@@ -56,8 +57,8 @@ public enum ActivityExport {
         }
         // `export` says where it stopped and why (stderr); `activity` is two weeks unless told.
         let sinceLabel = since == marked && marked != nil ? "--new: the newest row exported before" : "--since"
-        try await walk(context.api, since: since, until: until, sinceLabel: sinceLabel,
-                       note: kind == .export ? context.note : { _ in }) { window in
+        let stop = try await walk(context.api, since: since, until: until, sinceLabel: sinceLabel,
+                                  note: kind == .export ? context.note : { _ in }) { window in
             for activity in window {
                 let owner = GoalMatch.goal(of: activity, in: goals)
                 if let chosen, owner?.id != chosen.id { continue }
@@ -70,6 +71,12 @@ public enum ActivityExport {
             // Each window reaches stdout before the next is asked for; none is asked for nobody.
             context.output.flush()
             try context.output.checkReader()
+        }
+        // A whole account's journal (not one goal's, not up to --until, not appended to an
+        // earlier one) opens with what the source's balance leaves before its first row.
+        if kind == .export, context.format == .ledger, chosen == nil, untilGiven == nil, marked == nil,
+           let balance = try? await context.api.account()?.feedBalance {
+            writer.writeOpening(balance, stop: stop, now: now)
         }
         writer.end()
         context.output.flush()
@@ -85,9 +92,11 @@ public enum ActivityExport {
     /// each id once over the whole walk (as the app's pager does: look-alikes with their own ids
     /// are all kept; the ids seen are the only thing kept across windows), go to `each` before
     /// the next window is asked for; `note` says where the walk stopped and why.
+    /// Returns where it stopped (what `note` says): every row it read is at or after it.
+    @discardableResult
     public static func walk(_ api: any SavingsAPI, since: Date?, until: Date, sinceLabel: String = "--since",
                             note: @Sendable (String) -> Void = { _ in },
-                            each: ([Activity]) async throws -> Void) async throws {
+                            each: ([Activity]) async throws -> Void) async throws -> Date {
         var to = until
         var length = ActivityPager.windowLength
         var seen = Set<String>()
@@ -103,15 +112,15 @@ public enum ActivityExport {
             try await each(rows)
             if let since, from <= since {
                 note("export stopped at \(Cell.isoTime(since)) (\(sinceLabel))")
-                return
+                return since
             }
             if from <= page.oldest {
                 note("export stopped at \(Cell.isoTime(page.oldest)), where the source says the history begins")
-                return
+                return page.oldest
             }
             if from <= earliest {
                 note("export stopped at \(Cell.isoTime(earliest)): the source says its history begins at \(Cell.isoTime(page.oldest)), before any account's")
-                return
+                return earliest
             }
             length = rows.isEmpty ? min(length * 2, longestWindow) : ActivityPager.windowLength
             to = from
@@ -127,6 +136,10 @@ public enum ActivityExport {
         var totals = Totals()
         private var sums: [String: CheckedSum] = [:]
         private var total: CheckedSum
+        /// What the rows' postings move in the account (`LedgerPostings.accountSide`); nil once a
+        /// row is in another currency or the sum overflows: then no opening can be said.
+        private var accountSide: Money?
+        private var newest: Date?
         private let layout: TableLayout
 
         init(context: CommandContext, goals: [Goal], kind: Kind) {
@@ -134,6 +147,7 @@ public enum ActivityExport {
             self.goals = goals
             self.kind = kind
             total = CheckedSum(context.currency)
+            accountSide = .zero(context.currency)
             let goalWidth = min(24, max(4, goals.map { TableLayout.width($0.name) }.max() ?? 4))
             layout = TableLayout([.init("TIME", width: 16), .init("AMOUNT", width: 12, alignRight: true),
                                   .init("GOAL", width: goalWidth), .init("MESSAGE", width: 0)])
@@ -180,11 +194,44 @@ public enum ActivityExport {
                 output.line("")
             }
             totals.rows += 1
+            newest = max(newest ?? activity.timestamp, activity.timestamp)
+            if let side = LedgerPostings.accountSide(activity, goal: goal), let sum = accountSide {
+                let (moved, overflow) = sum.minorUnits.addingReportingOverflow(side.minorUnits)
+                accountSide = side.currency != sum.currency || overflow ? nil : Money(minorUnits: moved, currency: sum.currency)
+            }
             let key = goal?.name ?? ""
             var sum = sums[key] ?? CheckedSum(context.currency)
             sum.add(activity.amount)
             sums[key] = sum
             total.add(activity.amount)
+        }
+
+        /// The journal's opening: the source's balance less what the rows move, dated where the
+        /// walk stopped (before every row), into `equity:opening-balances`; then the balance
+        /// asserted, dated after every row, so hledger checks the file says what the bank says.
+        /// Said on stderr instead when the rows cannot be summed in the balance's currency.
+        func writeOpening(_ balance: FeedBalance, stop: Date, now: Date) {
+            guard let moved = accountSide, moved.currency == balance.amount.currency else {
+                context.note("no opening balance: the rows are not all in \(balance.amount.currency.code), or their sum overflows")
+                return
+            }
+            let (opening, overflow) = balance.amount.minorUnits.subtractingReportingOverflow(moved.minorUnits)
+            guard !overflow else {
+                context.note("no opening balance: the balance less the rows overflows")
+                return
+            }
+            let currency = balance.amount.currency
+            let account = "assets:\(Cell.accountPart(context.sourceKind)):account"
+            let output = context.output
+            output.line("; \(context.sourceKind) says the balance of \(Cell.plain(balance.accounts)) is \(Cell.ledgerAmount(balance.amount)) "
+                        + "(\(Cell.isoTime(balance.asOf))); the rows above move \(Cell.ledgerAmount(moved)), the opening the rest")
+            output.line("\(context.day(stop)) opening balance")
+            output.line("    \(account)  \(Cell.ledgerAmount(Money(minorUnits: opening, currency: currency)))")
+            output.line("    equity:opening-balances  \(Cell.ledgerAmount(Money(minorUnits: Money.negate(opening), currency: currency)))")
+            output.line("")
+            output.line("\(context.day(max(now, newest ?? now))) balance as \(context.sourceKind) says")
+            output.line("    \(account)  \(Cell.ledgerAmount(.zero(currency))) = \(Cell.ledgerAmount(balance.amount))")
+            output.line("")
         }
 
         mutating func end() {

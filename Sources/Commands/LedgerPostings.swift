@@ -13,6 +13,16 @@ import FeedModel
 /// - declined or reversed: no posting (the transaction is listed, nothing moved).
 /// Both amounts are written, so every transaction balances to zero on its own.
 enum LedgerPostings {
+    /// What an activity's postings move in `assets:NAME:account` (nil: nothing, as `of` writes
+    /// none): the sum of these over a journal is the account's balance in hledger.
+    static func accountSide(_ activity: Activity, goal: Goal?) -> Money? {
+        switch activity.kind {
+        case .void: return nil
+        case .saving: return Money(minorUnits: Money.negate(activity.amount.minorUnits), currency: activity.amount.currency)
+        case .moveToGoal, .other: return activity.amount
+        }
+    }
+
     static func of(_ activity: Activity, goal: Goal?, source: String) -> [String] {
         let name = Cell.accountPart(source)
         let account = "assets:\(name):account"

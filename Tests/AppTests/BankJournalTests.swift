@@ -7,6 +7,9 @@ import Foundation
 @testable import UpSource
 @testable import StarlingSource
 import MonzoClient
+import SimpleFINClient
+import SimpleFINSource
+import SourceKit
 import StarlingClient
 import Testing
 import TestSupport
@@ -86,6 +89,35 @@ import UpClient
             let api = try await UpAPI.connect(baseURL: url, token: UpDemoAPI.testToken, now: { fixedNow })
             try await Self.check(api, source: "up")
         }
+    }
+
+    /// SimpleFIN says its accounts' balances, not where they began: the journal opens with what
+    /// the balance leaves before its first row, and real hledger, checking the closing assertion,
+    /// finds the account holding what SimpleFIN says (the look-alike's balances added by hand).
+    @Test(.enabled(if: Hledger.path != nil, "hledger is not installed here"))
+    func simplefin() async throws {
+        let server = try DemoHTTPServer(handler: SimpleFINDemoAPI(backend: DemoBackend(now: fixedNow), clock: { fixedNow }))
+        try await server.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("simplefin-journal-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = ["XDG_CONFIG_HOME": folder.path + "/config", "XDG_CACHE_HOME": folder.path + "/cache", "HOME": folder.path]
+        var request = BankRequest(baseURL: SimpleFINAPI.bridgeURL, token: SimpleFINDemoAPI.setupToken(baseURL: await server.baseURL.absoluteString),
+                                  allowInsecureHTTP: false, log: nil, settings: ["goals": "Vacation; Emergency fund",
+                                                                                  "spending": "Everyday Checking; Maple Visa"])
+        request.headless = true
+        let api = try await SimpleFINStart.connect(request, environment: environment, now: { fixedNow })
+        let (context, out) = commandContext(api, format: .ledger, kind: "simplefin", currency: .usd)
+        let totals = try await ActivityExport.run(context, kind: .export, since: nil, until: nil, goal: nil)
+        #expect(totals.rows > 20)
+        let journal = FileManager.default.temporaryDirectory.appendingPathComponent("simplefin-\(UUID().uuidString).journal")
+        defer { try? FileManager.default.removeItem(at: journal) }
+        try Data(out.value.utf8).write(to: journal)
+        let balances = try Self.balances(journal, currency: .usd)
+        // Everyday Checking $1,234.56 and Maple Visa −$41.20, as `serve --api simplefin` gives them.
+        #expect(balances["assets:simplefin:account"] == Int64(123_456 - 4_120), "\(balances)")
+        #expect(out.value.contains("assets:simplefin:account  0.00 USD = 1193.36 USD"))
+        #expect(balances["total"] == 0 || balances["total"] == nil)
+        await server.stop()
     }
 
     @Test(.enabled(if: Hledger.path != nil, "hledger is not installed here"))

@@ -114,8 +114,28 @@ public struct SimpleFINMapping: Sendable {
             numbers = [numbers, "available \(available.formatted)"].compactMap { $0 }.joined(separator: " · ")
         }
         let opened = account.openDate.map { Date(timeIntervalSince1970: Double($0)) } ?? Date(timeIntervalSince1970: 946_684_800)
-        return Account(id: account.key, name: account.name, currency: iso, createdAt: opened, holder: holder,
-                       accountNumber: numbers, effectiveBalance: balance)
+        var header = Account(id: account.key, name: account.name, currency: iso, createdAt: opened, holder: holder,
+                             accountNumber: numbers, effectiveBalance: balance)
+        header.feedBalance = feedBalance
+        return header
+    }
+
+    /// The spending accounts' balances together: what Activity's rows (their transactions
+    /// merged) move. Nil when one is unreadable, in another currency, or the sum overflows.
+    var feedBalance: FeedBalance? {
+        let accounts = spendingAccounts
+        guard let first = accounts.first, let currency = SimpleFINCurrency(first.currency).iso else { return nil }
+        var total: Int64 = 0
+        for account in accounts {
+            guard SimpleFINCurrency(account.currency).iso == currency,
+                  let balance = SimpleFINMapping.money(account.balance, SimpleFINCurrency(account.currency)) else { return nil }
+            let (sum, overflow) = total.addingReportingOverflow(balance.minorUnits)
+            if overflow { return nil }
+            total = sum
+        }
+        let asOf = accounts.map(\.balanceDate).max() ?? 0
+        return FeedBalance(amount: Money(minorUnits: total, currency: currency), asOf: Date(timeIntervalSince1970: Double(asOf)),
+                           accounts: accounts.count > 3 ? "\(accounts.count) accounts" : accounts.map(\.name).joined(separator: ", "))
     }
 
     // MARK: - Goals

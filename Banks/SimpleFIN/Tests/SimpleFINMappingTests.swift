@@ -68,6 +68,32 @@ import Testing
         #expect(maple.header(now: Date())?.holder?.contains("needs attention on the SimpleFIN Bridge") == true)
     }
 
+    /// What export's opening stands on: the spending accounts' balances together, only when
+    /// every one is readable and in one currency.
+    @Test func theFeedBalanceIsTheSpendingAccountsTogether() throws {
+        let checking = SimpleFINMapping(store: try store(), settings: .init(spending: ["Everyday Checking"]))
+        let balance = try #require(checking.header(now: Date())?.feedBalance)
+        #expect(balance.amount == Money(minorUnits: 123_456, currency: .usd))
+        #expect(balance.asOf == Date(timeIntervalSince1970: 1_764_200_000) && balance.accounts == "Everyday Checking")
+        // USD, CAD and JPY merged: no one balance.
+        #expect(SimpleFINMapping(store: try store(), settings: .init(goals: ["High-Yield Savings"])).header(now: Date())?.feedBalance == nil)
+        // Two USD accounts: their sum.
+        let two = SimpleFIN.AccountSet(accounts: [
+            SimpleFIN.AccountRecord(id: "A", name: "A", connId: "C", currency: "USD", balance: "10.05", balanceDate: 5),
+            SimpleFIN.AccountRecord(id: "B", name: "B", connId: "C", currency: "USD", balance: "-0.10", balanceDate: 9),
+        ])
+        var store = SimpleFINStore()
+        store.merge(two, start: 0, end: 10, newest: true, at: Date())
+        let sum = try #require(SimpleFINMapping(store: store, settings: .init()).header(now: Date())?.feedBalance)
+        #expect(sum.amount == Money(minorUnits: 995, currency: .usd) && sum.asOf == Date(timeIntervalSince1970: 9) && sum.accounts == "A, B")
+        // One unreadable balance: none.
+        var bad = SimpleFINStore()
+        bad.merge(SimpleFIN.AccountSet(accounts: two.accounts + [SimpleFIN.AccountRecord(id: "X", name: "X", connId: "C", currency: "USD",
+                                                                                         balance: "1,00")]),
+                  start: 0, end: 10, newest: true, at: Date())
+        #expect(SimpleFINMapping(store: bad, settings: .init()).header(now: Date())?.feedBalance == nil)
+    }
+
     @Test func pendingIsReplacedByItsPostedTwin() {
         let mapping = SimpleFINMapping(store: SimpleFINStore(), settings: .init())
         let pending = SimpleFIN.TransactionRecord(id: "p1", posted: 0, amount: "-5.00", description: "COFFEE", transactedAt: 1_000_000, pending: true)

@@ -19,6 +19,11 @@ public struct Account: Hashable, Sendable {
     public var effectiveBalance: Money?
     /// The balance with the account's savings containers (Monzo's pots), where the bank says it.
     public var totalBalance: Money?
+    /// The balance that Activity's rows move, as the source says it, where the source vouches that
+    /// every row from the history's start sums to it (SimpleFIN: its spending accounts together,
+    /// whose transactions Activity merges). `export --output ledger` opens the journal with what
+    /// it leaves before the first row, so hledger's balance is the bank's.
+    public var feedBalance: FeedBalance?
 
     public init(id: String, name: String, currency: Currency, createdAt: Date, holder: String? = nil,
                 sortCode: String? = nil, accountNumber: String? = nil, effectiveBalance: Money? = nil, totalBalance: Money? = nil) {
@@ -56,5 +61,20 @@ public struct Account: Hashable, Sendable {
         guard digits.count == 6, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return text }
         let characters = Array(digits)
         return "\(String(characters[0..<2]))-\(String(characters[2..<4]))-\(String(characters[4..<6]))"
+    }
+}
+
+/// The balance of what Activity lists, as a source says it (`Account.feedBalance`).
+public struct FeedBalance: Hashable, Sendable {
+    public var amount: Money
+    /// When the source says the balance held.
+    public var asOf: Date
+    /// Which accounts it is the balance of, for the journal's comment ("Everyday Checking").
+    public var accounts: String
+
+    public init(amount: Money, asOf: Date, accounts: String) {
+        self.amount = amount
+        self.asOf = asOf
+        self.accounts = TextSanitizer.clean(accounts)
     }
 }
