@@ -255,6 +255,8 @@ final class ActivityScreen: TabScreen {
         // The selected activity is marked by a block over its time, not the whole row: a step of
         // `j` then rewrites a few cells, as `less` would (docs/performance.md, bytes per j).
         view.selectionColumns = 9
+        // Activities that came above the selection and are not seen yet: how many, beside "N of M".
+        view.newAbove = newAbove
         // When the selection is a day's first activity at the top, show the day's header above it.
         list.update(visibleRows: view.rowsArea(in: area).height, count: rowCount)
         let selected = list.selected
@@ -276,10 +278,6 @@ final class ActivityScreen: TabScreen {
                 drawActivity(activities[activityIndex], users: users, format: format, filter: state.filter, images: images, holder: holder,
                              into: &buffer, row: row)
             }
-        }
-        // Activities that came above the selection and are not seen yet: how many, at the top right.
-        if newAbove > 0, list.offset > 0 {
-            buffer.writeRightAligned(" \(newAbove) new ↑ ", maxX: area.maxX - 1, y: area.y, style: Style(fg: .role(.highlight), attributes: [.bold, .reverse]))
         }
         // The selection overlay recolours the row; the selected avatar is drawn again on top.
         let selectedRow = list.selected

@@ -212,13 +212,11 @@ final class GoalDetailScreen: Screen {
             buffer.write(message.0, x: body.x + 1, y: body.y, maxWidth: body.width - 2, style: message.1)
             return
         }
-        ListView().draw(into: &buffer, rect: body, count: entries.count, state: &list) { buffer, index, row, _ in
+        var view = ListView()
+        view.newAbove = state.newAbove
+        view.draw(into: &buffer, rect: body, count: entries.count, state: &list) { buffer, index, row, _ in
             drawEntry(entries[index], users: users, format: format, filter: state.filter, holder: PeopleRoster.holder(of: store.goals),
                       into: &buffer, row: row)
-        }
-        if state.newAbove > 0, list.offset > 0 {
-            buffer.writeRightAligned(" \(state.newAbove) new ↑ ", maxX: body.maxX - 1, y: body.y,
-                                     style: Style(fg: .role(.highlight), attributes: [.bold, .reverse]))
         }
     }
 

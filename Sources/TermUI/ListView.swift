@@ -20,7 +20,7 @@ public enum ListPosition: Sendable, Equatable {
 
 /// A virtualized list: it asks for the rows on screen only, so drawing costs the same for a
 /// hundred rows or a million. Draws a scrollbar when the rows do not fit and an "N of M"
-/// line at the bottom.
+/// line at the bottom (with "N new ↑" when rows came above out of sight).
 public struct ListView: Sendable {
     public var showsScrollbar: Bool
     public var showsPosition: Bool
@@ -31,6 +31,10 @@ public struct ListView: Sendable {
     public var selectionColumns: Int?
     public var scrollbarStyle = Style(fg: .role(.muted))
     public var positionStyle = Style(fg: .role(.muted))
+    /// Rows that came above the selection and are not in sight (a refresh put them there):
+    /// "N new ↑" on the "N of M" line while the list is scrolled down, covering no row.
+    public var newAbove = 0
+    public var newAboveStyle = Style(fg: .role(.highlight), attributes: [.bold, .reverse])
 
     public init(showsScrollbar: Bool = true, showsPosition: Bool = true) {
         self.showsScrollbar = showsScrollbar
@@ -78,8 +82,14 @@ public struct ListView: Sendable {
             drawScrollbar(into: &buffer, column: Rect(x: area.maxX - 1, y: area.y, width: 1, height: area.height),
                           offset: state.offset, count: count)
         }
-        if showsPosition && rect.height >= 2, let text = position.text(selected: state.selected, count: count) {
-            buffer.writeRightAligned(text, maxX: rect.maxX, y: rect.maxY - 1, maxWidth: rect.width, style: positionStyle)
+        if showsPosition && rect.height >= 2 {
+            let text = position.text(selected: state.selected, count: count) ?? ""
+            let left = buffer.writeRightAligned(text, maxX: rect.maxX, y: rect.maxY - 1, maxWidth: rect.width, style: positionStyle)
+            if newAbove > 0, state.offset > 0 {
+                let right = text.isEmpty ? left : left - 2
+                buffer.writeRightAligned(" \(newAbove) new ↑ ", maxX: right, y: rect.maxY - 1, maxWidth: max(0, right - rect.x),
+                                         style: newAboveStyle)
+            }
         }
         return visible
     }

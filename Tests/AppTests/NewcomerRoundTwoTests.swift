@@ -283,9 +283,14 @@ import TestSupport
         for _ in 0..<25 { _ = await app.press(.char("j")) }
         let activity = try #require(app.core.activity.rows.activity(atRow: app.core.activity.list.selected))
         extra.withLock { $0 = 3 }
+        let before = await app.press(.char("k"), .char("j"))
         var lines = await app.press(.char("r"))
         #expect(app.core.activity.rows.activity(atRow: app.core.activity.list.selected) == activity)
-        #expect(lines.joined(separator: "\n").contains("3 new ↑"), "\(lines.joined(separator: "\n"))")
+        // On the "N of M" line, beside it; every row of the list drawn whole, as before the refresh.
+        let counter = try #require(lines.firstIndex { $0.contains(" of ") && $0.contains("new ↑") }, "\(lines.joined(separator: "\n"))")
+        #expect(lines[counter].contains(" 3 new ↑   "), "\(lines[counter])")
+        // (The scrollbar, in the last column, shows the longer list.)
+        #expect(lines[..<counter].map { $0.dropLast() } == before[..<counter].map { $0.dropLast() }, "the rows on screen moved or were covered")
         // Going up to them, the note goes.
         lines = await app.press(.char("g"))
         #expect(!lines.joined().contains("new ↑"))
@@ -327,9 +332,12 @@ import TestSupport
         let entries = app.core.goals.feed(for: detail.goalId).entries
         let selected = entries[detail.list.selected].item.message
         extra.withLock { $0 = 3 }
+        let before = await app.press(.char("k"), .char("j"))
         lines = await app.press(.char("r"))
         #expect(app.core.goals.feed(for: detail.goalId).entries[detail.list.selected].item.message == selected)
-        #expect(lines.joined(separator: "\n").contains("2 new ↑"), "\(lines.joined(separator: "\n"))")
+        let counter = try #require(lines.firstIndex { $0.contains(" of ") && $0.contains("2 new ↑") }, "\(lines.joined(separator: "\n"))")
+        // (The scrollbar, in the last column, shows the longer list.)
+        #expect(lines[..<counter].map { $0.dropLast() } == before[..<counter].map { $0.dropLast() }, "the rows on screen moved or were covered")
         lines = await app.press(.char("g"))
         #expect(!lines.joined().contains("new ↑"))
     }
