@@ -41,9 +41,13 @@ final class DetailCard: Overlay {
     }
 
     var footer: String { opens.map { "Enter opens \($0.name) · Esc closes" } ?? "Esc closes" }
+    /// Where the footer does not fit: the keys and the goal's name, still.
+    var shortFooter: String { opens.map { "↵ \($0.name) · Esc" } ?? "Esc" }
 
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
-        Modal(title: title, lines: lines(width: area.width - 4), footer: footer).draw(into: &buffer, in: area)
+        var modal = Modal(title: title, lines: lines(width: area.width - 4), footer: footer)
+        modal.shortFooter = shortFooter
+        modal.draw(into: &buffer, in: area)
     }
 
     /// The labels in a column as wide as the longest and two cells, the values wrapped to `width`

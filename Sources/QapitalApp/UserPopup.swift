@@ -84,7 +84,9 @@ final class UserPopup: Overlay {
             lines.append([Span("  • "), Span(goal.name + role), Span("  "), Span(goal.balance.formatted, DisplayFormat.moneyStyle)])
         }
         let footer = people.count > 1 ? "← → \(index + 1) of \(people.count) · Esc closes" : "Esc closes"
-        let box = Modal(title: "Person", lines: lines, footer: footer).draw(into: &buffer, in: area)
+        var modal = Modal(title: "Person", lines: lines, footer: footer)
+        modal.shortFooter = people.count > 1 ? "← → \(index + 1)/\(people.count) · Esc" : "Esc"
+        let box = modal.draw(into: &buffer, in: area)
         // The avatar over the monogram's two lines: 4×2 cells (4×4 pixels) in the middle of its 8.
         if images != nil, case .found(let user) = lookup, box.width >= 12, box.height >= 4 {
             let spot = Rect(x: box.x + 2, y: box.y + 1, width: 8, height: 2)

@@ -3,6 +3,8 @@ public struct Modal: Sendable {
     public var title: String
     public var lines: [[Span]]
     public var footer: String?
+    /// What the footer says where the whole one does not fit the box ("↵ Emergency · Esc").
+    public var shortFooter: String?
     /// First line shown, for content taller than the screen.
     public var scroll: Int = 0
     public var borderStyle = Style(fg: .role(.border))
@@ -28,11 +30,23 @@ public struct Modal: Sendable {
         return area.centered(width: width, height: lines.count + 2)
     }
 
-    /// The footer, led by the position and a scroll hint when the content is taller than the box.
-    private func footer(first: Int, shown: Int) -> String? {
-        guard lines.count > shown, shown > 0 else { return footer }
-        let position = "\(first + 1)–\(first + shown) of \(lines.count) · j k scroll"
-        return footer.map { position + " · " + $0 } ?? position
+    /// The footer, led by the position and a scroll hint when the content is taller than the box:
+    /// the longest form that fits `width` cells (nil: the longest), then shorter ones, so a narrow
+    /// box keeps what its keys do rather than a cut sentence.
+    private func footer(first: Int, shown: Int, width: Int? = nil) -> String? {
+        let short = shortFooter ?? footer
+        var forms: [String?]
+        if lines.count > shown, shown > 0 {
+            let position = "\(first + 1)–\(first + shown) of \(lines.count) · j k scroll"
+            let compact = "\(first + 1)–\(first + shown)/\(lines.count)"
+            forms = [footer.map { position + " · " + $0 } ?? position, short.map { position + " · " + $0 },
+                     short.map { compact + " · " + $0 } ?? compact, short, compact]
+        } else {
+            forms = [footer, short]
+        }
+        let candidates = forms.compactMap { $0 }
+        guard let width else { return candidates.first }
+        return candidates.first { TextWidth.of($0) <= width } ?? candidates.last
     }
 
     @discardableResult
@@ -43,7 +57,7 @@ public struct Modal: Sendable {
         let body = box.inset(dx: 2, dy: 1)
         let first = min(max(0, scroll), max(0, lines.count - body.height))
         Box.draw(into: &buffer, rect: box, style: borderStyle, title: title, titleStyle: titleStyle,
-                 footer: footer(first: first, shown: body.height))
+                 footer: footer(first: first, shown: body.height, width: box.width - 6))
         for (row, line) in lines.dropFirst(first).prefix(body.height).enumerated() {
             buffer.write(line, x: body.x, y: body.y + row, maxWidth: body.width)
         }

@@ -131,7 +131,7 @@ import Testing
         let box = Modal(title: "T", text: ["a long line of text", "2", "3", "4"]).draw(into: &buffer, in: buffer.area)
         #expect(box == Rect(x: 0, y: 0, width: 10, height: 4))
         // Lines 3 and 4 do not fit: the bottom edge says so (cut to the width there is).
-        #expect(buffer.lines == ["┌─ T ────┐", "│ a lon… │", "│ 2      │", "└─ 1–2 …─┘"])
+        #expect(buffer.lines == ["┌─ T ────┐", "│ a lon… │", "│ 2      │", "└─ 1–2/…─┘"])
     }
 
     @Test func aTallModalSaysWhereItIsAndHowToScroll() {
@@ -141,6 +141,24 @@ import Testing
         modal.draw(into: &buffer, in: buffer.area)
         #expect(buffer.rowText(1).contains("line 5"))
         #expect(buffer.rowText(4).contains(" 5–7 of 10 · j k scroll · Esc to close "))
+    }
+
+    /// A box too narrow for its footer says the short one whole rather than the long one cut.
+    @Test func aNarrowModalKeepsItsKeysInTheShortFooter() {
+        func bottom(width: Int, lines: Int, height: Int) -> String {
+            var buffer = CellBuffer(width: width, height: height)
+            var modal = Modal(title: "Activity", text: (1...lines).map { "line \($0)" }, footer: "Enter opens Emergency fund · Esc closes")
+            modal.shortFooter = "↵ Emergency fund · Esc"
+            let box = modal.draw(into: &buffer, in: buffer.area)
+            return buffer.rowText(box.maxY - 1)
+        }
+        #expect(bottom(width: 60, lines: 3, height: 10).contains(" Enter opens Emergency fund · Esc closes "))
+        #expect(bottom(width: 80, lines: 20, height: 8).contains(" 1–6 of 20 · j k scroll · Enter opens Emergency fund · Esc closes "))
+        #expect(bottom(width: 30, lines: 3, height: 10).contains(" ↵ Emergency fund · Esc "))
+        // Taller than the screen: the position leads while it fits, then a compact one.
+        #expect(bottom(width: 60, lines: 20, height: 8).contains(" 1–6 of 20 · j k scroll · ↵ Emergency fund · Esc "))
+        #expect(bottom(width: 38, lines: 20, height: 8).contains(" 1–6/20 · ↵ Emergency fund · Esc "))
+        #expect(bottom(width: 28, lines: 20, height: 8).contains(" ↵ Emergency fund · Esc "))
     }
 
     @Test func rectSplits() {
