@@ -86,6 +86,8 @@ extension AppCore {
         /// The form's title ("Starling Bank") and the request that checks a token.
         public var title = "Bank"
         public var tokenCheck = "GET /api/v2/accounts"
+        /// The form's label for the token ("Access token", "API key").
+        public var tokenLabel = "Access token"
         /// Whether the server refused the token in use.
         public var isRefused: @Sendable () -> Bool
         /// Whether the bank waits for the customer to approve the token in its app (Monzo's

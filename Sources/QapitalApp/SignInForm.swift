@@ -37,15 +37,18 @@ public struct SignInForm {
     /// The box's title (the bank's, "Starling Bank") and the request that checks the token.
     let title: String
     let tokenCheck: String
+    /// The field's label: what the bank calls the secret ("Access token", "API key").
+    let tokenLabel: String
 
     /// `token`: one waiting for the customer's approval in the bank's app, already in the field
     /// (drawn as bullets), so Enter checks it again once approved; nothing checks it by itself.
     public init(origin: String, refusal: String? = nil, escape: String = "quit", title: String,
-                tokenCheck: String = "GET /api/v2/accounts", token: String? = nil) {
+                tokenCheck: String = "GET /api/v2/accounts", tokenLabel: String = "Access token", token: String? = nil) {
         self.token = TextInput(token ?? "")
         self.origin = TextSanitizer.clean(origin)
         self.title = title
         self.tokenCheck = tokenCheck
+        self.tokenLabel = TextSanitizer.clean(tokenLabel)
         self.escape = escape
         phase = refusal.map { .refused(TextSanitizer.clean($0)) } ?? .editing
     }
@@ -64,7 +67,7 @@ public struct SignInForm {
         case .enter:
             let text = token.text.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !text.isEmpty else {
-                phase = .refused("Paste or type your personal access token first.")
+                phase = .refused("Paste or type your \(SignInForm.inSentence(tokenLabel)) first.")
                 return nil
             }
             phase = .checking
@@ -94,7 +97,7 @@ public struct SignInForm {
         let lines: [[Span]] = [
             [Span("Sign in to " + origin, .bold)],
             [],
-            [Span("Access token  ", muted)],
+            [Span(tokenLabel + "  ", muted)],
             status,
             [],
             [Span(remember ? "[x]" : "[ ]", focus == .remember ? Style(attributes: .reverse) : .plain),
@@ -109,9 +112,17 @@ public struct SignInForm {
         }
         if body.height > 2 {
             let field = Style(attributes: .underline)
-            token.draw(into: &buffer, x: body.x + 14, y: body.y + 2, width: min(SignInForm.fieldWidth, body.width - 14),
+            let label = max(14, TextWidth.of(tokenLabel) + 2)
+            token.draw(into: &buffer, x: body.x + label, y: body.y + 2, width: min(SignInForm.fieldWidth, body.width - label),
                        style: field, cursorStyle: focus == .token ? Style(attributes: .reverse) : field, mask: SignInForm.mask,
                        focused: focus == .token)
         }
+    }
+
+    /// A label inside a sentence: "Access token" → "access token", "API key" stays.
+    static func inSentence(_ label: String) -> String {
+        let letters = Array(label)
+        guard letters.count > 1, letters[0].isUppercase, !letters[1].isUppercase else { return label }
+        return letters[0].lowercased() + String(letters.dropFirst())
     }
 }

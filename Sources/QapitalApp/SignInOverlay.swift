@@ -21,7 +21,7 @@ final class SignInOverlay: Overlay {
     private(set) var form: SignInForm
     init(_ capability: AppCore.SignInCapability, refusal: String?) {
         form = SignInForm(origin: capability.origin, refusal: refusal, escape: "close", title: capability.title,
-                          tokenCheck: capability.tokenCheck)
+                          tokenCheck: capability.tokenCheck, tokenLabel: capability.tokenLabel)
     }
 
     /// Enter hands the token to `TokenCheck` as a command (nothing starts here); Esc closes.

@@ -68,6 +68,7 @@ extension AppOptions {
         }
         capability.title = source.title
         capability.tokenCheck = source.tokenCheck ?? capability.tokenCheck
+        capability.tokenLabel = source.tokenLabel
         capability.awaitsApproval = { api.awaitsApproval }
         return capability
     }
@@ -190,7 +191,7 @@ extension AppOptions {
         let cacheDirectory = cacheDirectoryURL(environment: environment)
         let description = source.description
         let form = SignInForm(origin: origin, refusal: refusal, title: description.title,
-                              tokenCheck: description.tokenCheck ?? "a request to the bank", token: pending)
+                              tokenCheck: description.tokenCheck ?? "a request to the bank", tokenLabel: description.tokenLabel, token: pending)
         return SignInScreen(form: form, check: { token in
             do throws(APIError) {
                 return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,

@@ -59,8 +59,28 @@ import TermUI
     @Test func anEmptyTokenIsNotSentAndEscQuits() {
         var form = SignInForm(origin: "h", title: "Starling Bank")
         #expect(form.handle(.enter) == nil)
-        #expect(form.phase == .refused("Paste or type your personal access token first."))
+        #expect(form.phase == .refused("Paste or type your access token first."))
         #expect(form.handle(.escape) == .quit)
+    }
+
+    /// The field says what the bank calls its secret, in the label and in the "first" line, and
+    /// a longer label moves the field rather than running into it.
+    @Test(arguments: [("API key", "API key"), ("Setup token", "setup token"), ("Personal access token", "personal access token")])
+    func theFieldIsNamedAsTheBankNamesIt(label: String, inSentence: String) {
+        var form = SignInForm(origin: "h", title: "Bank", tokenLabel: label)
+        typed("abc", into: &form)
+        let lines = frame(form)
+        // The label, at least two blanks, then the field's bullets.
+        let field = lines.first { line in
+            guard let named = line.range(of: label), let bullets = line.range(of: "•••") else { return false }
+            let gap = line[named.upperBound..<bullets.lowerBound]
+            return gap.count >= 2 && gap.allSatisfy { $0 == " " }
+        }
+        #expect(field != nil, "\(lines.joined(separator: "\n"))")
+        #expect(!lines.joined().contains("Access token"))
+        var empty = SignInForm(origin: "h", title: "Bank", tokenLabel: label)
+        _ = empty.handle(.enter)
+        #expect(empty.phase == .refused("Paste or type your \(inSentence) first."))
     }
 
     @Test func aNarrowTerminalStillMasks() {

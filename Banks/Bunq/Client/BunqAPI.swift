@@ -12,7 +12,7 @@ public struct BunqAPI: BankAPI {
     public static let source = SourceDescription(
         name: "bunq", title: "bunq", baseURL: productionURL, sandboxURL: sandboxURL, signIn: .token, tokenVariables: ["BUNQ_API_KEY", "QAPITAL_TOKEN"],
         abilities: [.createGoals, .moveMoney, .sharedGoals, .bankAccount], tokenCheck: "POST /session-server",
-        configKeys: ["main-account"], documentation: "docs/banks.md")
+        configKeys: ["main-account"], documentation: "docs/banks.md", tokenLabel: "API key")
 
     /// The most payments one page answers (bunq's `count` at most).
     public static let pageSize = 200

@@ -17,7 +17,7 @@ public struct SimpleFINAPI: BankAPI {
         name: "simplefin", title: "SimpleFIN Bridge", baseURL: bridgeURL, signIn: .token,
         tokenVariables: ["SIMPLEFIN_TOKEN", "QAPITAL_TOKEN"], abilities: [.bankAccount], noGoalCreation: cannotCreateGoals,
         tokenCheck: "a setup token's claim, or GET /accounts", configKeys: ["goals", "goal-targets", "spending"],
-        documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney)
+        documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney, tokenLabel: "Setup token")
 
     public static let cannotMoveMoney = "SimpleFIN is read-only: these round-ups are suggestions and nothing is sent; "
         + "move the total in your bank's own app"

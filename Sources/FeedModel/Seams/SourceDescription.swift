@@ -54,6 +54,9 @@ public struct SourceDescription: Sendable, Hashable {
     public let noMoneyMoves: String?
     /// The request that checks a token ("GET /api/v2/accounts"), shown on the sign-in form.
     public let tokenCheck: String?
+    /// What the bank calls the secret the sign-in form takes ("Access token", "API key",
+    /// "Setup token"): the field's label and its "paste it first" line.
+    public let tokenLabel: String
     /// Keys the config file's `[NAME]` table may set (Monzo: its OAuth client).
     public let configKeys: [String]
     /// Where the source is documented ("docs/starling.md").
@@ -61,7 +64,7 @@ public struct SourceDescription: Sendable, Hashable {
 
     public init(name: String, title: String, baseURL: URL? = nil, sandboxURL: URL? = nil, signIn: SignIn,
                 tokenVariables: [String] = [], abilities: Abilities, noGoalCreation: String? = nil, tokenCheck: String? = nil,
-                configKeys: [String] = [], documentation: String, noMoneyMoves: String? = nil) {
+                configKeys: [String] = [], documentation: String, noMoneyMoves: String? = nil, tokenLabel: String = "Access token") {
         self.name = name
         self.title = title
         self.baseURL = baseURL
@@ -72,6 +75,7 @@ public struct SourceDescription: Sendable, Hashable {
         self.noGoalCreation = noGoalCreation
         self.noMoneyMoves = noMoneyMoves
         self.tokenCheck = tokenCheck
+        self.tokenLabel = tokenLabel
         self.configKeys = configKeys
         self.documentation = documentation
     }
