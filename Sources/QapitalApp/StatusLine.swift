@@ -9,6 +9,9 @@ import TermUI
 struct StatusLine {
     /// The source, or for a bank account its header (holder, numbers, balance), kept up to date.
     var sourceName: String
+    /// A bank account's header in shorter forms, each with the balance (`Account.summaries`):
+    /// the longest that fits beside the keys is drawn, so a narrow bar never cuts the balance off.
+    var sourceForms: [String] = []
     /// How long an error or notice stays.
     let lifetime: TimeInterval
     let now: @Sendable () -> Date
@@ -116,7 +119,10 @@ struct StatusLine {
         cameBack = serverWasDown && up
         if down { serverWasDown = true } else if up { serverWasDown = false }
         collectFailures(goals: stores.goals, feed: stores.feed, roundUps: stores.roundUps, event: event)
-        if event == .account, let summary = stores.account.account?.summary { sourceName = summary }
+        if event == .account, let account = stores.account.account {
+            sourceName = account.summary
+            sourceForms = account.summaries
+        }
         // What a refresh changed, unless another note came meanwhile ("Signed in." before the refresh it led to).
         if event == .activityPage, let change = stores.feed.takeRefreshChange(), notice == nil { show(notice: change.summary) }
         if let note = skippedRecords?.drain().last { error = (note, now()) }
@@ -208,7 +214,15 @@ struct StatusLine {
         if let note, !noteIsTheMessage {
             left.insert(Span(" " + note + " ", Style(fg: .role(.warning), attributes: .bold)), at: approvalNote == nil ? 0 : 1)
         }
-        return (left, center, [Span(width < 40 ? String(hints.prefix { $0 != " " }) + " help " : hints)])
+        let right = [Span(width < 40 ? String(hints.prefix { $0 != " " }) + " help " : hints)]
+        // The header's longest form that fits beside the rest of the left part and the keys.
+        if let index = left.firstIndex(where: { $0.text == " " + sourceName + " " }), sourceForms.count > 1 {
+            let others = left.enumerated().filter { $0.offset != index }.reduce(0) { $0 + $1.element.width }
+            let room = width - others - right.reduce(0) { $0 + $1.width } - 1
+            let form = sourceForms.first { TextWidth.of($0) + 2 <= room } ?? sourceForms[sourceForms.count - 1]
+            left[index] = Span(" " + form + " ", left[index].style)
+        }
+        return (left, center, right)
     }
 
     /// Most lines a message takes above the bar when it does not fit in it.

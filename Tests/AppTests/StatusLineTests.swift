@@ -33,4 +33,22 @@ import TestSupport
         let bar = screen.last ?? ""
         #expect(bar.contains("✗ GET /savingsgoals: cannot connect"), "\(bar)")
     }
+
+    /// A long bank header (SimpleFIN's: account, connection, age, available) gives way part by
+    /// part in a narrow bar, and the balance is always drawn whole.
+    @Test(arguments: [200, 100, 80, 60, 44])
+    func aNarrowBarKeepsTheBalance(width: Int) async {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "fake")
+        let account = Account(id: "A", name: "Everyday Checking", currency: .usd, createdAt: fixedNow,
+                              holder: "Everyday Checking · SimpleFIN Demo Bank", accountNumber: "as of 1 h ago · available $1,200.00",
+                              effectiveBalance: Money(minorUnits: 123_456, currency: .usd))
+        api.script { $0.account = { account } }
+        let app = AppHarness(api: api, width: width, height: 24)
+        let screen = await app.start()
+        let bar = screen.last ?? ""
+        #expect(bar.contains("$1,234.56"), "\(bar)")
+        #expect(bar.contains("? help") || bar.contains("?"), "\(bar)")
+        if width >= 120 { #expect(bar.contains(account.summary), "\(bar)") }
+        if width == 80 { #expect(bar.contains(" Everyday Checking · SimpleFIN Demo Bank · $1,234.56 "), "\(bar)") }
+    }
 }

@@ -55,6 +55,22 @@ public struct Account: Hashable, Sendable {
         return parts.joined(separator: " · ")
     }
 
+    /// The summary, then shorter forms for a narrow bar, each keeping the balance: without the
+    /// numbers, then the account's own name and the balance, then the balance alone.
+    public var summaries: [String] {
+        var forms = [summary]
+        if let effectiveBalance {
+            var balance = effectiveBalance.formatted
+            if let totalBalance, totalBalance != effectiveBalance { balance += " (\(totalBalance.formatted) with pots)" }
+            if let holder, !holder.isEmpty { forms.append("\(holder) · \(balance)") }
+            forms.append("\(name) · \(balance)")
+            forms.append(balance)
+            forms.append(effectiveBalance.formatted)
+        }
+        var seen = Set<String>()
+        return forms.filter { seen.insert($0).inserted }
+    }
+
     /// "608371" → "60-83-71"; anything that is not six digits stays as it is.
     public static func formatSortCode(_ text: String) -> String {
         let digits = text.filter { $0 != "-" && $0 != " " }
