@@ -90,6 +90,23 @@ import TestSupport
         }
     }
 
+    /// A goal's detail reads its newest 1,000 payments; past that it says so, never silently.
+    @Test func aGoalWithMorePaymentsThanTheDetailReadsSaysSo() async throws {
+        let demo = try Self.demo()
+        try await Self.with(demo) { url in
+            let api = try await Self.connect(url, nil)
+            let goal = try #require(try await api.goals().first)
+            let few = try await api.feed(goalId: goal.id)
+            #expect(api.skippedRecords?.drain().isEmpty == true)
+            await demo.addSavings(account: try #require(Int(goal.id.rawValue)), count: 1_100)
+            let feed = try await api.feed(goalId: goal.id)
+            #expect(feed.count == BunqAPI.feedPages * BunqAPI.pageSize && few.count < feed.count)
+            let notes = api.skippedRecords?.drain() ?? []
+            #expect(notes.contains { $0.contains("the goal shows its newest 1000 payments; older ones are not loaded") }, "\(notes)")
+            #expect(api.skippedRecords?.drainRecords().records.count == 1)
+        }
+    }
+
     /// `a`: a savings account, with a goal or without, in the main account's currency.
     @Test func aNewGoalIsASavingsAccount() async throws {
         let demo = try Self.demo()

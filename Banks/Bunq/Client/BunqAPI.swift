@@ -16,6 +16,8 @@ public struct BunqAPI: BankAPI {
 
     /// The most payments one page answers (bunq's `count` at most).
     public static let pageSize = 200
+    /// Pages a goal's detail reads at most (newest first): 1,000 payments.
+    public static let feedPages = 5
     /// Pages walked in one go at most (a server that never stops paging is cut off).
     public static let maxPages = 500
     /// How long a lost payment answer is waited out before the payments are checked again.
@@ -189,17 +191,22 @@ public struct BunqAPI: BankAPI {
     public func feed(goalId: GoalID) async throws -> [FeedItem] {
         guard let id = Int(goalId.rawValue) else { return [] }
         let path = "/user/\(userId)/monetary-account/\(id)/payment"
+        let label = "GET /user/{id}/monetary-account/{id}/payment"
         var items: [Bunq.Payment] = []
         var older: Int?
-        for _ in 0..<5 {
+        for page in 0..<BunqAPI.feedPages {
             var query = [URLQueryItem(name: "count", value: String(BunqAPI.pageSize))]
             if let older { query.append(URLQueryItem(name: "older_id", value: String(older))) }
             let envelope = try await connection.call("GET", path, query: query)
             items += envelope.payments
             guard let next = envelope.pagination?.olderId, next != older else { break }
+            if page == BunqAPI.feedPages - 1 {
+                // More than the detail reads: said, not dropped in silence.
+                decoder.skipped?.leftOut(resource: label, "the goal shows its newest \(items.count) payments; older ones are not loaded")
+            }
             older = next
         }
-        return mapEach(items, "GET /user/{id}/monetary-account/{id}/payment", BunqMapping.feedItem)
+        return mapEach(items, label, BunqMapping.feedItem)
     }
 
     public func rules() async throws -> [SavingsRule] { [] }

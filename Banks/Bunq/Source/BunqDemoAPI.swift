@@ -72,6 +72,15 @@ public actor BunqDemoAPI: ServeHandler {
         serverKey = try BunqKeyPair.generate()
     }
 
+    /// `count` more small payments into savings account `account`, a minute apart before now (tests).
+    public func addSavings(account: Int, count: Int) async {
+        await build()
+        for index in 0..<count {
+            _ = add(account: account, amount: Money(minorUnits: 100, currency: .eur), counterparty: holder, counterpartyIBAN: nil,
+                    description: "Saving \(index)", type: "BUNQ", subType: "PAYMENT", at: clock().addingTimeInterval(-Double(count - index) * 60))
+        }
+    }
+
     /// Arms the lost-answer fault again (tests).
     public func loseNextPaymentAnswer() { options.losePaymentAnswer = true }
     /// Expires every session now (tests: the next request is refused, the client opens a new one).

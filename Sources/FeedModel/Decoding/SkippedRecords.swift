@@ -45,6 +45,15 @@ public final class SkippedRecords: Sendable {
         }
     }
 
+    /// Records a source held back on purpose (past a page limit), named like a skipped record:
+    /// `resource: what was left out`, in the status bar and on a headless command's stderr.
+    public func leftOut(resource: String, _ what: String) {
+        let resource = TextSanitizer.clean(resource)
+        let what = TextSanitizer.clean(what)
+        add("\(resource): \(what)")
+        addEach(resource: resource, reasons: [what])
+    }
+
     /// Whether a record was skipped since the last `drainRecords()`.
     public var hasRecords: Bool {
         var any = false
