@@ -56,7 +56,7 @@ struct LoginCommand: AsyncParsableCommand {
             say: { StandardStream.error.line($0) })
         let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
         do {
-            try pairs.keep(pair, for: apiURL)
+            try await pairs.keepLocked(pair, for: apiURL)
         } catch {
             throw ValidationError(error.message)
         }

@@ -29,6 +29,20 @@ struct OAuthTokenPairs {
         try write(pairs)
     }
 
+    /// `keep` under the refreshes' lock (`login`): a refresh another process is making of the
+    /// same file is neither lost nor overwritten by this write.
+    func keepLocked(_ pair: Pair, for baseURL: URL) async throws(RememberedTokens.Failure) {
+        let kept = await whileLocked { () -> Result<Void, RememberedTokens.Failure> in
+            do throws(RememberedTokens.Failure) {
+                try self.keep(pair, for: baseURL)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try kept.get()
+    }
+
     func forget(_ baseURL: URL) throws(RememberedTokens.Failure) {
         guard var pairs = read(), pairs.removeValue(forKey: RememberedTokens.origin(of: baseURL)) != nil else { return }
         try write(pairs)

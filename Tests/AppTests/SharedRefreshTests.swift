@@ -2,7 +2,11 @@ import FeedModel
 import Foundation
 import SourceKit
 import Testing
+import TestSupport
 @testable import qapital_tui
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Issue 37.3: two processes (here two refreshers, each with its own open file, as two
 /// processes have) whose access token expired refresh one pair kept on disk. The bank accepts a
@@ -65,6 +69,33 @@ import Testing
         #expect(bank.refreshes == 1)
         #expect(pairs.pair(for: Self.base)?.sameTokens(as: first) == true)
         #expect(await cron.fresh(after: "a0") == first.accessToken)
+    }
+
+    /// `login` keeps its new pair under the lock refreshes take: while another holds it, the
+    /// write waits (Linux lists it as a waiter in /proc/locks), and it lands after.
+    @Test func loginKeepsItsPairUnderTheRefreshLock() async throws {
+        let pairs = try Self.pairs()
+        defer { try? FileManager.default.removeItem(at: pairs.fileURL.deletingLastPathComponent()) }
+        let old = OAuthTokenPairs.Pair(accessToken: "a0", refreshToken: "r0", expiresAt: Date(timeIntervalSinceNow: 3_600))
+        let new = OAuthTokenPairs.Pair(accessToken: "a9", refreshToken: "r9", expiresAt: Date(timeIntervalSinceNow: 3_600))
+        try pairs.keep(old, for: Self.base)
+        let login = Locked<Task<Void, any Error>?>(nil)
+        let waited = await pairs.whileLocked { () async -> Bool in
+            login.withLock { $0 = Task { try await pairs.keepLocked(new, for: Self.base) } }
+            var info = stat()
+            guard stat(pairs.lockURL.path, &info) == 0 else { return false }
+            let inode = ":\(info.st_ino) "
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline {
+                let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+                if locks.split(separator: "\n").contains(where: { $0.contains("->") && $0.contains(inode) }) { return true }
+                await Task.yield()
+            }
+            return false
+        }
+        #expect(waited, "login's write did not wait for the lock")
+        try await login.withLock { $0 }?.value
+        #expect(pairs.pair(for: Self.base)?.sameTokens(as: new) == true)
     }
 
     @Test func twoRefreshesAtOnceShareOneAndKeepThePair() async throws {
