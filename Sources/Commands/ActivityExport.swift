@@ -76,7 +76,9 @@ public enum ActivityExport {
         // earlier one) opens with what the source's balance leaves before its first row.
         if kind == .export, context.format == .ledger, chosen == nil, untilGiven == nil, marked == nil,
            let balance = try? await context.api.account()?.feedBalance {
-            writer.writeOpening(balance, stop: stop, now: now)
+            // A journal that later `--new` runs append to gets no assertion: a row the bank lists
+            // late, dated before it, would make hledger refuse the file.
+            writer.writeOpening(balance, stop: stop, now: now, asserted: !new)
         }
         writer.end()
         context.output.flush()
@@ -210,7 +212,7 @@ public enum ActivityExport {
         /// walk stopped (before every row), into `equity:opening-balances`; then the balance
         /// asserted, dated after every row, so hledger checks the file says what the bank says.
         /// Said on stderr instead when the rows cannot be summed in the balance's currency.
-        func writeOpening(_ balance: FeedBalance, stop: Date, now: Date) {
+        func writeOpening(_ balance: FeedBalance, stop: Date, now: Date, asserted: Bool) {
             guard let moved = accountSide, moved.currency == balance.amount.currency else {
                 context.note("no opening balance: the rows are not all in \(balance.amount.currency.code), or their sum overflows")
                 return
@@ -229,6 +231,7 @@ public enum ActivityExport {
             output.line("    \(account)  \(Cell.ledgerAmount(Money(minorUnits: opening, currency: currency)))")
             output.line("    equity:opening-balances  \(Cell.ledgerAmount(Money(minorUnits: Money.negate(opening), currency: currency)))")
             output.line("")
+            guard asserted else { return }
             output.line("\(context.day(max(now, newest ?? now))) balance as \(context.sourceKind) says")
             output.line("    \(account)  \(Cell.ledgerAmount(.zero(currency))) = \(Cell.ledgerAmount(balance.amount))")
             output.line("")

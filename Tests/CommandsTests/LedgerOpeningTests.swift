@@ -97,6 +97,10 @@ import TestSupport
         #expect(try await !Self.export(api, until: fixedNow.addingTimeInterval(-Self.day)).journal.contains("opening balance"))
         let first = ExportMark(newest: fixedNow.addingTimeInterval(-2 * 60 * 60), atNewest: ["row-1"])
         #expect(try await !Self.export(api, new: true, mark: first).journal.contains("opening balance"))
+        // The first `--new` run opens the journal but asserts nothing: later runs append to it.
+        let opened = try await Self.export(api, new: true).journal
+        #expect(opened.contains("opening balance") && !opened.contains(" = "))
+        #expect(Self.accountBalance(opened) == 10_000)
         // No balance from the source: the journal as before.
         #expect(try await !Self.export(Self.api(activities, balance: nil, oldest: .distantPast)).journal.contains("opening balance"))
         // A row in euros among dollars.
