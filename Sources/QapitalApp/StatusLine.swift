@@ -185,9 +185,14 @@ struct StatusLine {
     /// The bar's three parts: the source and its state, the message (error, filter or notice), the keys.
     private func parts(width: Int, filter: String, hints: String, cachedAt: Date?, refreshKey: String) -> (left: [Span], center: [Span], right: [Span]) {
         var left = [Span(" " + sourceName + " ")]
+        // Where the header is in `left` (notes go before it).
+        var header = 0
         let approvalNote = approvalNote(refreshKey: refreshKey)
         // First, so that it is seen however long the header; the refusals it explains are not shown besides.
-        if let approvalNote { left.insert(Span(" " + approvalNote + " ", Style(fg: .role(.warning), attributes: .bold)), at: 0) }
+        if let approvalNote {
+            left.insert(Span(" " + approvalNote + " ", Style(fg: .role(.warning), attributes: .bold)), at: 0)
+            header += 1
+        }
         if isOffline {
             let text = connectivity?.showsCachedData == true ? "offline — showing cached data " : "offline "
             left.append(Span(text, Style(fg: .role(.warning), attributes: .bold)))
@@ -213,14 +218,15 @@ struct StatusLine {
         // Beside a message: before the header, so that a long header never hides it.
         if let note, !noteIsTheMessage {
             left.insert(Span(" " + note + " ", Style(fg: .role(.warning), attributes: .bold)), at: approvalNote == nil ? 0 : 1)
+            header += 1
         }
         let right = [Span(width < 40 ? String(hints.prefix { $0 != " " }) + " help " : hints)]
         // The header's longest form that fits beside the rest of the left part and the keys.
-        if let index = left.firstIndex(where: { $0.text == " " + sourceName + " " }), sourceForms.count > 1 {
-            let others = left.enumerated().filter { $0.offset != index }.reduce(0) { $0 + $1.element.width }
+        if sourceForms.count > 1 {
+            let others = left.enumerated().filter { $0.offset != header }.reduce(0) { $0 + $1.element.width }
             let room = width - others - right.reduce(0) { $0 + $1.width } - 1
             let form = sourceForms.first { TextWidth.of($0) + 2 <= room } ?? sourceForms[sourceForms.count - 1]
-            left[index] = Span(" " + form + " ", left[index].style)
+            left[header] = Span(" " + form + " ", left[header].style)
         }
         return (left, center, right)
     }
