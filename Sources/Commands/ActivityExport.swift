@@ -74,7 +74,7 @@ public enum ActivityExport {
         }
         // A whole account's journal (not one goal's, not up to --until, not appended to an
         // earlier one) opens with what the source's balance leaves before its first row.
-        if kind == .export, context.format == .ledger, chosen == nil, untilGiven == nil, marked == nil,
+        if kind == .export, context.format == .ledger, chosen == nil, untilGiven == nil, marked == nil, context.api.saysFeedBalance,
            let balance = try? await context.api.account()?.feedBalance {
             // A journal that later `--new` runs append to gets no assertion: a row the bank lists
             // late, dated before it, would make hledger refuse the file.

@@ -121,6 +121,7 @@ public final class KeptDemoAPI: SavingsAPI {
 
     public var sourceName: String { base.sourceName }
     public var answersUsersAndRulesItself: Bool { base.answersUsersAndRulesItself }
+    public var saysFeedBalance: Bool { base.saysFeedBalance }
 
     public func goals() async throws -> [Goal] {
         try await ready()

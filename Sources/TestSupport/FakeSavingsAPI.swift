@@ -58,6 +58,8 @@ public final class FakeSavingsAPI: SavingsAPI {
         public var unreachable: Set<Endpoint> = []
         /// The bank account (nil: the base's, or none).
         public var account: (@Sendable () throws -> Account?)?
+        /// Whether the account carries `feedBalance` (nil: as the base says).
+        public var saysFeedBalance: Bool?
         public init() {}
     }
 
@@ -243,6 +245,10 @@ public final class FakeSavingsAPI: SavingsAPI {
         let goal = try await base.transfer(goalId: goalId, transferId: transferId, amount: amount)
         if fault == .afterApplying { throw failure }
         return goal
+    }
+
+    public var saysFeedBalance: Bool {
+        state.withLock { $0.script.saysFeedBalance } ?? base?.saysFeedBalance ?? false
     }
 
     public func account() async throws -> Account? {

@@ -35,6 +35,7 @@ import TestSupport
                 account.feedBalance = balance.map { FeedBalance(amount: $0, asOf: fixedNow, accounts: "Checking") }
                 return account
             }
+            script.saysFeedBalance = balance != nil
         }
         return api
     }
@@ -101,8 +102,13 @@ import TestSupport
         let opened = try await Self.export(api, new: true).journal
         #expect(opened.contains("opening balance") && !opened.contains(" = "))
         #expect(Self.accountBalance(opened) == 10_000)
-        // No balance from the source: the journal as before.
-        #expect(try await !Self.export(Self.api(activities, balance: nil, oldest: .distantPast)).journal.contains("opening balance"))
+        // No balance from the source: the journal as before, and the account is not asked for
+        // (for a bank that would be one more request).
+        let asked = Locked(0)
+        let plain = Self.api(activities, balance: nil, oldest: .distantPast)
+        plain.script { $0.account = { asked.withLock { $0 += 1 }; return nil } }
+        #expect(try await !Self.export(plain).journal.contains("opening balance"))
+        #expect(asked.withLock { $0 } == 0)
         // A row in euros among dollars.
         var mixed = activities
         mixed.append(Activity(id: "eur", message: MarkupText(runs: [.init("abroad")]), amount: Money(minorUnits: -100, currency: .eur),

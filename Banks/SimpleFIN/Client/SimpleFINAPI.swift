@@ -123,6 +123,8 @@ public struct SimpleFINAPI: BankAPI {
     public var skippedRecords: SkippedRecords? { skipped }
     public var tokenRefused: Bool { session.transport.tokenRefused }
     public var answersUsersAndRulesItself: Bool { true }
+    /// The header carries the spending accounts' balances together (`SimpleFINMapping.feedBalance`).
+    public var saysFeedBalance: Bool { true }
 
     /// An access URL cannot be replaced by another while the app runs: a new one is a new start.
     public func replaceToken(_ token: String) async throws(APIError) {

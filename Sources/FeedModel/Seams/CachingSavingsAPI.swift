@@ -32,6 +32,7 @@ public final class CachingSavingsAPI: SavingsAPI {
     }
 
     public var sourceName: String { remote.sourceName }
+    public var saysFeedBalance: Bool { remote.saysFeedBalance }
 
     /// `r` on the activity feed: windows fetched before this moment are fetched again.
     public func refresh() {

@@ -25,6 +25,9 @@ public protocol SavingsAPI: Sendable {
     /// Whether `user(id:)` and `rules()` are answered without a request (a bank that knows its
     /// people and has no rules): their answers then say nothing of whether the server is reached.
     var answersUsersAndRulesItself: Bool { get }
+    /// Whether `account()` carries `feedBalance` (SimpleFIN): `export` asks for the account only
+    /// then, since for any other source that would be a request for nothing.
+    var saysFeedBalance: Bool { get }
     /// The user asked for fresh data (`r`): a source that answers from what it keeps (a bank
     /// with a request budget) asks its server again at the next look. Nothing by default.
     func userAskedToRefresh()
@@ -32,6 +35,8 @@ public protocol SavingsAPI: Sendable {
 
 extension SavingsAPI {
     public var answersUsersAndRulesItself: Bool { false }
+
+    public var saysFeedBalance: Bool { false }
 
     public func userAskedToRefresh() {}
 
