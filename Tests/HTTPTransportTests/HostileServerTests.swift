@@ -117,7 +117,8 @@ import Testing
         #expect(error?.message == "GET /savingsgoals: 127.0.0.1:\(server.port) did not finish answering within 0.5 s")
         // The message names the deadline (an idle timeout would say "no answer … within 2 s"); the
         // whole answer would have taken 500 s, and the server was still dripping when it ended.
-        #expect(took < .seconds(5), "took \(took)")
+        // (The bound shows the 500 s were not waited, with room for a loaded CI machine.)
+        #expect(took < .seconds(30), "took \(took)")
         #expect(server.bodyBytesSent > 0 && server.bodyBytesSent < 10_000, "\(server.bodyBytesSent) bytes sent")
         #expect(await Self.waitUntilTheClientLeft(server))
     }
@@ -135,10 +136,11 @@ import Testing
         let error = await request.value
         #expect(error?.kind == .cancelled)
         #expect(error?.message == "GET /savingsgoals: cancelled")
-        #expect(ContinuousClock.now - cancelled < .seconds(1))
+        // (Bounds with room for a loaded CI machine: the server had 500 s to go.)
+        #expect(ContinuousClock.now - cancelled < .seconds(5))
         // The transfer's thread was woken and closed the connection (the server still had 500 s to go).
         #expect(await Self.waitUntilTheClientLeft(server))
-        #expect(ContinuousClock.now - cancelled < .seconds(5))
+        #expect(ContinuousClock.now - cancelled < .seconds(20))
     }
 
     @Test func anAnswerThatIsNotHTTPIsNamed() async throws {
