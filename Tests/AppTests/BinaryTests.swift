@@ -59,7 +59,7 @@ extension BlockingTests {
                         defer { if terminal.process.isRunning { kill(pid, SIGKILL) } }
                         let drawn = terminal.read(until: { $0.contains("nested deeper than 512 levels") }, timeout: 5)
                         kill(pid, SIGTERM)
-                        let status = terminal.waitForExit(timeout: 3)
+                        let status = terminal.waitForExit(timeout: 10)
                         return (drawn, status, terminal.text.contains(BinaryTests.leaveAlternateScreen), String(terminal.text.suffix(300)))
                     }
                     #expect(round.drawn, "the refusal was never drawn: \(round.tail)")
