@@ -44,24 +44,23 @@ public struct Account: Hashable, Sendable {
         if let holder, !holder.isEmpty { parts.append(holder) }
         let numbers = [sortCode, accountNumber].compactMap { $0 }.filter { !$0.isEmpty }
         if !numbers.isEmpty { parts.append(numbers.joined(separator: " ")) }
-        if let effectiveBalance {
-            if let totalBalance, totalBalance != effectiveBalance {
-                parts.append("\(effectiveBalance.formatted) (\(totalBalance.formatted) with pots)")
-            } else {
-                parts.append(effectiveBalance.formatted)
-            }
-        }
+        if let balance = balanceText { parts.append(balance) }
         if parts.isEmpty { parts.append(name) }
         return parts.joined(separator: " · ")
+    }
+
+    /// "£1,234.56", with the pots beside it where the bank says a different total.
+    private var balanceText: String? {
+        guard let effectiveBalance else { return nil }
+        guard let totalBalance, totalBalance != effectiveBalance else { return effectiveBalance.formatted }
+        return "\(effectiveBalance.formatted) (\(totalBalance.formatted) with pots)"
     }
 
     /// The summary, then shorter forms for a narrow bar, each keeping the balance: without the
     /// numbers, then the account's own name and the balance, then the balance alone.
     public var summaries: [String] {
         var forms = [summary]
-        if let effectiveBalance {
-            var balance = effectiveBalance.formatted
-            if let totalBalance, totalBalance != effectiveBalance { balance += " (\(totalBalance.formatted) with pots)" }
+        if let effectiveBalance, let balance = balanceText {
             if let holder, !holder.isEmpty { forms.append("\(holder) · \(balance)") }
             forms.append("\(name) · \(balance)")
             forms.append(balance)
