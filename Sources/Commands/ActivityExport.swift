@@ -138,9 +138,9 @@ public enum ActivityExport {
         var totals = Totals()
         private var sums: [String: CheckedSum] = [:]
         private var total: CheckedSum
-        /// What the rows' postings move in the account (`LedgerPostings.accountSide`); nil once a
-        /// row is in another currency or the sum overflows: then no opening can be said.
-        private var accountSide: Money?
+        /// What the rows' postings move in the account (`LedgerPostings.accountSide`): once a row
+        /// is in another currency or the sum overflows, no opening can be said.
+        private var accountSide: CheckedSum
         private var newest: Date?
         private let layout: TableLayout
 
@@ -149,7 +149,7 @@ public enum ActivityExport {
             self.goals = goals
             self.kind = kind
             total = CheckedSum(context.currency)
-            accountSide = .zero(context.currency)
+            accountSide = CheckedSum(context.currency)
             let goalWidth = min(24, max(4, goals.map { TableLayout.width($0.name) }.max() ?? 4))
             layout = TableLayout([.init("TIME", width: 16), .init("AMOUNT", width: 12, alignRight: true),
                                   .init("GOAL", width: goalWidth), .init("MESSAGE", width: 0)])
@@ -197,10 +197,7 @@ public enum ActivityExport {
             }
             totals.rows += 1
             newest = max(newest ?? activity.timestamp, activity.timestamp)
-            if let side = LedgerPostings.accountSide(activity, goal: goal), let sum = accountSide {
-                let (moved, overflow) = sum.minorUnits.addingReportingOverflow(side.minorUnits)
-                accountSide = side.currency != sum.currency || overflow ? nil : Money(minorUnits: moved, currency: sum.currency)
-            }
+            if let side = LedgerPostings.accountSide(activity, goal: goal) { accountSide.add(side) }
             let key = goal?.name ?? ""
             var sum = sums[key] ?? CheckedSum(context.currency)
             sum.add(activity.amount)
@@ -213,7 +210,8 @@ public enum ActivityExport {
         /// asserted, dated after every row, so hledger checks the file says what the bank says.
         /// Said on stderr instead when the rows cannot be summed in the balance's currency.
         func writeOpening(_ balance: FeedBalance, stop: Date, now: Date, asserted: Bool) {
-            guard let moved = accountSide, moved.currency == balance.amount.currency else {
+            let moved = accountSide.total
+            guard !accountSide.mixed, !accountSide.overflowed, moved.currency == balance.amount.currency else {
                 context.note("no opening balance: the rows are not all in \(balance.amount.currency.code), or their sum overflows")
                 return
             }
