@@ -32,15 +32,7 @@ struct OAuthTokenPairs {
     /// `keep` under the refreshes' lock (`login`): a refresh another process is making of the
     /// same file is neither lost nor overwritten by this write.
     func keepLocked(_ pair: Pair, for baseURL: URL) async throws(RememberedTokens.Failure) {
-        let kept = await whileLocked { () -> Result<Void, RememberedTokens.Failure> in
-            do throws(RememberedTokens.Failure) {
-                try self.keep(pair, for: baseURL)
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }
-        try kept.get()
+        try await whileLocked { Result { () throws(RememberedTokens.Failure) in try self.keep(pair, for: baseURL) } }.get()
     }
 
     func forget(_ baseURL: URL) throws(RememberedTokens.Failure) {
