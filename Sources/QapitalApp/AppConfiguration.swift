@@ -87,7 +87,7 @@ extension AppCore {
         public var title = "Bank"
         public var tokenCheck = "GET /api/v2/accounts"
         /// The form's label for the token ("Access token", "API key").
-        public var tokenLabel = "Access token"
+        public var tokenLabel = SourceDescription.defaultTokenLabel
         /// Whether the server refused the token in use.
         public var isRefused: @Sendable () -> Bool
         /// Whether the bank waits for the customer to approve the token in its app (Monzo's

@@ -43,7 +43,7 @@ public struct SignInForm {
     /// `token`: one waiting for the customer's approval in the bank's app, already in the field
     /// (drawn as bullets), so Enter checks it again once approved; nothing checks it by itself.
     public init(origin: String, refusal: String? = nil, escape: String = "quit", title: String,
-                tokenCheck: String = "GET /api/v2/accounts", tokenLabel: String = "Access token", token: String? = nil) {
+                tokenCheck: String = "GET /api/v2/accounts", tokenLabel: String = SourceDescription.defaultTokenLabel, token: String? = nil) {
         self.token = TextInput(token ?? "")
         self.origin = TextSanitizer.clean(origin)
         self.title = title

@@ -57,6 +57,8 @@ public struct SourceDescription: Sendable, Hashable {
     /// What the bank calls the secret the sign-in form takes ("Access token", "API key",
     /// "Setup token"): the field's label and its "paste it first" line.
     public let tokenLabel: String
+    /// What the field is called unless a source says otherwise.
+    public static let defaultTokenLabel = "Access token"
     /// Keys the config file's `[NAME]` table may set (Monzo: its OAuth client).
     public let configKeys: [String]
     /// Where the source is documented ("docs/starling.md").
@@ -64,7 +66,7 @@ public struct SourceDescription: Sendable, Hashable {
 
     public init(name: String, title: String, baseURL: URL? = nil, sandboxURL: URL? = nil, signIn: SignIn,
                 tokenVariables: [String] = [], abilities: Abilities, noGoalCreation: String? = nil, tokenCheck: String? = nil,
-                configKeys: [String] = [], documentation: String, noMoneyMoves: String? = nil, tokenLabel: String = "Access token") {
+                configKeys: [String] = [], documentation: String, noMoneyMoves: String? = nil, tokenLabel: String = defaultTokenLabel) {
         self.name = name
         self.title = title
         self.baseURL = baseURL
