@@ -23,12 +23,6 @@ extension BlockingTests {
             }
         }
 
-        /// Every regular file under `directory`, by path.
-        static func files(under directory: URL) -> [URL] {
-            let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
-            return (walker?.allObjects as? [URL] ?? []).filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
-        }
-
         @Test func theKeyAndItsTokensAreInNoProcessAndOnlyInTheContextFile() throws {
             let home = FileManager.default.temporaryDirectory.appendingPathComponent("bunq-ps-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: home) }
@@ -70,7 +64,7 @@ extension BlockingTests {
 
             // Every file the app wrote: the key in none (it was not remembered), the tokens only in
             // the context file.
-            let written = Self.files(under: home)
+            let written = regularFiles(under: home)
             #expect(written.count > 1)
             for file in written {
                 let data = try Data(contentsOf: file)

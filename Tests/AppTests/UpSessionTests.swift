@@ -85,18 +85,14 @@ let audCurrency = Currency.from(code: "AUD")!
             _ = try? await UpAPI.connect(baseURL: url, token: "up:yeah:wrong-one", log: log)
         }
         let token = Data(UpDemoAPI.testToken.utf8)
-        let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
-        var files = 0
-        while let file = enumerator?.nextObject() as? URL {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            files += 1
+        let written = regularFiles(under: directory)
+        for file in written {
             #expect(!file.lastPathComponent.contains("up:demo"))
             let bytes = try Data(contentsOf: file)
             #expect(bytes.range(of: token) == nil, "the token is in \(file.lastPathComponent)")
             #expect(bytes.range(of: Data("up:yeah:wrong-one".utf8)) == nil)
         }
-        #expect(files >= 2)
+        #expect(written.count >= 2)
         let logText = try String(contentsOfFile: logPath, encoding: .utf8)
         #expect(logText.contains("GET /util/ping 200") && logText.contains("GET /util/ping 401"))
         #expect(logText.contains("page[size]=…"))

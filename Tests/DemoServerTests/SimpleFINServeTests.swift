@@ -299,9 +299,8 @@ import TestSupport
             do { _ = try await SimpleFINStart.connect(Self.request(token + "x", log: log), environment: environment) } catch { messages.append("\(error)") }
             let secrets = [SimpleFINDemoAPI.password, SimpleFINDemoAPI.claimCode, token]
             let accessFile = SimpleFINAccessFile.defaultFile(environment: environment).standardizedFileURL.path
-            let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
             var read = 0
-            for file in files where file.standardizedFileURL.path != accessFile {
+            for file in regularFiles(under: folder) where file.standardizedFileURL.path != accessFile {
                 guard let data = try? Data(contentsOf: file), !data.isEmpty else { continue }
                 read += 1
                 let text = String(decoding: data, as: UTF8.self)
