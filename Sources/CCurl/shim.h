@@ -37,5 +37,8 @@ static inline CURLcode qc_setopt_data_callback(CURL *handle, CURLoption option, 
 static inline CURLcode qc_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
+static inline CURLcode qc_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
 
 #endif

@@ -35,6 +35,8 @@ public struct CommandFailure: Error, Sendable, CustomStringConvertible {
         if let failure = error as? CommandFailure { return failure }
         if let api = error as? APIError {
             if api.kind == .unauthorized { return CommandFailure(.signInNeeded, "sign-in needed: \(api.message)") }
+            // The server was reached: whatever the request did is not known, not "unreachable".
+            if api.mayHaveArrived { return CommandFailure(.failed, api.message) }
             if api.isConnectivity { return CommandFailure(.unreachable, "server unreachable: \(api.message)") }
             return CommandFailure(.failed, api.message)
         }

@@ -53,6 +53,15 @@ final class HTTPFetcher: Sendable {
         case redirectRefused(to: String)
         case cancelled
         case transport(any Error)
+        /// A request that changes state failed after its bytes began to leave (the connection
+        /// was made and the request handed to it): the server may have received and acted on it.
+        indirect case mayHaveArrived(Failure)
+    }
+
+    /// Whether `method` may change state on the server: such a request goes out at most once
+    /// per call, on a connection of its own (`perform`), and a failure after it left says so.
+    static func changesState(_ method: String) -> Bool {
+        !["GET", "HEAD", "OPTIONS"].contains(method.uppercased())
     }
 
     /// Redirects one request follows at most.
@@ -352,6 +361,14 @@ final class HTTPFetcher: Sendable {
             // No proxy for this machine, nor for a token over plain http (`bypassesProxy`): "" turns
             // off the one libcurl would take from the environment.
             if HTTPFetcher.bypassesProxy(url: url, headers: headers) { set.append(qc_setopt_string(easy, CURLOPT_PROXY, "")) }
+            if HTTPFetcher.changesState(method) {
+                // libcurl sends a request again, on its own, when a reused connection dies before
+                // any answer ("Connection died, retrying a fresh connect"): for a payment that is
+                // a second payment. On a fresh connection it never does; closed after, the next
+                // request does not inherit it either. Only the caller decides to send again.
+                set.append(qc_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1))
+                set.append(qc_setopt_long(easy, CURLOPT_FORBID_REUSE, 1))
+            }
             switch method {
             case "GET" where body == nil: set.append(qc_setopt_long(easy, CURLOPT_HTTPGET, 1))
             case "HEAD": set.append(qc_setopt_long(easy, CURLOPT_NOBODY, 1))
@@ -377,7 +394,20 @@ final class HTTPFetcher: Sendable {
                 // Mid-answer, this closes the connection: the client hangs up.
                 curl_multi_remove_handle(multi, easy)
             }
-            return withExtendedLifetime(exchange) { drive(transfer, exchange: exchange) }
+            let result = withExtendedLifetime(exchange) { drive(transfer, exchange: exchange) }
+            if case .failure(let failure) = result, HTTPFetcher.changesState(method), requestLeft() {
+                return .failure(.mayHaveArrived(failure))
+            }
+            return result
+        }
+
+        /// Whether the last exchange got as far as sending: libcurl stamps the pre-transfer time
+        /// once the connection is made and the request is about to go out. Before it (no host,
+        /// no connection, a TLS handshake that failed), nothing of the request left this machine.
+        private func requestLeft() -> Bool {
+            var microseconds: curl_off_t = 0
+            guard qc_getinfo_off(easy, CURLINFO_PRETRANSFER_TIME_T, &microseconds) == CURLE_OK else { return true }
+            return microseconds > 0
         }
 
         /// Runs the added transfer until it ends, is cancelled, goes silent or meets the deadline.

@@ -384,7 +384,28 @@ public struct HTTPTransport: Sendable {
             return APIError(kind: .cancelled, request: label, message: "\(label): cancelled")
         case .transport(let error):
             return transportError(error, label: label)
+        case .mayHaveArrived(let inner):
+            return lostAnswer(self.failure(inner, label: label), inner: inner, label: label)
         }
+    }
+
+    /// A request that changes state left, and no whole answer came back: never "cannot
+    /// connect" (it did connect), and always "it may have reached the server".
+    private func lostAnswer(_ error: APIError, inner: HTTPFetcher.Failure, label: String) -> APIError {
+        let why: String
+        switch inner {
+        case .deadline(let seconds): why = "\(hostAndPort) did not finish answering within \(self.seconds(seconds)) s"
+        case .cancelled: why = "cancelled after it was sent"
+        case .tooLarge: why = String(error.message.dropFirst(label.count + 2))
+        case .transport(let underlying as URLError) where underlying.code == .timedOut:
+            why = "no answer from \(hostAndPort) within \(seconds(timeout)) s"
+        case .transport(let underlying as URLError) where [.networkConnectionLost, .cannotConnectToHost].contains(underlying.code):
+            why = "the connection to \(hostAndPort) broke before the answer"
+        default: why = String(error.message.dropFirst(label.count + 2))
+        }
+        return APIError(kind: error.kind == .cannotConnect ? .transport : error.kind, request: label,
+                        message: "\(label): \(why); the request was sent and may have reached the server",
+                        status: error.status, mayHaveArrived: true)
     }
 
     static func megabytes(_ bytes: Int) -> String {

@@ -64,6 +64,9 @@ public enum ImageFetch {
                 throw APIError(kind: .cancelled, request: label, message: "\(label): cancelled")
             case .transport(let underlying):
                 throw APIError(kind: .transport, request: label, message: "\(label): \(underlying.localizedDescription)")
+            case .mayHaveArrived:
+                // Pictures are fetched with GET, which is never reported so.
+                throw APIError(kind: .transport, request: label, message: "\(label): no whole answer")
             }
         }
         guard (200..<300).contains(response.statusCode) else {

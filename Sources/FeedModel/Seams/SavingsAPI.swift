@@ -79,13 +79,19 @@ public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
     /// strong customer authentication): the request is refused (`.unauthorized`) without the
     /// token being refused, and is asked again when the user says so, never in a loop.
     public let awaitsApproval: Bool
+    /// A request that changes state went out and no answer came back whole: the server may have
+    /// acted on it. Only the caller decides what next, by its own protocol (the same key again,
+    /// look first, or ask the user); the transport never sends it again.
+    public let mayHaveArrived: Bool
 
-    public init(kind: Kind, request: String, message: String, status: Int? = nil, awaitsApproval: Bool = false) {
+    public init(kind: Kind, request: String, message: String, status: Int? = nil, awaitsApproval: Bool = false,
+                mayHaveArrived: Bool = false) {
         self.kind = kind
         self.request = request
         self.message = message
         self.status = status
         self.awaitsApproval = awaitsApproval
+        self.mayHaveArrived = mayHaveArrived
     }
 
     public var description: String { message }
