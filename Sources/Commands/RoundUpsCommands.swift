@@ -163,15 +163,16 @@ public enum RoundUpsCommands {
             throw CommandFailure(.failed, "the balance is only \(balance.formatted); \(part.amount.formatted) was not sent")
         }
         switch await TransferAttempt.$unattended.withValue(true, operation: {
-            await context.saver.send(part, api: context.api, before: before, now: context.now)
+            await context.saver.send(part, api: context.api, before: before, now: context.now,
+                                     checking: { context.note(SaveWords.checking(part)) })
         }) {
-        case .saved(_, let goal):
+        case .saved(_, let goal, let checked):
             if resent, let before, before.id == goal.id, before.balance == goal.balance {
                 lines.append("saved \(part.amount.formatted) into \(goal.name) by the earlier run, whose answer was lost; nothing moved now")
                 return
             }
             moved = true
-            lines.append("saved \(part.amount.formatted) into \(goal.name): its balance is now \(goal.balance.formatted)")
+            lines.append(SaveWords.saved(part, goal: goal, checked: checked))
         case .savedElsewhere(_, let said):
             lines.append((said ?? "already saved by another run or machine") + "; nothing moved")
         case .savedTwice(_, let twice):
@@ -179,9 +180,11 @@ public enum RoundUpsCommands {
             throw CommandFailure(.failed, twice.message)
         case .refused(let error):
             throw CommandFailure(CommandFailure.from(error).status, "not saved: \(error.message)")
-        case .unknown(let error):
+        case .unknown(let error, let mayHaveMoved):
+            // May have moved: exit 1 whatever the transport said (the server was reached).
+            if mayHaveMoved { throw CommandFailure(.failed, SaveWords.mayHaveMoved(part, error)) }
             let failure = CommandFailure.from(error)
-            throw CommandFailure(failure.status, "\(failure.message) (no answer: the next run sends the same transfer again)")
+            throw CommandFailure(failure.status, "\(failure.message) (nothing moved: the next run sends the same transfer)")
         }
     }
 

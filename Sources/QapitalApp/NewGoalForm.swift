@@ -63,7 +63,8 @@ final class NewGoalForm: Overlay {
 
     func receive(_ event: StoreEvent, _ data: ScreenData) -> Outcome {
         guard case .goalCreated(let goal) = event else { return .ignored }
-        return .run([.resetGoalCreation], then: .close(notice: "Created the goal “\(goal.name)”."))
+        let found = if case .created(_, true) = data.goalCreator.phase { " (its answer was lost; it was found among the goals)" } else { "" }
+        return .run([.resetGoalCreation], then: .close(notice: "Created the goal “\(goal.name)”\(found)."))
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
@@ -142,6 +143,7 @@ final class NewGoalForm: Overlay {
         var status: [Span] = []
         switch phase {
         case .sending: status = [Span("Creating…", Style(fg: .role(.warning)))]
+        case .checking: status = [Span("The answer was lost: looking for the goal…", Style(fg: .role(.warning)))]
         case .failed(let message): status = [Span("✗ " + message, error)]
         case .idle, .created: break
         }

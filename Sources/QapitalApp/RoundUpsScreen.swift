@@ -25,7 +25,7 @@ final class RoundUpsScreen: TabScreen {
     /// Money moved into a goal: the header's balance, and the goal's feed and the activity
     /// where they are loaded, so every sum agrees.
     func receive(_ event: StoreEvent, _ data: ScreenData) -> [Command] {
-        guard event == .transfer, case .succeeded(let goal)? = data.roundUps.transfer?.phase else { return [] }
+        guard event == .transfer, case .succeeded(let goal, _)? = data.roundUps.transfer?.phase else { return [] }
         return Command.afterSaving(into: goal.id, data)
     }
 
@@ -329,18 +329,29 @@ final class RoundUpsScreen: TabScreen {
             what += " (week of \(shortDay(transfer.week.start, calendar: transfer.week.calendar)))"
             switch transfer.phase {
             case .sending: return [[Span("Saving \(what)…", Style(fg: .role(.warning), attributes: .bold))]]
+            case .checking: return [[Span("Checking whether \(what) moved…", Style(fg: .role(.warning), attributes: .bold))]]
             case .failed: return [[Span("✗ Saving \(what) failed: \(keys[.save]) or \(keys[.refresh]) retries", Style(fg: .role(.error), attributes: .bold))]]
+            case .mayHaveMoved: return [[Span("? \(what) may have moved: \(keys[.save]) or \(keys[.refresh]) checks", Style(fg: .role(.warning), attributes: .bold))]]
             case .succeeded, .savedElsewhere: return []
             }
         }
         switch transfer.phase {
         case .sending:
             return [[Span("Saving \(what)…", Style(fg: .role(.warning), attributes: .bold))]]
+        case .checking:
+            // The four outcomes (docs/roundups.md): the answer was lost, so it may have moved.
+            return [[Span("The answer was lost: checking whether \(what) moved…", Style(fg: .role(.warning), attributes: .bold))]]
         case .failed(let message):
             return [[Span("✗ Saving \(what) failed: \(message)", Style(fg: .role(.error), attributes: .bold))],
                     [Span("  \(keys[.save]) or \(keys[.refresh]): retry with the same transfer id (never saved twice) · \(keys[.back]): drop it", Style(fg: .role(.error)))]]
-        case .succeeded(let goal):
-            return [[Span("✓ Saved \(what): its balance is now \(goal.balance.formatted)", DisplayFormat.moneyStyle.adding(.bold))]]
+        case .mayHaveMoved:
+            // The error itself is the status bar's (whole, wrapped there).
+            return [[Span("? \(what) may have moved: its answer was lost", Style(fg: .role(.warning), attributes: .bold))],
+                    [Span("  \(keys[.save]) or \(keys[.refresh]): check with the same transfer id (it moves once) · \(keys[.back]): hide this", Style(fg: .role(.warning)))]]
+        case .succeeded(let goal, let checked):
+            // Found by checking after a lost answer: still this run's move, once.
+            let found = checked ? " (found by checking)" : ""
+            return [[Span("✓ Saved \(what)\(found): its balance is now \(goal.balance.formatted)", DisplayFormat.moneyStyle.adding(.bold))]]
         case .savedElsewhere(let said):
             // The source's own words when it has them (the date and the goal of the earlier save).
             let text = said.map { "✓ " + $0.prefix(1).uppercased() + $0.dropFirst() } ?? "✓ Already saved by another run or machine: nothing moved now"

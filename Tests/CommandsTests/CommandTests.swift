@@ -245,20 +245,47 @@ import TestSupport
         }
     }
 
-    /// The first answer is lost after the server applied it: the run fails, the next run sends
-    /// the same transfer again, and the money moved once.
+    /// The first `losing` answers to transfers are lost after the server applied them: with two,
+    /// the run's send and its check at once both fail, the next run sends the same transfer
+    /// again, and the money moved once; with one, the run's own check finds it moved.
     actor LosingFirstTransfer: ServeHandler {
         let inner: DemoAPIHandler
-        var lost = false
-        init(backend: DemoBackend) { inner = DemoAPIHandler(backend: backend) }
+        let losing: Int
+        var lost = 0
+        init(backend: DemoBackend, losing: Int = 2) {
+            inner = DemoAPIHandler(backend: backend)
+            self.losing = losing
+        }
 
         func handle(_ request: ServeRequest) async -> ServeResponse {
             let response = await inner.handle(request)
-            if request.path.hasSuffix("/transfers") && !lost {
-                lost = true
+            if request.path.hasSuffix("/transfers") && lost < losing {
+                lost += 1
                 return .error(500, "lost on the way")
             }
             return response
+        }
+    }
+
+    /// One lost answer: the run checks at once with the same transfer, and says the money moved,
+    /// by this run, once; the server saw two requests of one key and moved once.
+    @Test func aRunChecksALostAnswerAtOnceAndSaysItMoved() async throws {
+        let backend = DemoBackend(now: fixedNow)
+        try await withServer(handler: LosingFirstTransfer(backend: backend, losing: 1)) { server, api in
+            let identity = SaveIdentity(source: "qapital test", account: "")
+            let record = MemoryRoundUpRecord()
+            let before = try #require(try await api.goals().first { $0.name == "Balloons" }).balance
+            let (context, out) = commandContext(api, format: .table, kind: "qapital", saver: RoundUpSaver(identity: identity, record: record))
+            let week = try context.week("last")
+            try await RoundUpsCommands.save(context, week: week, goal: "Balloons", dryRun: false, yes: true) { _ in nil }
+            let after = try #require(try await api.goals().first { $0.name == "Balloons" }).balance
+            let moved = after - before
+            #expect(moved.minorUnits > 0)
+            #expect(out.value == "saved \(moved.formatted) into Balloons: its balance is now \(after.formatted) "
+                    + "(its first answer was lost; checking found it moved once)\n")
+            let posts = await server.receivedRequests().filter { $0.method == "POST" }
+            #expect(posts.count == 2)
+            #expect(record.parts(week: week.isoLabel).map(\.state) == [.saved])
         }
     }
 
@@ -278,7 +305,9 @@ import TestSupport
                 Issue.record("expected a failure")
             } catch let failure as CommandFailure {
                 #expect(failure.status == .failed)
-                #expect(failure.message.hasSuffix("(no answer: the next run sends the same transfer again)"))
+                #expect(failure.message.contains(" into Balloons may have moved: POST /savingsgoals/1/transfers: HTTP 500: lost on the way"),
+                        "\(failure.message)")
+                #expect(failure.message.hasSuffix("the next save checks with the same transfer, which moves it once"))
             }
             let (second, secondOut) = commandContext(api, format: .table, kind: "qapital", saver: saver())
             try await RoundUpsCommands.save(second, week: week, goal: "Balloons", dryRun: false, yes: true) { _ in nil }
@@ -293,7 +322,7 @@ import TestSupport
             #expect(thirdOut.value.hasPrefix("already saved on "))
             #expect(try #require(try await api.goals().first { $0.name == "Balloons" }).balance == after)
             let posts = await server.receivedRequests().filter { $0.method == "POST" }
-            #expect(posts.count == 2)
+            #expect(posts.count == 3)
             // Both carried the week's key.
             let feed = try await api.feed(goalId: 1)
             #expect(feed.filter { $0.id == identity.weekKey(week).uuidString.lowercased() }.count == 1)

@@ -235,7 +235,7 @@ import TestSupport
             let part = Self.part(api, goal: goal)
             let record = MemoryRoundUpRecord()
             // The payment is applied, its answer lost: the check after it finds the mark; nothing resent.
-            guard case .saved(_, let after) = await Self.saver(api, record).send(part, api: api, before: goal, now: { fixedNow }) else {
+            guard case .saved(_, let after, _) = await Self.saver(api, record).send(part, api: api, before: goal, now: { fixedNow }) else {
                 Issue.record("not saved")
                 return
             }

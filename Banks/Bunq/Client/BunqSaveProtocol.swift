@@ -30,11 +30,30 @@ public enum BunqSaveProtocol {
                 guard isLost(error) else { throw error }
                 // The payment may or may not exist: look again before anything else.
                 await wait()
-                if try await !find().isEmpty { break }
-                if attempts >= 2 { throw error }
+                if try await afterSending({ try await find() }).isEmpty == false { break }
+                if attempts >= 2 { throw mayHaveMoved(error) }
             }
         }
-        return .sent(markedAfter: max(1, try await find().count))
+        return .sent(markedAfter: max(1, try await afterSending({ try await find() }).count))
+    }
+
+    /// A look made after a payment was sent: if it fails, the payment may exist all the same.
+    private static func afterSending<T>(_ look: () async throws -> T) async throws -> T {
+        do {
+            return try await look()
+        } catch {
+            throw mayHaveMoved(error)
+        }
+    }
+
+    /// `error`, said as what it is after a payment was sent: the payment may have been made.
+    static func mayHaveMoved(_ error: any Error) -> APIError {
+        if let error = error as? APIError, error.mayHaveArrived { return error }
+        let api = error as? APIError
+        return APIError(kind: api.map { $0.kind == .cannotConnect ? .transport : $0.kind } ?? .transport,
+                        request: api?.request ?? "POST /payment",
+                        message: "\(api?.message ?? String(describing: error)); the payment was sent and may have been made",
+                        mayHaveArrived: true)
     }
 
     /// What the app and the command say when two runs raced (never moved back automatically).

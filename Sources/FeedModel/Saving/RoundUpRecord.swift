@@ -194,17 +194,23 @@ public struct RoundUpSaver: Sendable {
                             startedAt: now)
     }
 
-    /// How a transfer's attempt ended.
+    /// How a transfer's attempt ended: the four things a save can say (docs/roundups.md, "After
+    /// a lost answer"): nothing moved (`refused`), it may have moved (`unknown`, still so after
+    /// checking), it moved (`saved`, by this run), it was already saved (`savedElsewhere`, by
+    /// an earlier run or another machine, only when the server or the bank's list says so).
     public enum Outcome: Sendable {
-        /// The money moved (or had moved under this key): the goal as the server answered.
-        case saved(SavedRoundUp, Goal)
+        /// The money moved, by this run: the goal as the server answered. `checked`: the first
+        /// answer was lost, and checking (the same key again, or looking, per the source) found it.
+        case saved(SavedRoundUp, Goal, checked: Bool)
         /// The key was already used for another transfer: the week was saved by another run.
         /// `said`: the source's own words for it, where it has them ("already saved on DATE into GOAL").
         case savedElsewhere(SavedRoundUp, said: String? = nil)
         /// Refused by the server: nothing moved; the record forgets it.
         case refused(APIError)
-        /// No answer (or an answer that does not say): kept pending, to send again.
-        case unknown(any Error)
+        /// No answer, even to the check (or an answer that does not say): kept pending, checked
+        /// first by the next save with the same key. `mayHaveMoved`: a request left and its
+        /// answer was lost (this attempt's or an earlier one's), so the money may have moved.
+        case unknown(any Error, mayHaveMoved: Bool)
         /// Moved, and found moved twice (`SavedTwice`: two runs raced on a source without an
         /// idempotency key): recorded as saved; the message says what to move back by hand.
         case savedTwice(SavedRoundUp, SavedTwice)
@@ -212,18 +218,50 @@ public struct RoundUpSaver: Sendable {
 
     /// Sends `part` (kept as pending first, so a crash or a lost answer sends the same key again).
     ///
+    /// A request that left and lost its answer is checked once, at once, by the saver (never by
+    /// the transport): the same key again, which the source moves at most once (an idempotency
+    /// key, or bunq's look-before-sending); `checking` is told first, so a screen can say so.
+    ///
     /// `before` is the goal as it was read before sending: for a first send, an answer whose
     /// balance is the same says the server replayed the key (another run or machine had moved
     /// the money): `.savedElsewhere`, nothing moved now. A transfer sent again is its own.
     public func send(_ part: SavedRoundUp, api: any SavingsAPI, before: Goal? = nil,
-                     now: @Sendable () -> Date = { Date() }) async -> Outcome {
+                     now: @Sendable () -> Date = { Date() }, checking: @Sendable () async -> Void = {}) async -> Outcome {
         // Sent before (its answer lost): a replayed answer is its own earlier attempt's.
         let resent = record.parts(week: part.week).contains { $0.key == part.key }
+        let first = await attempt(part, api: api, before: before, resent: resent, now: now)
+        guard case .unknown(let error, let mayHaveMoved) = first, mayHaveMoved else { return first }
+        await checking()
+        switch await attempt(part, api: api, before: before, resent: true, now: now) {
+        case .saved(let done, let goal, _): return .saved(done, goal, checked: true)
+        case .unknown(let again, _):
+            // The check's own failure says less than the lost answer: both are said.
+            return .unknown(CheckFailed(lost: error, check: again), mayHaveMoved: true)
+        // A key the server had used answers as used (or replays): a refusal of the same key means
+        // neither request moved anything; so does bunq's look that found no payment.
+        case let other: return other
+        }
+    }
+
+    /// The answer to a transfer was lost, and so was the check's.
+    public struct CheckFailed: Error, Sendable, CustomStringConvertible {
+        public let lost: any Error
+        public let check: any Error
+        public var description: String {
+            let lost = String(describing: lost), check = String(describing: check)
+            return lost == check ? "\(lost) (and the check at once: the same)" : "\(lost) (and the check at once: \(check))"
+        }
+    }
+
+    /// One request of `part` and what its answer says.
+    private func attempt(_ part: SavedRoundUp, api: any SavingsAPI, before: Goal?, resent: Bool,
+                         now: @Sendable () -> Date) async -> Outcome {
         do {
             try record.keep(part)
         } catch {
             // Without the record a lost answer could not be told from none: nothing is sent.
-            return .unknown(RecordProblem(message: "the record of saved round-ups cannot be written (\(error)); nothing was sent"))
+            return .unknown(RecordProblem(message: "the record of saved round-ups cannot be written (\(error)); nothing was sent"),
+                            mayHaveMoved: resent)
         }
         do {
             let goal = try await TransferAttempt.$current.withValue(TransferAttempt(week: part.week, resent: resent)) {
@@ -236,7 +274,7 @@ public struct RoundUpSaver: Sendable {
             done.state = replayed ? .savedElsewhere : .saved
             done.savedAt = now()
             try? record.keep(done)
-            return replayed ? .savedElsewhere(done) : .saved(done, goal)
+            return replayed ? .savedElsewhere(done) : .saved(done, goal, checked: false)
         } catch let already as AlreadySaved {
             let done = SavedRoundUp(key: part.key, week: part.week, goalId: part.goalId, goalName: part.goalName,
                                     amount: part.amount, payments: [], startedAt: part.startedAt,
@@ -259,14 +297,24 @@ public struct RoundUpSaver: Sendable {
                 try? record.keep(done)
                 return .savedElsewhere(done)
             }
+            // Refused: nothing moved, also for a key sent again (a server answers a used key as
+            // used, or replays it; bunq's look found nothing before sending).
             if RoundUpSaver.isRefusal(error) {
                 try? record.forget(key: part.key)
                 return .refused(error)
             }
-            return .unknown(error)
+            return .unknown(error, mayHaveMoved: resent || error.mayHaveArrived || RoundUpSaver.isLost(error))
         } catch {
-            return .unknown(error)
+            return .unknown(error, mayHaveMoved: true)
         }
+    }
+
+    /// An answer after which the transfer may have been made: a 5xx, a 408 or 429 (which some
+    /// servers send after acting), or one the transport says left without an answer.
+    static func isLost(_ error: APIError) -> Bool {
+        if error.mayHaveArrived { return true }
+        guard let status = error.status else { return false }
+        return status >= 500 || status == 408 || status == 429
     }
 
     /// An answer that says nothing moved: a 4xx other than 401 (a token refused before the

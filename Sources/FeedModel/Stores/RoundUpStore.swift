@@ -13,9 +13,16 @@ public final class RoundUpStore {
     public struct Transfer: Hashable, Sendable {
         public enum Phase: Hashable, Sendable {
             case sending
+            /// The answer was lost: the saver checks with the same key (or looks, per the source).
+            case checking
+            /// Nothing moved (refused, or never sent): what happened, in words.
             case failed(String)
-            /// The goal as the server answered, with its new balance.
-            case succeeded(Goal)
+            /// A request left and no answer came, not even to the check: the money may have
+            /// moved. `s` checks again with the same key.
+            case mayHaveMoved(String)
+            /// The goal as the server answered, with its new balance. `checked`: found moved by
+            /// checking after a lost answer.
+            case succeeded(Goal, checked: Bool = false)
             /// The id was already used: another run or machine saved these round-ups; nothing moved
             /// now. `said`: the source's own words when it knows more (a bank without idempotency
             /// keys finds its mark: "already saved on 27 Nov 2026 into Dog").
@@ -44,10 +51,13 @@ public final class RoundUpStore {
             self.part = part
         }
 
-        public var isSending: Bool { phase == .sending }
+        public var isSending: Bool { phase == .sending || phase == .checking }
+        /// What went wrong, while `s` may act on it (nothing moved, or it may have moved).
         public var failureMessage: String? {
-            if case .failed(let message) = phase { return message }
-            return nil
+            switch phase {
+            case .failed(let message), .mayHaveMoved(let message): message
+            default: nil
+            }
         }
     }
 
@@ -166,7 +176,7 @@ public final class RoundUpStore {
             // A transfer of this week that got no answer in an earlier run: offered to send again.
             if transfer == nil, let pending = progress?.pending {
                 transfer = Transfer(part: pending, week: week,
-                                    phase: .failed("an earlier save got no answer; it may have moved the money"))
+                                    phase: .mayHaveMoved("an earlier save got no answer; it may have moved the money"))
             }
             patchHistory()
         case .failure(let error):
@@ -320,9 +330,10 @@ public final class RoundUpStore {
             // is refused here, in words, instead of at the bank (and nothing is recorded).
             let outcome: RoundUpSaver.Outcome
             if let balance = await RoundUpStore.balanceTooLow(api, for: amount) {
-                outcome = .unknown(BalanceTooLow(balance: balance, amount: amount))
+                outcome = .unknown(BalanceTooLow(balance: balance, amount: amount), mayHaveMoved: false)
             } else {
-                outcome = await saver.send(part, api: api, before: before, now: now)
+                outcome = await saver.send(part, api: api, before: before, now: now,
+                                           checking: { [weak self] in await self?.checking(id: id) })
             }
             self?.finishTransfer(id: id, outcome)
         }
@@ -346,6 +357,13 @@ public final class RoundUpStore {
         }
     }
 
+    /// The answer was lost and the saver checks: the screen says so until the check answers.
+    private func checking(id: UUID) {
+        guard transfer?.id == id else { return }
+        transfer?.phase = .checking
+        events.send(.transfer)
+    }
+
     private func finishTransfer(id: UUID, _ outcome: RoundUpSaver.Outcome) {
         pending -= 1
         readProgress()
@@ -355,8 +373,8 @@ public final class RoundUpStore {
         }
         let request = "POST /savingsgoals/\(transfer.goalId)/transfers"
         switch outcome {
-        case .saved(_, let goal):
-            transfer.phase = .succeeded(goal)
+        case .saved(_, let goal, let checked):
+            transfer.phase = .succeeded(goal, checked: checked)
             goals.apply(goal)
         case .savedElsewhere(_, let said):
             transfer.phase = .savedElsewhere(said: said)
@@ -365,10 +383,12 @@ public final class RoundUpStore {
             goals.apply(twice.goal)
         case .refused(let error):
             transfer.phase = .failed(GoalStore.message(error, request: request))
-        case .unknown(let error):
-            transfer.phase = .failed((error as? BalanceTooLow)?.description
-                                     ?? (error as? RoundUpSaver.RecordProblem)?.message
-                                     ?? GoalStore.message(error, request: request))
+        case .unknown(let error, let mayHaveMoved):
+            let said = (error as? BalanceTooLow)?.description
+                ?? (error as? RoundUpSaver.RecordProblem)?.message
+                ?? (error as? RoundUpSaver.CheckFailed)?.description
+                ?? GoalStore.message(error, request: request)
+            transfer.phase = mayHaveMoved ? .mayHaveMoved(said) : .failed(said)
         }
         self.transfer = transfer
         events.send(.transfer)
