@@ -433,4 +433,52 @@ private func payment(_ cents: Int64, _ currency: Currency = .usd, at seconds: Ti
         #expect(await probe.wait { !creator.isBusy })
         #expect(creator.phase == .failed("POST /savingsgoals: HTTP 500"))
     }
+
+    nonisolated static let lost = APIError(kind: .transport, request: "POST /savingsgoals",
+                               message: "POST /savingsgoals: the connection to 127.0.0.1:9 broke before the answer; the request was sent and may have reached the server",
+                               mayHaveArrived: true)
+
+    /// After a lost answer the creator looks, never sends again: `made` says whether the server
+    /// had made the goal (behind the fake's back), `existing` whether one of that name was there before.
+    func createAfterALostAnswer(made: Bool, existing: Bool) async throws -> (GoalCreator.Phase, calls: Int, pianos: Int) {
+        let backend = DemoBackend(now: Date(timeIntervalSince1970: 1_800_000_000))
+        let server = DemoSavingsAPI(backend: backend)
+        if existing { _ = try await server.createGoal(name: "Piano", target: nil) }
+        let api = FakeSavingsAPI(base: server)
+        let probe = EventProbe<StoreEvent>()
+        let goals = GoalStore(api: api, events: probe.sink)
+        goals.load()
+        #expect(await probe.wait { goals.status == .loaded })
+        if made { _ = try await server.createGoal(name: "Piano", target: nil) }
+        api.script { $0.createGoal = { _, _ in throw Self.lost } }
+        let creator = GoalCreator(api: api, goals: goals, events: probe.sink)
+        creator.create(NewGoal(name: "Piano", target: nil))
+        #expect(await probe.wait { !creator.isBusy })
+        let calls = api.calls.filter { if case .createGoal = $0 { true } else { false } }.count
+        let pianos = try await server.goals().filter { $0.name == "Piano" }.count
+        return (creator.phase, calls, pianos)
+    }
+
+    @Test func aGoalWhoseAnswerWasLostIsFoundByLookingNotMadeAgain() async throws {
+        let (phase, calls, pianos) = try await createAfterALostAnswer(made: true, existing: false)
+        guard case .created(let goal, found: true) = phase else {
+            Issue.record("not found: \(phase)")
+            return
+        }
+        #expect(goal.name == "Piano")
+        #expect(calls == 1 && pianos == 1)
+    }
+
+    @Test func aGoalNotFoundAfterALostAnswerIsLeftToTheUser() async throws {
+        let (phase, calls, pianos) = try await createAfterALostAnswer(made: false, existing: false)
+        #expect(phase == .failed(Self.lost.message + ". No goal “Piano” was made: Enter creates it"))
+        #expect(calls == 1 && pianos == 0)
+    }
+
+    /// A goal of the same name made before is not taken for the one whose answer was lost.
+    @Test func anOlderGoalOfTheSameNameIsNotTheOneLost() async throws {
+        let (phase, calls, pianos) = try await createAfterALostAnswer(made: false, existing: true)
+        #expect(phase == .failed(Self.lost.message + ". No goal “Piano” was made: Enter creates it"))
+        #expect(calls == 1 && pianos == 1)
+    }
 }
