@@ -446,6 +446,9 @@ final class HTTPFetcher: Sendable {
             guard qc_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK, (100..<1000).contains(status) else {
                 return .failure(.transport(URLError(.badServerResponse)))
             }
+            guard exchange.headComplete else {
+                return .failure(.transport(HTTPFetcher.error(.networkConnectionLost, "the answer ended inside its head")))
+            }
             return .success(status)
         }
     }
@@ -459,6 +462,9 @@ final class HTTPFetcher: Sendable {
         var status = 0
         var version = "HTTP/1.1"
         var headers: [(name: String, value: String)] = []
+        /// The blank line that ends a final answer's head arrived: an answer cut inside its head
+        /// is no answer (libcurl takes a status line and a close for a whole one).
+        var headComplete = false
         var lastReceived = ContinuousClock.now
         /// Set when a callback refused what arrived.
         var failure: Failure?
@@ -496,6 +502,7 @@ final class HTTPFetcher: Sendable {
                 status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
                 headers = []
             } else if line.isEmpty {
+                if status >= 200 { headComplete = true }
                 // The headers are complete: a declared length past the limit is refused before the body.
                 if status >= 200, let length = header("Content-Length")?.trimmingCharacters(in: .whitespaces),
                    Int(length).map({ $0 > maxBytes }) ?? (!length.isEmpty && length.allSatisfy { $0.isASCII && $0.isNumber }) {

@@ -348,9 +348,13 @@ public struct BunqAPI: BankAPI {
             send: { () async throws in _ = try await connection.call("POST", path, body: body, signed: true) },
             isLost: { ($0 as? APIError).map(BunqAPI.isLost) ?? true },
             wait: { await sleep(BunqAPI.lostAnswerWait) })
+        // The payment went (or was found): a goal that cannot be read now does not undo it.
+        func moved() async throws -> Goal {
+            do { return try await goal(id) } catch { throw APIError.afterSending(error, "the payment") }
+        }
         switch outcome {
         case .foundBefore(let when):
-            if attempt?.resent == true { return try await goal(id) }
+            if attempt?.resent == true { return try await moved() }
             let day = when.map { $0.formatted(date: .abbreviated, time: .omitted) } ?? "an earlier day"
             // Into the goal the earlier payment went to (another run may have chosen another goal).
             let table = savings.withLock { $0 }
@@ -359,7 +363,7 @@ public struct BunqAPI: BankAPI {
             } ?? found.first?.counterpartyAlias?.displayName
             throw AlreadySaved(message: "already saved on \(day) into \(TextSanitizer.clean(String((into ?? "a savings account").prefix(60))))")
         case .sent(let count):
-            let current = try await goal(id)
+            let current = try await moved()
             if count >= 2 {
                 let extra = Money(minorUnits: Money.sum(Array(repeating: amount.minorUnits, count: count - 1)), currency: amount.currency)
                 throw SavedTwice(goal: current, message: BunqSaveProtocol.twiceMessage(extra: extra, goal: goalName))

@@ -47,14 +47,7 @@ public enum BunqSaveProtocol {
     }
 
     /// `error`, said as what it is after a payment was sent: the payment may have been made.
-    static func mayHaveMoved(_ error: any Error) -> APIError {
-        if let error = error as? APIError, error.mayHaveArrived { return error }
-        let api = error as? APIError
-        return APIError(kind: api.map { $0.kind == .cannotConnect ? .transport : $0.kind } ?? .transport,
-                        request: api?.request ?? "POST /payment",
-                        message: "\(api?.message ?? String(describing: error)); the payment was sent and may have been made",
-                        mayHaveArrived: true)
-    }
+    static func mayHaveMoved(_ error: any Error) -> APIError { .afterSending(error, "the payment") }
 
     /// What the app and the command say when two runs raced (never moved back automatically).
     public static func twiceMessage(extra: Money, goal: String) -> String {

@@ -210,9 +210,13 @@ public struct StarlingAPI: BankAPI {
         let body = Starling.TopUpRequest(amount: Starling.Amount(amount))
         let answer = try await send("PUT", path, body: try encode(body), as: Starling.TransferResponse.self)
         try check(success: answer.success, errors: answer.errors, label: path.label("PUT"))
-        guard let goal = try await goals().first(where: { $0.id == goalId }) else {
+        // The money moved: a goal that cannot be read now does not undo it (nor say nothing moved).
+        let goals: [Goal]
+        do { goals = try await self.goals() } catch { throw APIError.afterSending(error, "the transfer") }
+        guard let goal = goals.first(where: { $0.id == goalId }) else {
             let label = goalsPath().label("GET")
-            throw APIError(kind: .notFound, request: label, message: "\(label): the goal \(goalId) is gone")
+            throw APIError.afterSending(APIError(kind: .notFound, request: label, message: "\(label): the goal \(goalId) is gone"),
+                                        "the transfer")
         }
         return goal
     }

@@ -310,9 +310,10 @@ public struct RoundUpSaver: Sendable {
     }
 
     /// An answer after which the transfer may have been made: a 5xx, a 408 or 429 (which some
-    /// servers send after acting), or one the transport says left without an answer.
+    /// servers send after acting), an answer that cannot be read (it came, but does not say), or
+    /// one the transport says left without an answer.
     static func isLost(_ error: APIError) -> Bool {
-        if error.mayHaveArrived { return true }
+        if error.mayHaveArrived || error.kind == .malformed { return true }
         guard let status = error.status else { return false }
         return status >= 500 || status == 408 || status == 429
     }

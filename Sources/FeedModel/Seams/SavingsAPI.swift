@@ -95,4 +95,17 @@ public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// `error`, met after a state-changing request left (reading its result, or looking for it):
+    /// whatever it says, the change may have been made, so it is never "nothing moved" and
+    /// never "cannot connect". A source's `transfer` throws a plain connectivity error only when
+    /// nothing that changes state was sent.
+    public static func afterSending(_ error: any Error, _ what: String = "the request") -> APIError {
+        if let error = error as? APIError, error.mayHaveArrived { return error }
+        let api = error as? APIError
+        return APIError(kind: api.map { $0.kind == .cannotConnect ? .transport : $0.kind } ?? .transport,
+                        request: api?.request ?? "",
+                        message: "\(api?.message ?? String(describing: error)); \(what) was sent and may have been made",
+                        mayHaveArrived: true)
+    }
 }
