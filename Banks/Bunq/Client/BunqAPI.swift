@@ -241,7 +241,8 @@ public struct BunqAPI: BankAPI {
         guard let id = envelope.ids.first else {
             throw APIError(kind: .malformed, request: label, message: "\(label): bunq's answer has no id")
         }
-        if let goal = try await goals().first(where: { $0.id == GoalID(String(id)) }) { return goal }
+        // Made: a list that cannot be read now does not unmake it (the app would offer to make it again).
+        if let goal = try? await goals().first(where: { $0.id == GoalID(String(id)) }) { return goal }
         return Goal(id: GoalID(String(id)), name: clean, ownerId: BunqMapping.holderId, target: target, balance: .zero(accountCurrency))
     }
 

@@ -312,11 +312,7 @@ public struct RoundUpSaver: Sendable {
     /// An answer after which the transfer may have been made: a 5xx, a 408 or 429 (which some
     /// servers send after acting), an answer that cannot be read (it came, but does not say), or
     /// one the transport says left without an answer.
-    static func isLost(_ error: APIError) -> Bool {
-        if error.mayHaveArrived || error.kind == .malformed { return true }
-        guard let status = error.status else { return false }
-        return status >= 500 || status == 408 || status == 429
-    }
+    static func isLost(_ error: APIError) -> Bool { error.mayHaveActed }
 
     /// An answer that says nothing moved: a 4xx other than 401 (a token refused before the
     /// request was read also moved nothing, but is kept to send again once signed in), 408 and 429.

@@ -96,6 +96,15 @@ public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
+    /// Whether a state-changing request that ended in this error may have been carried out: it
+    /// left and no answer came (`mayHaveArrived`), an answer came that cannot be read, or the
+    /// server failed (5xx) or asked to wait (408, 429), which some servers do after acting.
+    public var mayHaveActed: Bool {
+        if mayHaveArrived || kind == .malformed { return true }
+        guard let status else { return false }
+        return status >= 500 || status == 408 || status == 429
+    }
+
     /// `error`, met after a state-changing request left (reading its result, or looking for it):
     /// whatever it says, the change may have been made, so it is never "nothing moved" and
     /// never "cannot connect". A source's `transfer` throws a plain connectivity error only when

@@ -39,13 +39,14 @@ public final class GoalCreator {
         let generation = self.generation
         phase = .sending
         let api = self.api
-        // What was there before: a goal of the same name made earlier is not this one.
-        let known = Set(goals.goals.map(\.id))
+        // What was there before: a goal of the same name made earlier is not this one. Without
+        // a list that loaded, what was there is not known.
+        let known = goals.status == .loaded ? Set(goals.goals.map(\.id)) : nil
         Task { [weak self] in
             let result: Result<(Goal, found: Bool), Error>
             do {
                 result = .success((try await api.createGoal(name: goal.name, target: goal.target, photo: goal.photo), false))
-            } catch let error as APIError where error.mayHaveArrived {
+            } catch let error as APIError where error.mayHaveActed {
                 self?.checking(generation: generation)
                 result = await GoalCreator.look(for: goal, api: api, known: known, lost: error)
             } catch {
@@ -57,12 +58,17 @@ public final class GoalCreator {
     }
 
     /// After a lost answer: the source's goals, for one named `goal.name` that `known` did not have.
-    nonisolated static func look(for goal: NewGoal, api: any SavingsAPI, known: Set<GoalID>,
+    nonisolated static func look(for goal: NewGoal, api: any SavingsAPI, known: Set<GoalID>?,
                                  lost: APIError) async -> Result<(Goal, found: Bool), Error> {
         let name = TextSanitizer.clean(goal.name)
         do {
-            let now = try await api.goals()
-            if let made = now.first(where: { !known.contains($0.id) && $0.name == name }) { return .success((made, true)) }
+            let now = try await api.goals().filter { $0.name == name }
+            guard let known else {
+                if now.isEmpty { return .failure(LostCreation(message: "\(lost.message). No goal “\(name)” was made: Enter creates it")) }
+                return .failure(LostCreation(message: "\(lost.message). A goal “\(name)” is there, but the goals had not loaded "
+                                             + "before, so it may be an older one: r shows them before Enter makes another"))
+            }
+            if let made = now.first(where: { !known.contains($0.id) }) { return .success((made, true)) }
             return .failure(LostCreation(message: "\(lost.message). No goal “\(name)” was made: Enter creates it"))
         } catch {
             return .failure(LostCreation(message: "\(lost.message), and the goals could not be read to see (\(error)): "
