@@ -179,7 +179,7 @@ public enum RoundUpsCommands {
             moved = true
             throw CommandFailure(.failed, twice.message)
         case .refused(let error):
-            throw CommandFailure(CommandFailure.from(error).status, "not saved: \(error.message)")
+            throw CommandFailure(CommandFailure.from(error).status, SaveWords.notSaved(error))
         case .unknown(let error, let mayHaveMoved):
             // May have moved: exit 1 whatever the transport said (the server was reached).
             if mayHaveMoved { throw CommandFailure(.failed, SaveWords.mayHaveMoved(part, error)) }
