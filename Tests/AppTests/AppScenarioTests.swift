@@ -359,8 +359,10 @@ import TermUI
     }
 }
 
+/// Its time limit is a net for a hang, not a speed target: it takes 20–40 s beside the rest of
+/// the suite on 2 cores, so the net is wide enough for a loaded CI machine.
 @MainActor
-@Suite(.timeLimit(.minutes(1))) struct RandomKeysTests {
+@Suite(.timeLimit(.minutes(4))) struct RandomKeysTests {
     /// A thousand keys chosen by a seeded generator, from every binding and a few strays: the
     /// app never crashes, never quits by itself, and its lists keep their selection in range.
     @Test func aThousandRandomKeysLeaveTheAppConsistent() async {

@@ -26,7 +26,9 @@ import TestSupport
 /// - the record stays readable, and ends with the week saved;
 /// - the words were true: a run that said it moved the money moved it; one that said nothing
 ///   moved, or that it was already saved, moved nothing.
-@Suite(.timeLimit(.minutes(5))) struct LyingWireTests {
+///
+/// Serialized: one schedule at a time keeps a core for the rest of the suite on a 2-core machine.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct LyingWireTests {
     /// A source under test: its look-alike, and its client through a given base URL.
     struct Source: Sendable {
         let kind: String
@@ -76,7 +78,9 @@ import TestSupport
 
     @Test(arguments: ["qapital", "starling", "monzo", "bunq"])
     func everyScheduleMovesTheWeekOnceAndSaysSoTruly(kind: String) async throws {
-        for seed in Self.firstSeed..<(Self.firstSeed + Self.schedules) {
+        // bunq's handshake makes RSA keys for every schedule: half as many of its.
+        let count = kind == "bunq" ? max(1, Self.schedules / 2) : Self.schedules
+        for seed in Self.firstSeed..<(Self.firstSeed + count) {
             try await Self.run(Self.source(kind), seed: seed)
         }
     }
