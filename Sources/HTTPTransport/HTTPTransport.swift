@@ -416,8 +416,12 @@ public struct HTTPTransport: Sendable {
         let hostPort = hostAndPort
         if let urlError = error as? URLError {
             switch urlError.code {
-            case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .networkConnectionLost, .notConnectedToInternet:
+            case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
                 return APIError(kind: .cannotConnect, request: label, message: "\(label): cannot connect to \(hostPort)")
+            case .networkConnectionLost:
+                // It did connect: the connection broke before the whole answer (a read; a request
+                // that changes state says more, `lostAnswer`).
+                return APIError(kind: .transport, request: label, message: "\(label): the connection to \(hostPort) broke before the whole answer")
             case .timedOut:
                 return APIError(kind: .timedOut, request: label,
                                 message: "\(label): no answer from \(hostPort) within \(seconds(timeout)) s")
