@@ -28,6 +28,8 @@ struct EscapeSequenceScanner: Sendable {
         case escaped(UInt32)
         /// A whole control sequence after `ESC [`: parameters, intermediates and the final byte.
         case controlSequence([UInt8])
+        /// SS3 (`ESC O`) and the one character after it: keys in application mode (`ESC O H` Home).
+        case singleShift(UInt32)
         /// A whole string: its introducer (`P` DCS, `_` APC, `]` OSC, `^` PM, `X` SOS) and content.
         case string(introducer: UInt8, content: [UInt8])
         /// A malformed, overlong or unfinished sequence, swallowed.
@@ -38,6 +40,8 @@ struct EscapeSequenceScanner: Sendable {
         case ground
         case escape
         case controlSequence
+        /// After `ESC O`: one character ends it (`ESC O` alone is Alt-O).
+        case singleShift
         /// A control sequence too long to be anything: skipped up to its final byte.
         case skippingControlSequence
         case string
@@ -103,9 +107,21 @@ struct EscapeSequenceScanner: Sendable {
             } else if value == Self.escape {
                 // Esc twice: the first is the key; the second may start something.
                 events.append(.escape)
+            } else if value == 0x4F {  // O: SS3
+                state = .singleShift
             } else {
                 events.append(.escaped(value))
                 state = .ground
+            }
+        case .singleShift:
+            if (0x20...0x7E).contains(value) {
+                events.append(.singleShift(value))
+                state = .ground
+            } else {
+                // Not SS3 after all: Alt-O, then this character as it comes.
+                events.append(.escaped(0x4F))
+                state = .ground
+                scan(value, into: &events)
             }
         case .controlSequence:
             if (0x20...0x3F).contains(value) {
@@ -172,6 +188,8 @@ struct EscapeSequenceScanner: Sendable {
             return
         case .escape:
             events.append(.escape)
+        case .singleShift:
+            events.append(.escaped(0x4F))
         case .stringEscape:
             if buffer.isEmpty && !overflowed {
                 events.append(.escaped(UInt32(introducer)))

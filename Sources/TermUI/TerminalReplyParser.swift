@@ -52,6 +52,8 @@ public struct TerminalReplyParser: Sendable {
             case .escaped(let value):
                 input.append(0x1B)
                 input.append(UInt8(truncatingIfNeeded: value))
+            case .singleShift(let value):
+                input.append(contentsOf: [0x1B, 0x4F, UInt8(truncatingIfNeeded: value)])
             case .controlSequence(let sequence):
                 if TerminalReplies.isReply(controlSequence: sequence) {
                     if !replies.record(controlSequence: sequence) { dropped += 1 }
