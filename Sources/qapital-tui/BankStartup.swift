@@ -63,7 +63,7 @@ extension AppOptions {
             } catch {
                 return SignInRefusal(error.message)
             }
-            if remember { try? remembered.remember(token, for: baseURL) }
+            if remember { try? remembered.remember(token, for: source, at: baseURL) }
             return nil
         }
         capability.title = source.title
@@ -108,7 +108,9 @@ extension AppOptions {
                 throw ValidationError(error.message)
             }
         }
-        guard let token = given ?? remembered.token(for: baseURL) ?? bank.keptToken?(environment) else { return .signIn(refusal: nil) }
+        guard let token = given ?? remembered.token(for: source.description, at: baseURL) ?? bank.keptToken?(environment) else {
+            return .signIn(refusal: nil)
+        }
         do {
             return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
                                                            settings: sourceSettings,
@@ -116,7 +118,7 @@ extension AppOptions {
         } catch where error.kind == .unauthorized {
             if error.awaitsApproval { return .signIn(refusal: error.message, pending: token) }
             // A remembered token that is refused now is dropped.
-            if given == nil { try? remembered.forget(baseURL) }
+            if given == nil { try? remembered.forget(source.description, at: baseURL) }
             return .signIn(refusal: error.message)
         } catch {
             // Unreachable: the account of the last run, and its cache, if there are both.
@@ -203,7 +205,7 @@ extension AppOptions {
             let core = openBank(accepted.value, source: source, settings: settings, environment: environment, events: accepted.events)
             if accepted.remember {
                 do throws(RememberedTokens.Failure) {
-                    try remembered.remember(accepted.token, for: baseURL)
+                    try remembered.remember(accepted.token, for: description, at: baseURL)
                 } catch {
                     core.showNotice("The token was not remembered: \(error.message)")
                 }

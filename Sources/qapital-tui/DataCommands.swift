@@ -113,7 +113,7 @@ extension HeadlessOptions {
                 throw CommandFailure(.signInNeeded, "sign-in needed: " + (refusal ?? "run qapital-tui login \(source.name)"))
             }
         }
-        guard let token = given ?? remembered.token(for: base) ?? bank.keptToken?(environment) else {
+        guard let token = given ?? remembered.token(for: source, at: base) ?? bank.keptToken?(environment) else {
             let variable = source.tokenVariables.first.map { " or " + $0 } ?? ""
             let login = bank.oauth == nil ? "" : ", or run qapital-tui login \(source.name)"
             throw CommandFailure(.signInNeeded, "sign-in needed: give --token\(variable) (or sign in once in the app\(login))")

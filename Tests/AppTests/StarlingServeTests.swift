@@ -14,6 +14,7 @@ import FoundationNetworking
 @testable import QapitalApp
 @testable import qapital_tui
 import TermUI
+import UpClient
 
 /// `s` over HTTP: an add-money whose answer is lost (and the saver's check at once too),
 /// retried with the same transferUid, moves money once.
@@ -200,7 +201,8 @@ import TermUI
         #expect(!lines.joined().contains(Revocable.second) && !lines.joined().contains("wrong-one"))
         // Remembered (it was ticked) for this origin only.
         let remembered = RememberedTokens(fileURL: config.appendingPathComponent("qapital-tui/starling-tokens.json"))
-        #expect(remembered.token(for: api.baseURL) == Revocable.second)
+        #expect(remembered.token(for: StarlingAPI.source, at: api.baseURL) == Revocable.second)
+        #expect(remembered.token(for: UpAPI.source, at: api.baseURL) == nil)
         // Further requests carry the new token.
         #expect(try await api.goals().count == 12)
     }
