@@ -109,7 +109,10 @@ struct QapitalCommand: AsyncParsableCommand {
             if code == .success {
                 exit(withError: error)
             }
-            let message = self.message(for: error)
+            // A command typed wrong (the first word, where a command goes): the nearest one.
+            let first = CommandLine.arguments.dropFirst().first ?? ""
+            let suggestion = code == .validationFailure ? CommandSuggestion.message(for: first, commands: Subcommands.names) : nil
+            let message = suggestion ?? self.message(for: error)
                 .split(whereSeparator: \.isNewline).first.map(String.init) ?? "failed"
             StandardStream.error.line("qapital-tui: \(message)")
             Foundation.exit(code.rawValue == 0 ? 1 : code.rawValue)
