@@ -116,7 +116,9 @@ extension HeadlessOptions {
         guard let token = given ?? remembered.token(for: source, at: base) ?? bank.keptToken?(environment) else {
             let variable = source.tokenVariables.first.map { " or " + $0 } ?? ""
             let login = bank.oauth == nil ? "" : ", or run qapital-tui login \(source.name)"
-            throw CommandFailure(.signInNeeded, "sign-in needed: give --token\(variable) (or sign in once in the app\(login))")
+            // Only a token the app remembered ("Remember it" ticked) reaches a headless command.
+            throw CommandFailure(.signInNeeded, "sign-in needed: give --token\(variable) (or sign in once in the app with "
+                                 + "“Remember it” ticked\(login))")
         }
         do {
             return try await AppOptions.connect(bank, baseURL: base, token: token, allowInsecureHTTP: app.allowInsecureHTTP,

@@ -104,7 +104,7 @@ extension BlockingTests {
                  "qapital-tui: --since wants a date such as 2026-11-20 or 2026-11-20T08:00:00Z, not \"soon\"\n"),
                 (["goals", "--api-url", "http://127.0.0.1:9"], [:], .unreachable, ""),
                 (["goals", "--source", "starling", "--api-url", "http://127.0.0.1:9"], [:], .signInNeeded,
-                 "qapital-tui: sign-in needed: give --token or STARLING_TOKEN (or sign in once in the app)\n"),
+                 "qapital-tui: sign-in needed: give --token or STARLING_TOKEN (or sign in once in the app with “Remember it” ticked)\n"),
             ]
             for (arguments, extra, status, message) in cases {
                 let result = try run(arguments, Self.environment(extra))
