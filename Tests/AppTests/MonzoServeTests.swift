@@ -77,6 +77,11 @@ func withMonzoServer(_ handler: any ServeHandler, isolation: isolated (any Actor
             #expect(goals.map(\.name) == active.map(\.name), "deleted pots (archived goals) are hidden")
             #expect(goals.allSatisfy { $0.id.rawValue.hasPrefix("pot_") && $0.balance.currency == .gbp })
             #expect(goals.contains { $0.target != nil })
+            // Issue 50.7: "with pots" is the balance and the pots the list shows, nothing hidden.
+            #expect(await backend.goals().contains { $0.status != .active && $0.balance.minorUnits > 0 }, "the demo has a deleted pot with money")
+            let pots = goals.reduce(Int64(0)) { $0 + $1.balance.minorUnits }
+            let available = try #require(account.effectiveBalance).minorUnits
+            #expect(account.totalBalance?.minorUnits == available + pots)
 
             let balloons = try #require(goals.first { $0.name == "Balloons" })
             let feed = try await api.feed(goalId: balloons.id)

@@ -301,14 +301,16 @@ public actor MonzoDemoAPI: ServeHandler {
     /// When the demo account was opened (`DemoAccount.openedAt`).
     private func createdAt() async -> Date { await DemoAccount.openedAt(backend) }
 
-    /// 1,000 units to start with, plus everything in the feed that was not declined; the total adds the pots.
+    /// 1,000 units to start with, plus everything in the feed that was not declined; the total
+    /// adds the pots that are not deleted (a deleted pot holds no money of the account's; the
+    /// app hides it, and a header that counted it would not add up with the list).
     private func balance() async throws -> Monzo.Balance {
         let currency = await backend.currency
         var balance: Int64 = 1_000 * currency.minorPerUnit
         for transaction in try await allTransactions() where !transaction.isDeclined {
             balance = Money.add(balance, transaction.amount)
         }
-        let pots = await backend.goals().reduce(Int64(0)) { Money.add($0, $1.balance.minorUnits) }
+        let pots = await backend.goals().filter { $0.status == .active }.reduce(Int64(0)) { Money.add($0, $1.balance.minorUnits) }
         return Monzo.Balance(balance: balance, totalBalance: Money.add(balance, pots), currency: currency.code, spendToday: 0)
     }
 
