@@ -189,6 +189,33 @@ enum BunqFixture {
         #expect(BunqPacer(enabled: false).reserve(method: "POST", path: "/session-server", now: 0) == 0)
     }
 
+    /// A send that exact pacing would book on the window's edge (where bunq, counting arrivals,
+    /// still sees the window's first send) is booked the margin past it.
+    @Test func aSendOnTheWindowsEdgeIsBookedTheMarginPastIt() {
+        let pacer = BunqPacer()
+        let path = "/user/1/monetary-account/2/payment"
+        for _ in 0..<3 { #expect(pacer.reserve(method: "GET", path: path, now: 0) == 0) }
+        // At 3.0 exactly the first GET leaves a 3 s window: the fourth goes at 3.3, not at 3.0.
+        let wait = pacer.reserve(method: "GET", path: path, now: 3)
+        #expect(abs(wait - 0.3) < 0.000_1, "waited \(wait)")
+        // Asked earlier, it is booked at the same edge plus the margin.
+        let other = "/user/1/monetary-account"
+        for _ in 0..<3 { _ = pacer.reserve(method: "GET", path: other, now: 10) }
+        #expect(abs(pacer.reserve(method: "GET", path: other, now: 10.5) - 2.8) < 0.000_1)
+        // The session's 30 s window: the second opening at 33 s.
+        #expect(pacer.reserve(method: "POST", path: "/session-server", now: 0) == 0)
+        #expect(abs(pacer.reserve(method: "POST", path: "/session-server", now: 30) - 3) < 0.000_1)
+        // Sends that arrive up to 0.12 s later or earlier than booked still keep bunq's windows.
+        var sent: [(Double, String, String)] = []
+        let jitter = [0.12, -0.12, 0.05, -0.05, 0.1, 0]
+        for index in 0..<30 {
+            let at = Double(index) * 0.2
+            let booked = at + pacer.reserve(method: "PUT", path: "/user/1/monetary-account-savings/7", now: at)
+            sent.append((booked + jitter[index % jitter.count], "PUT", "/user/1/monetary-account-savings/7"))
+        }
+        #expect(Self.underLimits(sent.sorted { $0.0 < $1.0 }))
+    }
+
     @Test func a429NamesItsWindowOrFallsBack() {
         #expect(BunqPacer.waitAfter429(text: "Too many requests. You can do a maximum of 3 calls per 3 seconds to this endpoint.", path: "/x") == 3)
         #expect(BunqPacer.waitAfter429(text: "You can do a maximum of 1 calls per 30 seconds", path: "/x") == 30)
