@@ -212,6 +212,55 @@ import TestSupport
         }
     }
 
+    /// An ordinary use of the app against the look-alike with bunq's classic limits on, paced as
+    /// the app paces (the real clock, real waits: the look-alike counts real time): the start
+    /// (handshake, header, goals, the week's round-ups and twelve weeks' history at once), every
+    /// tab (two goals' details, people), a year of Activity in two-week windows, and a save. The
+    /// look-alike answers no 429 (exact pacing, without the margin, met one or two). About 10 s,
+    /// most of it the pacer's waits on the payment list.
+    @Test(.timeLimit(.minutes(2))) func anOrdinarySessionMeetsNo429() async throws {
+        let counter = CountingHandler(inner: try Self.demo(.init(rateLimits: true)))
+        let started = ContinuousClock.now
+        try await Self.with(counter) { url in
+            let api = try await BunqAPI.connect(baseURL: url, apiKey: Self.key, contextDirectory: nil, now: { fixedNow })
+            // The start asks for these at once, as the app's stores do.
+            let week = Week(containing: fixedNow, calendar: .current)
+            var first = week
+            for _ in 1..<12 { first = first.previous }   // RoundUpStore.historyWeeks
+            async let header = api.account()
+            async let listed = api.goals()
+            async let shown = api.transactions(from: week.start, to: week.end)
+            async let history = api.transactions(from: first.start, to: week.end)
+            async let recent = api.activities(from: fixedNow.addingTimeInterval(-14 * 86_400), to: ActivityPager.newestEnd(fixedNow))
+            let goals = try await listed
+            _ = try await (header, shown, history, recent)
+            // Every tab: two goals' details, the people on shared goals.
+            for goal in goals.prefix(2) { _ = try await api.feed(goalId: goal.id) }
+            for shared in goals where shared.isShared {
+                for id in shared.connectedUserIds { _ = try await api.user(id: id) }
+            }
+            // A year of Activity, scrolled back window by window.
+            var to = ActivityPager.newestEnd(fixedNow)
+            for _ in 0..<26 {
+                let from = to.addingTimeInterval(-14 * 86_400)
+                _ = try await api.activities(from: from, to: to)
+                to = from
+            }
+            // A save of last week's round-ups into the first goal.
+            let goal = try #require(goals.first)
+            guard case .saved = await Self.saver(api).send(Self.part(api, goal: goal), api: api, before: goal, now: { fixedNow }) else {
+                Issue.record("not saved")
+                return
+            }
+        }
+        let took = ContinuousClock.now - started
+        let requests = await counter.requests
+        let refused = await counter.answered(429)
+        print("bunq ordinary session: \(requests) requests, \(refused) answered 429, \(took)")
+        #expect(refused == 0, "the look-alike answered \(refused) of \(requests) requests with 429")
+        #expect(requests > 15)
+    }
+
     // MARK: - Saving a week once
 
     static let week = Week(containing: fixedNow, calendar: .current).previous
