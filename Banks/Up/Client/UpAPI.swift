@@ -7,8 +7,9 @@ import HTTPTransport
 /// Goals are the customer's savers; activity and round-ups are the spending (TRANSACTIONAL)
 /// account's transactions; a goal's feed is that saver's own transactions. Every list is read
 /// page by page by following `links.next` exactly as Up gave it (never built here), on Up's
-/// origin only. `X-RateLimit-Remaining` is read from every answer (`rateLimit`); a 429 stops
-/// all fetching until the time it names, without a retry. Up's API cannot move money or create
+/// origin only. `X-RateLimit-Remaining` is read from every answer (`rateLimit`); a 429 with a
+/// short `Retry-After` is waited out and tried once more, any other stops all fetching until the
+/// time it names (an hour when none), without a retry. Up's API cannot move money or create
 /// savers: `transfer` and `createGoal` refuse in one line, without a request.
 public struct UpAPI: BankAPI {
     public static let productionURL = URL(string: "https://api.up.com.au/api/v1")!
@@ -346,7 +347,8 @@ public struct UpAPI: BankAPI {
             }
         }
 
-        /// No request while a 429 holds; the count read from every answer; a 429 stops fetching;
+        /// No request while a 429 holds; the count read from every answer; a 429 with a short
+        /// `Retry-After` is waited out and sent once more, any other (or a second) stops fetching;
         /// any other failure is one line with Up's words.
         private func guarded(_ label: String, _ send: () async throws(APIError) -> HTTPTransport.Answer)
             async throws(APIError) -> Data {
@@ -354,8 +356,13 @@ public struct UpAPI: BankAPI {
                 throw APIError(kind: .http(status: 429), request: label, message: rateLimit.message(label: label, until: until),
                                status: 429)
             }
-            let answer = try await send()
+            var answer = try await send()
             rateLimit.observe(remainingHeader: answer.header("X-RateLimit-Remaining"))
+            if answer.status == 429, let wait = rateLimit.shortWait(retryAfter: answer.header("Retry-After")) {
+                await rateLimit.sleep(wait)
+                answer = try await send()
+                rateLimit.observe(remainingHeader: answer.header("X-RateLimit-Remaining"))
+            }
             if answer.status == 429 {
                 let until = rateLimit.stop(retryAfter: answer.header("Retry-After"))
                 throw APIError(kind: .http(status: 429), request: label, message: rateLimit.message(label: label, until: until),

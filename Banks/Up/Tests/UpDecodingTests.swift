@@ -255,4 +255,23 @@ let aud = Currency.from(code: "AUD")!
         #expect(limit.message(label: "GET /accounts", until: clock.now()).hasPrefix(
             "GET /accounts: Up's rate limit (1,000 requests an hour) is used up; try again after "))
     }
+
+    /// A `Retry-After` of up to 30 s is waited in place; a longer one, or none, is not.
+    @Test func onlyAShortRetryAfterIsWaitedInPlace() {
+        let clock = Clock()
+        let limit = UpRateLimit(now: clock.now)
+        #expect(limit.shortWait(retryAfter: "2") == 2)
+        #expect(limit.shortWait(retryAfter: " 30 ") == 30)
+        #expect(limit.shortWait(retryAfter: "31") == nil)
+        #expect(limit.shortWait(retryAfter: nil) == nil)
+        #expect(limit.shortWait(retryAfter: "soon") == nil)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        #expect(limit.shortWait(retryAfter: formatter.string(from: clock.now().addingTimeInterval(10))) == 10)
+        #expect(limit.shortWait(retryAfter: formatter.string(from: clock.now().addingTimeInterval(600))) == nil)
+        // Asking is not stopping.
+        #expect(limit.stoppedUntil == nil)
+    }
 }
