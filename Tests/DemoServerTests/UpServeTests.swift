@@ -176,6 +176,69 @@ let audCurrency = Currency.from(code: "AUD")!
         }
     }
 
+    /// A 429 with a short `Retry-After` is waited out (the scripted sleep, no real wait) and sent
+    /// once more; a second 429 in a row stops fetching for the time it names, never a loop.
+    @Test func a429WithAShortRetryAfterIsWaitedOutAndTriedOnce() async throws {
+        let handler = Refusing429(inner: Self.demo(pageSize: 100))
+        let waits = Locked<[TimeInterval]>([])
+        let limit = UpRateLimit(now: { fixedNow }, sleep: { seconds in waits.withLock { $0.append(seconds) } })
+        try await withUpServer(handler: handler) { _, url in
+            let api = try await UpAPI.connect(baseURL: url, token: Self.token, rateLimit: limit, now: { fixedNow })
+            let before = await handler.requests
+            // One 429 saying 2 s: waited, sent again, answered.
+            await handler.refuseNext(1, retryAfter: "2")
+            #expect(try await api.goals().isEmpty == false)
+            #expect(waits.withLock { $0 } == [2] && limit.stoppedUntil == nil)
+            #expect(await handler.requests == before + 2)
+            // Two in a row: one wait, one more try, then stopped until the time the second names.
+            await handler.refuseNext(5, retryAfter: "3")
+            let error = await #expect(throws: APIError.self) { _ = try await api.goals() }
+            #expect(error?.status == 429)
+            #expect(waits.withLock { $0 } == [2, 3])
+            #expect(await handler.requests == before + 4)
+            #expect(limit.stoppedUntil == fixedNow.addingTimeInterval(3))
+            // Stopped: nothing more reaches Up.
+            await #expect(throws: APIError.self) { _ = try await api.goals() }
+            #expect(await handler.requests == before + 4 && waits.withLock { $0 }.count == 2)
+        }
+    }
+
+    /// An ordinary use of the app against the look-alike with its limit (1,000 requests an hour)
+    /// on: the start, every tab (each saver's detail), a year of Activity in two-week windows and
+    /// the round-ups (Up's API cannot save). No 429, and under a tenth of the hour's requests, so
+    /// ten such sessions in an hour would still meet none.
+    @Test func anOrdinarySessionMeetsNo429() async throws {
+        // Pages of 100, as Up answers the client's page[size]=100 (the look-alike's default is 10).
+        let counter = CountingHandler(inner: Self.demo(pageSize: 100))
+        try await withUpServer(handler: counter) { _, url in
+            let api = try await UpAPI.connect(baseURL: url, token: Self.token, now: { fixedNow })
+            let week = Week(containing: fixedNow, calendar: .current)
+            var first = week
+            for _ in 1..<12 { first = first.previous }   // RoundUpStore.historyWeeks
+            async let header = api.account()
+            async let listed = api.goals()
+            async let shown = api.transactions(from: week.start, to: week.end)
+            async let history = api.transactions(from: first.start, to: week.end)
+            let goals = try await listed
+            _ = try await (header, shown, history)
+            for goal in goals { _ = try await api.feed(goalId: goal.id) }
+            var to = ActivityPager.newestEnd(fixedNow)
+            for _ in 0..<26 {
+                let from = to.addingTimeInterval(-14 * 86_400)
+                _ = try await api.activities(from: from, to: to)
+                to = from
+            }
+            // A refresh (r) of the header and the goals.
+            _ = try await api.account()
+            _ = try await api.goals()
+        }
+        let requests = await counter.requests
+        let refused = await counter.answered(429)
+        print("Up ordinary session: \(requests) requests, \(refused) answered 429")
+        #expect(refused == 0)
+        #expect(requests > 30 && requests < UpDemoAPI.defaultRateLimit / 10, "\(requests) requests")
+    }
+
     /// A server's `next` that leads elsewhere is not followed (the token stays with Up); one that
     /// comes back again ends the walk instead of looping.
     @Test func linksAreFollowedOnlyOnUpsOrigin() async throws {
@@ -270,5 +333,31 @@ let audCurrency = Currency.from(code: "AUD")!
             throw error
         }
         await server.stop()
+    }
+}
+
+/// Forwards to Up's look-alike, except that the next requests it is told to refuse are answered
+/// 429 with a `Retry-After` and Up's envelope.
+actor Refusing429: ServeHandler {
+    let inner: UpDemoAPI
+    private var refusing = 0
+    private var retryAfter = ""
+    private(set) var requests = 0
+
+    init(inner: UpDemoAPI) { self.inner = inner }
+
+    func refuseNext(_ count: Int, retryAfter: String) {
+        refusing = count
+        self.retryAfter = retryAfter
+    }
+
+    func handle(_ request: ServeRequest) async -> ServeResponse {
+        requests += 1
+        guard refusing > 0 else { return await inner.handle(request) }
+        refusing -= 1
+        var response = ServeResponse.data(Data(#"{"errors":[{"status":"429","title":"Too Many Requests","detail":"Slow down."}]}"#.utf8),
+                                          contentType: "application/json", status: 429)
+        response.headers.set("Retry-After", retryAfter)
+        return response
     }
 }
