@@ -39,6 +39,32 @@ actor RecordingHandler: ServeHandler {
     }
 }
 
+/// Passes requests to a handler, except that the next requests it is told to refuse are
+/// answered 429 in Monzo's error shape, with a `Retry-After` when given one.
+actor MonzoRefusing: ServeHandler {
+    let inner: any ServeHandler
+    private var refusing = 0
+    private var retryAfter: String?
+    private(set) var requests = 0
+
+    init(_ inner: any ServeHandler) { self.inner = inner }
+
+    func refuseNext(_ count: Int, retryAfter: String?) {
+        refusing = count
+        self.retryAfter = retryAfter
+    }
+
+    func handle(_ request: ServeRequest) async -> ServeResponse {
+        requests += 1
+        guard refusing > 0 else { return await inner.handle(request) }
+        refusing -= 1
+        var response = ServeResponse.data(Data(#"{"code":"too_many_requests","message":"Too many requests"}"#.utf8),
+                                          contentType: "application/json", status: 429)
+        if let retryAfter { response.headers.set("Retry-After", retryAfter) }
+        return response
+    }
+}
+
 func withMonzoServer(_ handler: any ServeHandler, isolation: isolated (any Actor)? = #isolation,
                      _ body: (URL) async throws -> Void) async throws {
     let server = try DemoHTTPServer(handler: handler)
@@ -94,6 +120,36 @@ func withMonzoServer(_ handler: any ServeHandler, isolation: isolated (any Actor
             #expect(page.activities.contains { $0.message.plainText.contains("· paid €") })
             #expect(zip(page.activities, page.activities.dropFirst()).allSatisfy { $0.timestamp >= $1.timestamp })
             await #expect(throws: APIError.self) { _ = try await api.createGoal(name: "New", target: nil) }
+        }
+    }
+
+    /// Monzo publishes no limit figures: a read answered 429 with a short `Retry-After` is waited
+    /// out (the scripted sleep, no real wait) and sent once more; a second 429, or one that names
+    /// no wait, is said in one line at once. Never a loop.
+    @Test func a429IsWaitedOutOnceWhenMonzoSaysHowLong() async throws {
+        let (inner, _) = demo()
+        let handler = MonzoRefusing(inner)
+        let waits = Locked<[TimeInterval]>([])
+        try await withMonzoServer(handler) { url in
+            let api = try await MonzoAPI.connect(baseURL: url, token: Self.token, sleep: { seconds in waits.withLock { $0.append(seconds) } })
+            let before = await handler.requests
+            await handler.refuseNext(1, retryAfter: "2")
+            #expect(try await api.goals().isEmpty == false)
+            var sent = await handler.requests
+            #expect(waits.withLock { $0 } == [2] && sent == before + 2)
+            await handler.refuseNext(5, retryAfter: "2")
+            let twice = await #expect(throws: APIError.self) { _ = try await api.goals() }
+            #expect(twice?.status == 429 && twice?.message.hasPrefix("GET /pots: HTTP 429") == true, "\(twice?.message ?? "")")
+            sent = await handler.requests
+            #expect(waits.withLock { $0 } == [2, 2] && sent == before + 4)
+            await handler.refuseNext(5, retryAfter: nil)
+            let unsaid = await #expect(throws: APIError.self) { _ = try await api.goals() }
+            sent = await handler.requests
+            #expect(unsaid?.status == 429 && waits.withLock { $0 }.count == 2 && sent == before + 5)
+            await handler.refuseNext(5, retryAfter: "3600")
+            await #expect(throws: APIError.self) { _ = try await api.goals() }
+            sent = await handler.requests
+            #expect(waits.withLock { $0 }.count == 2 && sent == before + 6)
         }
     }
 

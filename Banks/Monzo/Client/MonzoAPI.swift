@@ -7,7 +7,9 @@ import HTTPTransport
 /// once. See docs/banks.md for the mapping and what was checked against what.
 ///
 /// Every request carries the bearer token (through `HTTPTransport`, to this base URL only);
-/// writes are form-encoded; both error shapes become one-line messages.
+/// writes are form-encoded; both error shapes become one-line messages. Monzo publishes no rate
+/// limit figures, so nothing is paced; a read answered 429 with a `Retry-After` of
+/// `longestRetryWait` at most is waited out and sent once more, any other 429 is said in one line.
 public struct MonzoAPI: BankAPI {
     public static let productionURL = URL(string: "https://api.monzo.com")!
     public static let authURL = URL(string: "https://auth.monzo.com")!
@@ -29,6 +31,10 @@ public struct MonzoAPI: BankAPI {
     public static let maxPages = 200
     /// Before any Monzo account (2015-02-01): the history's end when an account says no `created`.
     public static let earliestHistory = Date(timeIntervalSince1970: 1_422_748_800)
+    /// The longest `Retry-After` a read waits out before its one more try.
+    public static let longestRetryWait: TimeInterval = 30
+    public typealias Sleep = @Sendable (TimeInterval) async -> Void
+    public static let realSleep: Sleep = { seconds in try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000)) }
 
     public let transport: HTTPTransport
     public let account: Monzo.Account
@@ -39,11 +45,12 @@ public struct MonzoAPI: BankAPI {
     public let signedInAt: Date
     private let decoder: PayloadDecoder
     private let now: @Sendable () -> Date
+    private let sleep: Sleep
     /// Pot names by id, as the last `goals()` saw them (for "Saved into **Holiday**").
     private let potNames = Locked<[String: String]>([:])
 
     public init(transport: HTTPTransport, account: Monzo.Account, currency: Currency, signedInAt: Date? = nil,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                now: @escaping @Sendable () -> Date = { Date() }, sleep: @escaping Sleep = MonzoAPI.realSleep) {
         self.transport = transport
         self.account = account
         self.accountCurrency = currency
@@ -51,6 +58,7 @@ public struct MonzoAPI: BankAPI {
         self.signedInAt = signedInAt ?? now()
         self.decoder = PayloadDecoder(accountCurrency: currency, skipped: SkippedRecords())
         self.now = now
+        self.sleep = sleep
     }
 
     public var baseURL: URL { transport.baseURL }
@@ -98,7 +106,7 @@ public struct MonzoAPI: BankAPI {
     /// the Monzo app yet, throws an `APIError` of kind `.unauthorized`.
     public static func connect(baseURL: URL, token: String?, timeout: TimeInterval = 10, allowInsecureHTTP: Bool = false,
                                log: RequestLog? = nil, refresh: (@Sendable (String?) async -> String?)? = nil,
-                               now: @escaping @Sendable () -> Date = { Date() })
+                               now: @escaping @Sendable () -> Date = { Date() }, sleep: @escaping Sleep = MonzoAPI.realSleep)
         async throws(APIError) -> MonzoAPI {
         let label = "GET /ping/whoami"
         if let token, !token.isEmpty, !token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) {
@@ -108,13 +116,13 @@ public struct MonzoAPI: BankAPI {
         let transport = transport(baseURL: baseURL, token: token, timeout: timeout, allowInsecureHTTP: allowInsecureHTTP, log: log,
                                   refresh: refresh)
         let plain = PayloadDecoder()
-        let whoami = try await fetch(transport, "/ping/whoami", label: label, as: Monzo.WhoAmI.self, decoder: plain)
+        let whoami = try await fetch(transport, "/ping/whoami", label: label, as: Monzo.WhoAmI.self, decoder: plain, sleep: sleep)
         guard whoami.authenticated == true else {
             throw APIError(kind: .unauthorized, request: label, message: "\(label): the token was refused (not authenticated)")
         }
         let accountsLabel = "GET /accounts"
         let list = try await fetch(transport, "/accounts", query: [URLQueryItem(name: "account_type", value: "uk_retail")],
-                                   label: accountsLabel, as: Monzo.AccountList.self, decoder: plain)
+                                   label: accountsLabel, as: Monzo.AccountList.self, decoder: plain, sleep: sleep)
         let open = (list.accounts ?? []).filter { $0.closed != true }
         guard let chosen = open.first(where: { ($0.type ?? "uk_retail") == "uk_retail" }) ?? open.first else {
             throw APIError(kind: .notFound, request: accountsLabel, message: "\(accountsLabel): the token has no open account")
@@ -122,7 +130,7 @@ public struct MonzoAPI: BankAPI {
         var code = chosen.currency
         if code == nil {
             let balance = try await fetch(transport, "/balance", query: [URLQueryItem(name: "account_id", value: chosen.id)],
-                                          label: "GET /balance", as: Monzo.Balance.self, decoder: plain)
+                                          label: "GET /balance", as: Monzo.Balance.self, decoder: plain, sleep: sleep)
             code = balance.currency
         }
         guard let currency = Currency.from(code: code ?? "GBP") else {
@@ -130,12 +138,12 @@ public struct MonzoAPI: BankAPI {
                            message: MalformedPayload(resource: accountsLabel,
                                                      reason: "currency: not an ISO currency code: \"\(String((code ?? "").prefix(10)))\"").description)
         }
-        return MonzoAPI(transport: transport, account: chosen, currency: currency, signedInAt: now(), now: now)
+        return MonzoAPI(transport: transport, account: chosen, currency: currency, signedInAt: now(), now: now, sleep: sleep)
     }
 
     /// Signs in again with `token`: checked, and used from now on when it opens this same account.
     public func replaceToken(_ token: String) async throws(APIError) {
-        let checked = try await MonzoAPI.connect(baseURL: baseURL, token: token, timeout: transport.timeout)
+        let checked = try await MonzoAPI.connect(baseURL: baseURL, token: token, timeout: transport.timeout, sleep: sleep)
         guard checked.account.id == account.id else {
             let label = "GET /accounts"
             throw APIError(kind: .unauthorized, request: label,
@@ -323,17 +331,30 @@ public struct MonzoAPI: BankAPI {
     }
 
     private func get<T: Decodable>(_ path: String, query: [URLQueryItem], label: String, as type: T.Type) async throws(APIError) -> T {
-        try await MonzoAPI.fetch(transport, path, query: query, label: label, as: type, decoder: decoder)
+        try await MonzoAPI.fetch(transport, path, query: query, label: label, as: type, decoder: decoder, sleep: sleep)
     }
 
     private static func fetch<T: Decodable>(_ transport: HTTPTransport, _ path: String, query: [URLQueryItem] = [], label: String,
-                                            as type: T.Type, decoder: PayloadDecoder) async throws(APIError) -> T {
-        let data = try await transport.send("GET", path, query: query, label: label)
+                                            as type: T.Type, decoder: PayloadDecoder, sleep: Sleep) async throws(APIError) -> T {
+        var answer = try await transport.answer("GET", path, query: query, label: label)
+        if answer.status == 429, let wait = retryWait(answer.header("Retry-After")) {
+            await sleep(wait)
+            answer = try await transport.answer("GET", path, query: query, label: label)
+        }
+        guard answer.isSuccess else { throw transport.error(for: answer, label: label) }
         do {
-            return try decoder.decode(type, from: data, resource: label)
+            return try decoder.decode(type, from: answer.body, resource: label)
         } catch {
             throw APIError(kind: .malformed, request: label, message: error.description)
         }
+    }
+
+    /// A `Retry-After` of whole seconds, `longestRetryWait` at most; nil otherwise (Monzo
+    /// documents neither the header nor a window: without one, the 429 is said, not waited).
+    static func retryWait(_ header: String?) -> TimeInterval? {
+        guard let text = header?.trimmingCharacters(in: .whitespaces), let seconds = Int(text), seconds >= 0,
+              TimeInterval(seconds) <= longestRetryWait else { return nil }
+        return TimeInterval(seconds)
     }
 
     private func mapEach<Record, Value>(_ records: [Record], _ label: String, name: (Record) -> String,
