@@ -238,7 +238,7 @@ public final class BunqConnection: Sendable, CustomStringConvertible {
                                    message: "\(label): bunq's rate limit: try again in a minute (HTTP 429)", status: 429)
                 }
                 retriedRate = true
-                await sleep(BunqPacer.waitAfter429(text: said, path: path))
+                await sleep(BunqPacer.waitAfter429(text: said, path: path, retryAfter: answer.header("Retry-After")))
                 continue
             }
             if auth == .session, answer.status == 401 || answer.status == 403, !reopened {

@@ -77,9 +77,13 @@ public final class BunqPacer: Sendable {
         }
     }
 
-    /// Seconds to wait after a 429: what its text names ("… X calls per Y seconds …"), else 3
-    /// (30 for the session endpoint); never more than a minute.
-    public static func waitAfter429(text: String?, path: String) -> Double {
+    /// Seconds to wait after a 429: a `Retry-After` of whole seconds if bunq sends one (it
+    /// documents none), else what its text names ("… X calls per Y seconds …"), else 3 (30 for
+    /// the session endpoint); never more than a minute.
+    public static func waitAfter429(text: String?, path: String, retryAfter: String? = nil) -> Double {
+        if let header = retryAfter?.trimmingCharacters(in: .whitespaces), let seconds = Int(header), seconds >= 0 {
+            return min(Double(seconds), 60)
+        }
         let fallback: Double = endpoint(path) == "/session-server" ? 30 : 3
         guard let text, let range = text.range(of: " per ") else { return fallback }
         let digits = text[range.upperBound...].prefix { $0.isNumber }

@@ -222,6 +222,10 @@ enum BunqFixture {
         #expect(BunqPacer.waitAfter429(text: nil, path: "/session-server") == 30)
         #expect(BunqPacer.waitAfter429(text: "slow down", path: "/user/1") == 3)
         #expect(BunqPacer.waitAfter429(text: "maximum of 1 calls per 99999 seconds", path: "/user/1") == 60)
+        // A Retry-After, if bunq ever sends one, wins over the text; a minute at most.
+        #expect(BunqPacer.waitAfter429(text: "maximum of 3 calls per 3 seconds", path: "/user/1", retryAfter: "5") == 5)
+        #expect(BunqPacer.waitAfter429(text: nil, path: "/user/1", retryAfter: "600") == 60)
+        #expect(BunqPacer.waitAfter429(text: nil, path: "/session-server", retryAfter: "Wed, 21 Oct 2015 07:28:00 GMT") == 30)
     }
 }
 
