@@ -167,7 +167,11 @@ public struct BunqAPI: BankAPI {
         return Account(id: accountId, name: current.description ?? "bunq", currency: accountCurrency,
                        createdAt: current.created.flatMap(Bunq.parseTime) ?? BunqAPI.earliest, holder: connection.userName,
                        accountNumber: current.iban, effectiveBalance: balance ?? nil)
+            .withFeedBalance(asOf: now())
     }
+
+    /// Activity is the main account's payments, as its balance is.
+    public var saysFeedBalance: Bool { true }
 
     /// Before bunq's first account (2015): the history's end when an account says no `created`.
     static let earliest = Date(timeIntervalSince1970: 1_420_070_400)

@@ -163,7 +163,11 @@ public struct MonzoAPI: BankAPI {
                        totalBalance: try balance.totalBalance.map { minor throws(MalformedPayload) in
                            try money(minor, balance.currency, "total_balance")
                        })
+            .withFeedBalance(asOf: now())
     }
+
+    /// Activity is the account's transactions (pot moves included), as `balance` is without pots.
+    public var saysFeedBalance: Bool { true }
 
     func balance() async throws(APIError) -> Monzo.Balance {
         try await get("/balance", query: [URLQueryItem(name: "account_id", value: account.id)], label: "GET /balance",

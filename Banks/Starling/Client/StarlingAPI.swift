@@ -128,7 +128,11 @@ public struct StarlingAPI: BankAPI {
                        sortCode: identifierValue.bankIdentifier.map(Account.formatSortCode),
                        accountNumber: identifierValue.accountIdentifier,
                        effectiveBalance: try balanceValue.effectiveBalance?.money("effectiveBalance"))
+            .withFeedBalance(asOf: now())
     }
+
+    /// Activity is the account's feed, pending rows included, as the effective balance is.
+    public var saysFeedBalance: Bool { true }
 
     private func holderName() async throws -> String? {
         if let name = known.withLock({ $0.holder }) { return name }

@@ -93,7 +93,7 @@ public struct UpAPI: BankAPI {
                                 rateLimit: rateLimit, now: now)
             // The listing just read the spending account: the first look at it asks nothing more.
             api.answerNextAsk(with: header(chosen, balance: try chosen.attributes.balance.money("attributes.balance"),
-                                           createdAt: api.createdAt))
+                                           createdAt: api.createdAt).withFeedBalance(asOf: now()))
             return api
         } catch {
             throw APIError(kind: .malformed, request: label, message: error.description)
@@ -178,8 +178,11 @@ public struct UpAPI: BankAPI {
         } catch {
             throw APIError(kind: .malformed, request: label, message: error.description)
         }
-        return UpAPI.header(fresh, balance: balance, createdAt: createdAt)
+        return UpAPI.header(fresh, balance: balance, createdAt: createdAt).withFeedBalance(asOf: now())
     }
+
+    /// Activity is the spending account's transactions (held ones included), as its balance is.
+    public var saysFeedBalance: Bool { true }
 
     /// The next `account()` answers `account` without asking (the start read it already).
     public func answerNextAsk(with account: Account) { directory.keepNext(account) }

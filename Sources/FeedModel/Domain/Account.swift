@@ -79,6 +79,17 @@ public struct Account: Hashable, Sendable {
     }
 }
 
+extension Account {
+    /// The account with its balance as the balance of what Activity lists (`feedBalance`), for a
+    /// bank whose Activity is this one account's movements: its journal then opens with the
+    /// balance less its rows, and hledger shows the bank's figure (issue 50.7).
+    public func withFeedBalance(asOf: Date) -> Account {
+        var account = self
+        account.feedBalance = effectiveBalance.map { FeedBalance(amount: $0, asOf: asOf, accounts: name.isEmpty ? "the account" : name) }
+        return account
+    }
+}
+
 /// The balance of what Activity lists, as a source says it (`Account.feedBalance`).
 public struct FeedBalance: Hashable, Sendable {
     public var amount: Money
