@@ -13,15 +13,27 @@ public struct DemoSave: Codable, Hashable, Sendable {
     public let at: Date
 }
 
+/// A goal the user made on the demo, as kept in the data folder (its photo is not kept).
+public struct DemoGoalKept: Codable, Hashable, Sendable {
+    public let id: GoalID
+    public let name: String
+    public let targetMinorUnits: Int64?
+    public let currency: String
+    public let at: Date
+}
+
 /// The demo's saves, kept in the data folder (`demo-saves.json`, 0600), so the demo behaves as an
 /// account does: a week saved stays saved, its goal keeps the money, the next run knows.
 /// Written whole (a new file renamed over the old) under an exclusive `flock`.
 public final class DemoSavesFile: Sendable {
     public let fileURL: URL
+    /// The goals the user made (`demo-goals.json`): a goal saved into must be there next run too.
+    public let goalsURL: URL
     private let lockURL: URL
 
     public init(directory: URL) {
         fileURL = directory.appendingPathComponent("demo-saves.json")
+        goalsURL = directory.appendingPathComponent("demo-goals.json")
         lockURL = directory.appendingPathComponent("demo-saves.lock")
     }
 
@@ -60,21 +72,47 @@ public final class DemoSavesFile: Sendable {
         }
     }
 
-    /// Forgets every save (`--reset-demo`).
-    public func reset() throws {
-        try withLock {
-            if unlink(fileURL.path) != 0 && errno != ENOENT { throw CocoaError(.fileWriteNoPermission) }
+    /// Every goal the user made, in the order made (none when there is no file).
+    public func goals() throws -> [DemoGoalKept] {
+        guard let data = try? Data(contentsOf: goalsURL) else { return [] }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode([DemoGoalKept].self, from: data)
+        } catch {
+            throw Damaged(description: "\(goalsURL.path) cannot be read; move it aside, or start the demo again with --reset-demo")
         }
     }
 
-    private func write(_ saves: [DemoSave]) throws {
+    /// Adds `goal` to the goals made.
+    public func keep(goal: DemoGoalKept) throws {
+        try withLock {
+            var goals = try goals()
+            guard !goals.contains(where: { $0.id == goal.id }) else { return }
+            goals.append(goal)
+            try write(goals, to: goalsURL)
+        }
+    }
+
+    /// Forgets every save and every goal made (`--reset-demo`).
+    public func reset() throws {
+        try withLock {
+            for url in [fileURL, goalsURL] where unlink(url.path) != 0 && errno != ENOENT {
+                throw CocoaError(.fileWriteNoPermission)
+            }
+        }
+    }
+
+    private func write(_ saves: [DemoSave]) throws { try write(saves, to: fileURL) }
+
+    private func write(_ value: some Encodable, to fileURL: URL) throws {
         let directory = fileURL.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = try encoder.encode(saves)
-        let temporary = directory.appendingPathComponent(".demo-saves.json.\(getpid())")
+        let data = try encoder.encode(value)
+        let temporary = directory.appendingPathComponent(".\(fileURL.lastPathComponent).\(getpid())")
         guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]),
               rename(temporary.path, fileURL.path) == 0 else {
             unlink(temporary.path)
@@ -89,8 +127,10 @@ public final class DemoSavesFile: Sendable {
     }
 }
 
-/// The demo with its saves kept (`DemoSavesFile`): the saves of earlier runs are applied again
-/// (at their times) before the first answer, and each new one is kept before it is answered.
+/// The demo with what the user did kept (`DemoSavesFile`): the goals made and the saves of earlier
+/// runs are made and applied again (in order, at their times) before the first answer, and each
+/// new one is kept before it is answered, so a goal saved into never vanishes while its week
+/// stays saved (issue 50.3). `--reset-demo` forgets both.
 public final class KeptDemoAPI: SavingsAPI {
     public let base: DemoSavingsAPI
     public let file: DemoSavesFile
@@ -101,10 +141,19 @@ public final class KeptDemoAPI: SavingsAPI {
         self.file = file
         restored = Task { [backend = base.backend, file] in
             do {
+                // The goals made first, each under the id it had (made again in the same order,
+                // the demo gives the same ids; where it does not, the saves follow the new ones).
+                var ids: [GoalID: GoalID] = [:]
+                for kept in try file.goals() {
+                    let currency = Currency.from(code: kept.currency) ?? .usd
+                    let target = kept.targetMinorUnits.map { Money(minorUnits: $0, currency: currency) }
+                    if let made = try? await backend.createGoal(name: kept.name, target: target) { ids[kept.id] = made.id }
+                }
                 for save in try file.saves() {
                     let amount = Money(minorUnits: save.minorUnits, currency: Currency.from(code: save.currency) ?? .usd)
-                    // A save into a goal this run does not have (made in an earlier run) is skipped.
-                    _ = try? await backend.transfer(goalId: save.goalId, transferId: save.transferId, amount: amount, at: save.at)
+                    // A save into a goal this run does not have is skipped.
+                    _ = try? await backend.transfer(goalId: ids[save.goalId] ?? save.goalId, transferId: save.transferId,
+                                                    amount: amount, at: save.at)
                 }
                 return nil
             } catch {
@@ -142,10 +191,23 @@ public final class KeptDemoAPI: SavingsAPI {
     }
 
     public func transactions(from: Date, to: Date) async throws -> [Transaction] { try await base.transactions(from: from, to: to) }
-    public func createGoal(name: String, target: Money?) async throws -> Goal { try await base.createGoal(name: name, target: target) }
+    public func createGoal(name: String, target: Money?) async throws -> Goal {
+        try await createGoal(name: name, target: target, photo: nil)
+    }
 
+    /// Made, then kept: a goal the file could not keep is said (it would vanish next run).
     public func createGoal(name: String, target: Money?, photo: Data?) async throws -> Goal {
-        try await base.createGoal(name: name, target: target, photo: photo)
+        try await ready()
+        let goal = try await base.createGoal(name: name, target: target, photo: photo)
+        do {
+            try file.keep(goal: DemoGoalKept(id: goal.id, name: goal.name, targetMinorUnits: goal.target?.minorUnits,
+                                             currency: (goal.target?.currency ?? goal.balance.currency).code, at: Date()))
+        } catch {
+            let label = "POST /savingsgoals"
+            throw APIError(kind: .rejected, request: label, message: "\(label): the goal was made for this run only: the demo's goals "
+                           + "cannot be kept (\(error))", status: 400)
+        }
+        return goal
     }
 
     public func imageData(at url: URL) async throws -> Data { try await base.imageData(at: url) }

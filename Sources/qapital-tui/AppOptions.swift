@@ -53,7 +53,7 @@ struct AppOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The config file (default: $XDG_CONFIG_HOME/qapital-tui/config.toml, if there is one).", valueName: "path"))
     var config: String?
 
-    @Flag(name: .customLong("reset-demo"), help: "Start the demo again: forget the saves it kept in the data folder.")
+    @Flag(name: .customLong("reset-demo"), help: "Start the demo again: forget the goals made and the saves it kept in the data folder.")
     var resetDemo = false
 
     @Flag(name: .customLong("allow-insecure-http"),

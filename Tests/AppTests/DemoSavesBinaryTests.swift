@@ -1,3 +1,5 @@
+import DemoData
+import FeedModel
 import Foundation
 import Testing
 import TestSupport
@@ -32,6 +34,33 @@ extension BlockingTests {
             let reset = try runProcess(TerminalSession.binary, save + ["--reset-demo"], environment: environment)
             #expect(reset.status == 0, "\(reset.stderr)")
             #expect(reset.stdout == first.stdout, "\(reset.stdout)")
+        }
+    
+        /// Issue 50.3: a goal made on the demo, and a week saved into it, were gone after a
+        /// restart while the record still said the week was saved. One process makes the goal
+        /// and saves into it (as the app does, through `KeptDemoAPI`); the binary, another
+        /// process, still has the goal with its money; `--reset-demo` forgets both.
+        @Test func aGoalMadeOnTheDemoStaysWithItsMoneyUntilReset() async throws {
+            let home = FileManager.default.temporaryDirectory.appendingPathComponent("demo-goals-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: home) }
+            let data = home.appendingPathComponent("data/qapital-tui")
+            let kept = KeptDemoAPI(base: DemoSavingsAPI(backend: DemoBackend(now: Date())), file: DemoSavesFile(directory: data))
+            let temp = try await kept.createGoal(name: "Temp", target: nil, photo: nil)
+            let amount = Money(minorUnits: 448, currency: .usd)
+            _ = try await kept.transfer(goalId: temp.id, transferId: UUID(), amount: amount)
+
+            let environment = ["PATH": "/usr/bin:/bin", "HOME": home.path, "XDG_CACHE_HOME": home.path + "/cache",
+                               "XDG_CONFIG_HOME": home.path + "/config", "XDG_DATA_HOME": home.path + "/data", "TZ": "Europe/London"]
+            let goals = try runProcess(TerminalSession.binary, ["goals", "--output", "csv"], environment: environment)
+            #expect(goals.status == 0, "\(goals.stderr)")
+            let row = goals.stdout.split(separator: "\n").first { $0.contains("Temp") }
+            #expect(row?.contains("4.48") == true, "\(goals.stdout)")
+            let attributes = try FileManager.default.attributesOfItem(atPath: data.appendingPathComponent("demo-goals.json").path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+            let reset = try runProcess(TerminalSession.binary, ["goals", "--output", "csv", "--reset-demo"], environment: environment)
+            #expect(reset.status == 0, "\(reset.stderr)")
+            #expect(!reset.stdout.contains("Temp"), "\(reset.stdout)")
         }
     }
 }
