@@ -136,6 +136,94 @@ import TestSupport
         await server.stop()
     }
 
+    /// The Round-ups tab's path (`RoundUpStore`, the same saver) under the same schedules: `s`
+    /// pressed again while the tab says it failed or may have moved, as a user would, then once
+    /// over a clean wire. The week moves once; a tab that said "Saved" had moved it, one that
+    /// said "failed" (nothing moved) had not.
+    @Test(arguments: ["qapital", "starling", "monzo", "bunq"])
+    func theTabsSaveMovesTheWeekOnceAndSaysSoTruly(kind: String) async throws {
+        let count = kind == "bunq" ? max(1, Self.schedules / 5) : max(1, Self.schedules / 2)
+        for seed in Self.firstSeed..<(Self.firstSeed + count) {
+            try await Self.saveInTheTab(Self.source(kind), seed: seed + 1_000)
+        }
+    }
+
+    @MainActor
+    static func saveInTheTab(_ source: Source, seed: UInt64) async throws {
+        let (handler, path) = try source.serve()
+        let server = try DemoHTTPServer(handler: handler)
+        try await server.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wire-tab-\(source.kind)-\(seed)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let schedule = Schedule(seed: seed)
+        let proxy = try FaultProxy(upstreamPort: UInt16(await server.baseURL.port ?? 0)) { schedule.fault(for: $0) }
+        defer {
+            proxy.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        do {
+            let direct = URL(string: (await server.baseURL).absoluteString + path)!
+            let clean = try await source.connect(direct, nil, folder.appendingPathComponent("bunq-clean"))
+            let target = try #require(try await clean.goals().first { $0.status == .active })
+            func balance() async throws -> Money { try #require(try await clean.goals().first { $0.id == target.id }).balance }
+            let calendar = Week.calendar(in: TimeZone(identifier: "Europe/London")!)
+            let week = Week(containing: fixedNow, calendar: calendar).previous
+            let total = RoundUp.Summary(transactions: try await clean.transactions(from: week.start, to: week.end).filter { week.contains($0.timestamp) },
+                                        accountCurrency: source.currency, step: nil).saveable
+            let start = try await balance()
+            let identity = SaveIdentity(source: "\(source.kind) tab", account: "")
+            let record = MemoryRoundUpRecord()
+            var story: [String] = []
+            // The app keeps one connection (bunq: one session) for the run.
+            var connected: (any SavingsAPI)?
+            for attempt in 0..<6 {
+                if attempt >= 4 { schedule.heal() }
+                if connected == nil { connected = try? await source.connect(URL(string: proxy.url + path)!, nil, folder.appendingPathComponent("bunq")) }
+                guard let api = connected else {
+                    story.append("attempt \(attempt): no connection")
+                    continue
+                }
+                let probe = EventProbe<StoreEvent>()
+                let goals = GoalStore(api: api, events: probe.sink)
+                goals.load()
+                #expect(await probe.wait { goals.status != .loading })
+                let store = RoundUpStore(api: api, goals: goals, accountCurrency: source.currency, calendar: calendar, now: { fixedNow },
+                                         events: probe.sink, saver: RoundUpSaver(identity: identity, record: record))
+                store.showPreviousWeek()
+                #expect(await probe.wait { !store.status.isLoading })
+                let before = try await balance()
+                if store.progress?.pending != nil {
+                    #expect(store.retryTransfer())
+                } else {
+                    do { try store.save(into: goals.goal(id: target.id) ?? target) } catch {
+                        story.append("attempt \(attempt): \(error)")
+                        if case .alreadySaved = error { break }
+                        continue
+                    }
+                }
+                #expect(await probe.wait { store.transfer?.isSending == false })
+                let moved = (try await balance() - before).minorUnits
+                let phase = store.transfer?.phase
+                story.append("attempt \(attempt): moved \(moved): \(String(describing: phase))")
+                switch phase {
+                // Saved: it has moved (now, or by an earlier attempt whose answer was lost).
+                case .succeeded?: #expect(try await balance() - start == total, "said saved: \(story)")
+                case .failed?: #expect(moved == 0, "said failed (nothing moved), moved: \(story)")
+                case .savedElsewhere?: #expect(moved == 0, "said saved elsewhere, moved: \(story)")
+                default: break
+                }
+                if case .succeeded? = phase { break }
+                if case .savedElsewhere? = phase { break }
+            }
+            let grew = try await balance() - start
+            #expect(grew == total, "seed \(seed), \(source.kind): the week moved \(grew.formatted), not \(total.formatted) once: \(story)")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     /// Creating a goal has no key on any source: under generated faults, the creator looks after
     /// a lost answer and never sends again by itself; the user presses Enter again only when it
     /// says no goal was made. In the end exactly one goal of the name exists, and every word was true.
