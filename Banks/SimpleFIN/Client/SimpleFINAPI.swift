@@ -43,6 +43,8 @@ public struct SimpleFINAPI: BankAPI {
         public var targets: [String: String]
         /// Spending accounts; nil: every ISO-currency account that is not a goal.
         public var spending: [String]?
+        /// Where the config file is, as the note without goals shows it (`~/.config/qapital-tui/config.toml`).
+        public var configFileShown = "the config file"
 
         public init(goals: [String] = [], targets: [String: String] = [:], spending: [String]? = nil) {
             self.goals = goals
@@ -134,6 +136,8 @@ public struct SimpleFINAPI: BankAPI {
     /// The budget's warning or stop, else the Bridge's problems, else the data's age.
     public var statusNote: String? {
         var parts: [String] = startNote.map { [$0] } ?? []
+        // The way out of an empty Goals tab first: it is what a new user needs.
+        if let noGoals = SimpleFINMapping(store: session.snapshot, settings: settings).noGoalsNote { parts.append(noGoals) }
         if let note = budget.note { parts.append(note) }
         if let problem = session.lastProblem { parts.append(problem) }
         let store = session.snapshot

@@ -28,6 +28,17 @@ public struct SimpleFINMapping: Sendable {
     }
 
     /// The accounts named in `goals`, in the config file's order (ISO currencies only).
+    /// Without goals in the config file, where to put them, a line to copy, and the accounts to
+    /// choose from (issue 50.13): no dead end.
+    public var noGoalsNote: String? {
+        guard goalAccounts.isEmpty, !store.accounts.isEmpty else { return nil }
+        let names = store.accounts.map { TextSanitizer.clean($0.name) }.filter { !$0.isEmpty }
+        // A savings account makes the best example; else the second account (the first is spending).
+        let example = names.first { $0.localizedCaseInsensitiveContains("sav") } ?? names.dropFirst().first ?? names.first ?? "Savings"
+        let listed = names.count > 3 ? names.prefix(3).joined(separator: ", ") + " +\(names.count - 3)" : names.joined(separator: ", ")
+        return "No goals: add [simplefin] goals = \"\(example)\" to \(settings.configFileShown) (accounts: \(listed))"
+    }
+
     public var goalAccounts: [SimpleFIN.AccountRecord] {
         namedGoalAccounts.filter { SimpleFINCurrency($0.currency).iso != nil }
     }

@@ -39,12 +39,13 @@ public enum SimpleFINStart {
     /// `--api-url` named another origin, which the credential must then have.
     public static func connect(_ request: BankRequest, environment: [String: String],
                                now: @escaping @Sendable () -> Date = { Date() }) async throws(APIError) -> SimpleFINAPI {
-        let settings: SimpleFINAPI.Settings
+        var settings: SimpleFINAPI.Settings
         do {
             settings = try SimpleFINAPI.Settings.read(request.settings)
         } catch {
             throw APIError(kind: .rejected, request: "config", message: error.message)
         }
+        settings.configFileShown = SimpleFINStart.configFileShown(environment)
         let credential: SimpleFINCredential
         do {
             credential = try SimpleFINCredential.read(request.token)
@@ -93,6 +94,13 @@ public enum SimpleFINStart {
     }
 
     /// `$XDG_CACHE_HOME/qapital-tui` (default `~/.cache/qapital-tui`); `QAPITAL_CACHE_DIR` when set.
+    /// `~/.config/qapital-tui/config.toml`, or where `$XDG_CONFIG_HOME` puts it, with `~` for `$HOME`.
+    static func configFileShown(_ environment: [String: String]) -> String {
+        let path = ConfigFolder.url(environment: environment).appendingPathComponent("config.toml").path
+        guard let home = environment["HOME"], home.hasPrefix("/"), path.hasPrefix(home + "/") else { return path }
+        return "~" + path.dropFirst(home.count)
+    }
+
     static func cacheDirectory(_ environment: [String: String]) -> URL? {
         if let given = environment["QAPITAL_CACHE_DIR"], given.hasPrefix("/") { return URL(fileURLWithPath: given) }
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {

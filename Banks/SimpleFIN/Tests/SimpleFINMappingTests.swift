@@ -11,6 +11,16 @@ import Testing
         return store
     }
 
+    /// Issue 50.13: without goals the note says where they go, a line to copy (a savings
+    /// account's name) and the accounts to choose from; with goals it says nothing.
+    @Test func withoutGoalsTheNoteShowsTheWayOut() throws {
+        let note = try #require(SimpleFINMapping(store: try store(), settings: .init()).noGoalsNote)
+        #expect(note.hasPrefix("No goals: add [simplefin] goals = \"High-Yield Savings\" to "), "\(note)")
+        #expect(note.contains(" to the config file (accounts: "), "\(note)")
+        #expect(note.contains("High-Yield Savings"))
+        #expect(SimpleFINMapping(store: try store(), settings: .init(goals: ["High-Yield Savings"])).noGoalsNote == nil)
+    }
+
     @Test func goalsFromTheConfigFile() throws {
         let mapping = SimpleFINMapping(store: try store(), settings: .init(goals: ["High-Yield Savings", "ACT-5", "Nope"],
                                                                            targets: ["High-Yield Savings": "10000"]))
