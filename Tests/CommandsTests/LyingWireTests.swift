@@ -62,6 +62,54 @@ import TestSupport
                                  })
     }
 
+    /// A source's look-alike behind a `FaultProxy` running `script`, with a folder of its own
+    /// (removed after): what each test here starts from.
+    struct Wire {
+        /// The look-alike's API, straight and through the proxy.
+        let direct: URL
+        let through: URL
+        let proxy: FaultProxy
+        let folder: URL
+        /// The app's `--log-file`: one line per request it chose to send.
+        var logPath: String { folder.appendingPathComponent("requests.log").path }
+
+        /// No copy sent by the transport: every request of `methods` the proxy read is one the app logged.
+        func expectNoCopies(_ methods: [String] = ["POST", "PUT", "PATCH", "DELETE"], story: String) throws {
+            let sent = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n").map { line in
+                line.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+            }
+            for method in methods {
+                let read = proxy.requests.filter { $0.request.method == method }.count
+                #expect(read == sent.filter { $0 == method }.count,
+                        "\(method): the proxy read \(read), the app sent \(sent.filter { $0 == method }.count): \(story)")
+            }
+        }
+    }
+
+    static func withWire(_ source: Source, _ name: String, isolation: isolated (any Actor)? = #isolation,
+                         script: @escaping @Sendable (FaultProxy.Request) -> FaultProxy.Fault,
+                         _ body: (Wire) async throws -> Void) async throws {
+        let (handler, path) = try source.serve()
+        let server = try DemoHTTPServer(handler: handler)
+        try await server.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wire-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let base = await server.baseURL
+        let proxy = try FaultProxy(upstreamPort: UInt16(base.port ?? 0), script: script)
+        defer {
+            proxy.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+        do {
+            try await body(Wire(direct: URL(string: base.absoluteString + path)!, through: URL(string: proxy.url + path)!,
+                                proxy: proxy, folder: folder))
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     static func source(_ kind: String) -> Source {
         switch kind {
         case "starling": .starling
@@ -92,14 +140,9 @@ import TestSupport
     @Test(arguments: ["qapital", "starling", "monzo", "bunq"])
     func aSaveWhoseConnectionDiesIsCheckedNotResent(kind: String) async throws {
         let source = Self.source(kind)
-        let (handler, path) = try source.serve()
-        let server = try DemoHTTPServer(handler: handler)
-        try await server.start()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wire-dies-\(kind)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let dropped = Locked(false)
         // bunq's handshake is a POST too: only the payment (the first after the session) is dropped.
-        let proxy = try FaultProxy(upstreamPort: UInt16(await server.baseURL.port ?? 0)) { request in
+        let script: @Sendable (FaultProxy.Request) -> FaultProxy.Fault = { request in
             guard request.method != "GET",
                   !["/installation", "/device-server", "/session-server"].contains(where: request.target.hasSuffix) else { return .pass }
             return dropped.withLock { done in
@@ -107,13 +150,8 @@ import TestSupport
                 return done ? .pass : .dropAfterRequest
             }
         }
-        defer {
-            proxy.stop()
-            try? FileManager.default.removeItem(at: folder)
-        }
-        do {
-            let logPath = folder.appendingPathComponent("requests.log").path
-            let api = try await source.connect(URL(string: proxy.url + path)!, try RequestLog(path: logPath), folder.appendingPathComponent("bunq"))
+        try await Self.withWire(source, "dies-\(kind)", script: script) { wire in
+            let api = try await source.connect(wire.through, try RequestLog(path: wire.logPath), wire.folder.appendingPathComponent("bunq"))
             let goal = try #require(try await api.goals().first { $0.status == .active })
             let identity = SaveIdentity(source: "\(kind) dies", account: "")
             let record = MemoryRoundUpRecord()
@@ -123,17 +161,10 @@ import TestSupport
             #expect(out.value.hasPrefix("saved "), "\(out.value)")
             #expect(out.value.contains("(its first answer was lost; checking found it moved once)") || kind == "bunq", "\(out.value)")
             #expect(dropped.withLock { $0 })
-            let sent = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
-            let changing = proxy.requests.filter { $0.request.method != "GET" }
-            #expect(changing.count == sent.filter { !$0.split(separator: " ")[1].hasPrefix("GET") }.count,
-                    "copies: \(changing.map { "\($0.request.method) \($0.request.target) \($0.fault)" })")
+            try wire.expectNoCopies(story: "\(wire.proxy.requests.map { "\($0.request.method) \($0.request.target) \($0.fault)" })")
             // The dropped request came after a read on a connection kept alive.
-            #expect(proxy.requests.contains { $0.request.requestOnConnection > 0 })
-        } catch {
-            await server.stop()
-            throw error
+            #expect(wire.proxy.requests.contains { $0.request.requestOnConnection > 0 })
         }
-        await server.stop()
     }
 
     /// The Round-ups tab's path (`RoundUpStore`, the same saver) under the same schedules: `s`
@@ -150,20 +181,10 @@ import TestSupport
 
     @MainActor
     static func saveInTheTab(_ source: Source, seed: UInt64) async throws {
-        let (handler, path) = try source.serve()
-        let server = try DemoHTTPServer(handler: handler)
-        try await server.start()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wire-tab-\(source.kind)-\(seed)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let schedule = Schedule(seed: seed)
-        let proxy = try FaultProxy(upstreamPort: UInt16(await server.baseURL.port ?? 0)) { schedule.fault(for: $0) }
-        defer {
-            proxy.stop()
-            try? FileManager.default.removeItem(at: folder)
-        }
-        do {
-            let direct = URL(string: (await server.baseURL).absoluteString + path)!
-            let clean = try await source.connect(direct, nil, folder.appendingPathComponent("bunq-clean"))
+        try await withWire(source, "tab-\(source.kind)-\(seed)", script: { schedule.fault(for: $0) }) { wire in
+            let folder = wire.folder
+            let clean = try await source.connect(wire.direct, nil, folder.appendingPathComponent("bunq-clean"))
             let target = try #require(try await clean.goals().first { $0.status == .active })
             func balance() async throws -> Money { try #require(try await clean.goals().first { $0.id == target.id }).balance }
             let calendar = Week.calendar(in: TimeZone(identifier: "Europe/London")!)
@@ -178,7 +199,7 @@ import TestSupport
             var connected: (any SavingsAPI)?
             for attempt in 0..<6 {
                 if attempt >= 4 { schedule.heal() }
-                if connected == nil { connected = try? await source.connect(URL(string: proxy.url + path)!, nil, folder.appendingPathComponent("bunq")) }
+                if connected == nil { connected = try? await source.connect(wire.through, nil, folder.appendingPathComponent("bunq")) }
                 guard let api = connected else {
                     story.append("attempt \(attempt): no connection")
                     continue
@@ -195,9 +216,9 @@ import TestSupport
                 if store.progress?.pending != nil {
                     #expect(store.retryTransfer())
                 } else {
-                    do { try store.save(into: goals.goal(id: target.id) ?? target) } catch {
-                        story.append("attempt \(attempt): \(error)")
-                        if case .alreadySaved = error { break }
+                    do { try store.save(into: goals.goal(id: target.id) ?? target) } catch let problem as RoundUpStore.SaveProblem {
+                        story.append("attempt \(attempt): \(problem)")
+                        if case .alreadySaved = problem { break }
                         continue
                     }
                 }
@@ -217,11 +238,7 @@ import TestSupport
             }
             let grew = try await balance() - start
             #expect(grew == total, "seed \(seed), \(source.kind): the week moved \(grew.formatted), not \(total.formatted) once: \(story)")
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     /// Creating a goal has no key on any source: under generated faults, the creator looks after
@@ -239,30 +256,19 @@ import TestSupport
 
     @MainActor
     static func create(_ source: Source, seed: UInt64) async throws {
-        let (handler, path) = try source.serve()
-        let server = try DemoHTTPServer(handler: handler)
-        try await server.start()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wire-goal-\(source.kind)-\(seed)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let schedule = Schedule(seed: seed)
-        let proxy = try FaultProxy(upstreamPort: UInt16(await server.baseURL.port ?? 0)) { schedule.fault(for: $0) }
-        defer {
-            proxy.stop()
-            try? FileManager.default.removeItem(at: folder)
-        }
-        do {
-            let direct = URL(string: (await server.baseURL).absoluteString + path)!
-            let clean = try await source.connect(direct, nil, folder.appendingPathComponent("bunq-clean"))
+        try await withWire(source, "goal-\(source.kind)-\(seed)", script: { schedule.fault(for: $0) }) { wire in
+            let folder = wire.folder
+            let clean = try await source.connect(wire.direct, nil, folder.appendingPathComponent("bunq-clean"))
             func made() async throws -> Int { try await clean.goals().filter { $0.name == Self.goalName }.count }
-            let logPath = folder.appendingPathComponent("requests.log").path
-            let log = try RequestLog(path: logPath)
+            let log = try RequestLog(path: wire.logPath)
             var story: [String] = []
             var created = false
             for attempt in 0..<6 where !created {
                 if attempt >= 4 { schedule.heal() }
                 let api: any SavingsAPI
                 do {
-                    api = try await source.connect(URL(string: proxy.url + path)!, log, folder.appendingPathComponent("bunq"))
+                    api = try await source.connect(wire.through, log, folder.appendingPathComponent("bunq"))
                 } catch {
                     story.append("attempt \(attempt): no connection: \(error)")
                     continue
@@ -290,18 +296,8 @@ import TestSupport
                 }
             }
             #expect(try await made() == 1, "seed \(seed), \(source.kind): \(story)")
-            let sent = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n").map { line in
-                line.split(separator: " ").dropFirst().first.map(String.init) ?? ""
-            }
-            for method in ["POST", "PUT"] {
-                let read = proxy.requests.filter { $0.request.method == method }.count
-                #expect(read == sent.filter { $0 == method }.count, "\(method) copies: seed \(seed), \(source.kind): \(story)")
-            }
-        } catch {
-            await server.stop()
-            throw error
+            try wire.expectNoCopies(story: "seed \(seed), \(source.kind): \(story)")
         }
-        await server.stop()
     }
 
     /// What the proxy does to a state-changing request, and (rarely) to a read.
@@ -332,32 +328,14 @@ import TestSupport
 
     /// One schedule against one source: faulty runs until one ends the week, then a clean one.
     static func run(_ source: Source, seed: UInt64, faultyRuns: Int = 4) async throws {
-        let (handler, path) = try source.serve()
-        let server = try DemoHTTPServer(handler: handler)
-        try await server.start()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wire-\(source.kind)-\(seed)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let schedule = Schedule(seed: seed)
-        let proxy = try FaultProxy(upstreamPort: UInt16(await server.baseURL.port ?? 0)) { schedule.fault(for: $0) }
-        defer {
-            proxy.stop()
-            try? FileManager.default.removeItem(at: folder)
+        try await withWire(source, "\(source.kind)-\(seed)", script: { schedule.fault(for: $0) }) { wire in
+            try await check(source, wire: wire, schedule: schedule, seed: seed, faultyRuns: faultyRuns)
         }
-        do {
-            try await check(source, path: path, server: await server.baseURL, proxy: proxy, schedule: schedule, folder: folder,
-                            seed: seed, faultyRuns: faultyRuns)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
     }
 
-    private static func check(_ source: Source, path: String, server: URL, proxy: FaultProxy, schedule: Schedule, folder: URL,
-                              seed: UInt64, faultyRuns: Int) async throws {
-        let direct = URL(string: server.absoluteString + path)!
-        let through = URL(string: proxy.url + path)!
-        let logPath = folder.appendingPathComponent("requests.log").path
+    private static func check(_ source: Source, wire: Wire, schedule: Schedule, seed: UInt64, faultyRuns: Int) async throws {
+        let (direct, through, folder, logPath) = (wire.direct, wire.through, wire.folder, wire.logPath)
         let log = try RequestLog(path: logPath)
         // bunq's context (its session) is kept between runs, as the binary keeps it.
         let bunqContext = folder.appendingPathComponent("bunq")
@@ -416,12 +394,6 @@ import TestSupport
         let parts = RoundUpRecordFile(directory: recordFolder, identity: identity).parts(week: week.isoLabel)
         #expect(parts.map(\.state) == [.saved] || parts.map(\.state) == [.savedElsewhere], "\(context)")
         // No copy sent by the transport: every state-changing request the proxy read is one the app sent.
-        let sent = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n").map { line in
-            line.split(separator: " ").dropFirst().first.map(String.init) ?? ""
-        }
-        for method in ["POST", "PUT", "PATCH", "DELETE"] {
-            let read = proxy.requests.filter { $0.request.method == method }.count
-            #expect(read == sent.filter { $0 == method }.count, "\(method): the proxy read \(read), the app sent \(sent.filter { $0 == method }.count): \(context)")
-        }
+        try wire.expectNoCopies(story: context)
     }
 }
