@@ -136,6 +136,32 @@ public struct TerminalCapabilities: Hashable, Sendable {
     /// The cell size to scale pictures to.
     public var pictureCellPixels: PixelSize { cellPixels ?? Self.assumedCellPixels }
 
+    /// A note when `TERM` names another terminal than the one that answered (issue 50.1): keys
+    /// such a terminal sends may be missing from `TERM`'s terminfo (tmux's Home is `ESC [1~`,
+    /// which xterm's does not list). The app decodes the common ones whatever `TERM` says.
+    static func termMismatch(term: String, name: String?, multiplexer: String?) -> String? {
+        let expected: (String, [String])?
+        let lowerName = (name ?? "").lowercased()
+        if multiplexer == "tmux" || lowerName.hasPrefix("tmux") {
+            expected = ("tmux", ["tmux", "screen"])
+        } else if multiplexer == "screen" {
+            expected = ("screen", ["screen"])
+        } else if lowerName.hasPrefix("kitty") {
+            expected = ("kitty", ["xterm-kitty"])
+        } else if lowerName.hasPrefix("foot") {
+            expected = ("foot", ["foot"])
+        } else if lowerName.hasPrefix("wezterm") {
+            expected = ("WezTerm", ["wezterm", "xterm"])
+        } else {
+            expected = nil
+        }
+        guard let (terminal, prefixes) = expected, !term.isEmpty, !prefixes.contains(where: { term.hasPrefix($0) }) else { return nil }
+        let suggested = terminal == "tmux" ? "tmux-256color (tmux: set -g default-terminal tmux-256color)"
+            : terminal == "screen" ? "screen-256color" : terminal == "kitty" ? "xterm-kitty" : prefixes[0]
+        return "note: TERM is \(term) but the terminal is \(terminal): keys it sends may be missing from \(term)'s terminfo "
+            + "(the app reads Home, End and the others anyway); TERM=\(suggested) matches it"
+    }
+
     /// What `qapital-tui doctor` prints: one line per capability, with why.
     public func report(term: String, elapsedMilliseconds: Int?, asked: Bool = true) -> [String] {
         var lines: [String] = []
@@ -143,6 +169,7 @@ public struct TerminalCapabilities: Hashable, Sendable {
         if !asked { answered = "not asked: not a terminal, or TERM is dumb or linux" }
         lines.append("terminal: \(term.isEmpty ? "(TERM not set)" : term)\(name.map { ", " + $0 } ?? "") (\(reasons["probe"] ?? answered))")
         if let multiplexer { lines.append("inside: \(multiplexer)") }
+        if let mismatch = Self.termMismatch(term: term, name: name, multiplexer: multiplexer) { lines.append(mismatch) }
         lines.append("pictures: \(graphics.displayName) (\(reasons["graphics"] ?? ""))")
         lines.append("synchronized output: \(synchronizedOutput ? "yes" : "no") (\(reasons["sync"] ?? ""))")
         lines.append("truecolor: \(truecolor ? "yes" : "no") (\(reasons["truecolor"] ?? ""))")

@@ -178,6 +178,19 @@ import Testing
         #expect(lines.contains("synchronized output: yes (DECRQM 2026 answered 2)"))
         #expect(lines.contains("truecolor: yes (COLORTERM=truecolor)"))
         #expect(lines.contains("cell: 10 × 20 pixels"))
+        #expect(!lines.contains { $0.hasPrefix("note: TERM") }, "TERM matches kitty")
+    }
+
+    /// Issue 50.1: `doctor` notes a TERM that names another terminal than the one that answered.
+    @Test func theDoctorNotesATermThatDoesNotMatch() {
+        let inTmux = Self.decide(Self.tmux, ["TERM": "xterm", "TMUX": "/tmp/tmux-0/default,1,0"]).report(term: "xterm", elapsedMilliseconds: 2)
+        #expect(inTmux.contains("note: TERM is xterm but the terminal is tmux: keys it sends may be missing from xterm's terminfo "
+                                + "(the app reads Home, End and the others anyway); TERM=tmux-256color (tmux: set -g default-terminal tmux-256color) matches it"),
+                "\(inTmux)")
+        let kittyAsXterm = Self.decide(Self.kitty, ["TERM": "xterm-256color"]).report(term: "xterm-256color", elapsedMilliseconds: 2)
+        #expect(kittyAsXterm.contains { $0.hasPrefix("note: TERM is xterm-256color but the terminal is kitty") }, "\(kittyAsXterm)")
+        let tmuxAsScreen = Self.decide(Self.tmux, ["TERM": "screen-256color", "TMUX": "x"]).report(term: "screen-256color", elapsedMilliseconds: 2)
+        #expect(!tmuxAsScreen.contains { $0.hasPrefix("note: TERM") })
     }
 }
 
