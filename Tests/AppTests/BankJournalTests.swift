@@ -120,6 +120,8 @@ import UpClient
         // Everyday Checking $1,234.56 and Maple Visa −$41.20, as `serve --api simplefin` gives them.
         #expect(balances["assets:simplefin:account"] == Int64(123_456 - 4_120), "\(balances)")
         #expect(out.value.contains("assets:simplefin:account  0.00 USD = 1193.36 USD"))
+        // Issue 50.7: money moved into a goal account is the goal's, as on every other source.
+        #expect(balances.keys.contains { $0.hasPrefix("assets:simplefin:savings:") }, "\(balances.keys.sorted())")
         #expect(balances["total"] == 0 || balances["total"] == nil)
         await server.stop()
     }

@@ -223,19 +223,40 @@ public struct SimpleFINMapping: Sendable {
     }
 
     /// The spending accounts' transactions merged, newest first, one account name per row;
-    /// pending marked; an unreadable amount shown with its text, in no sum.
+    /// pending marked; an unreadable amount shown with its text, in no sum. Money out matched by
+    /// the opposite amount in a goal account within `transferWindow` is a move into that goal
+    /// (issue 50.7: the journal books it to the goal's account, as every other source does);
+    /// each goal row is matched once.
     public func activities(from: Date, to: Date) -> ActivityPage {
         let several = spendingAccounts.count > 1
-        let activities = spendingRows(from: from, to: to).map { account, row -> Activity in
+        var goalRows = goalAccounts.flatMap { account in
+            replacingPendingTwins(store.transactions[account.key] ?? []).map { (account: account, row: $0, used: false) }
+        }
+        func goalMove(_ row: SimpleFIN.TransactionRecord, _ amount: Money?) -> GoalID? {
+            guard let amount, amount.minorUnits < 0 else { return nil }
+            let digits = amount.currency.minorDigits
+            guard let index = goalRows.indices.first(where: { index in
+                let other = goalRows[index]
+                return !other.used && abs(other.row.time - row.time) <= SimpleFINMapping.transferWindow
+                    && SimpleFINAmount.minorUnits(other.row.amount, minorDigits: digits) == -amount.minorUnits
+                    && SimpleFINCurrency(other.account.currency).iso == amount.currency
+            }) else { return nil }
+            goalRows[index].used = true
+            return GoalID(goalRows[index].account.key)
+        }
+        let activities = spendingRows(from: from, to: to).sorted { $0.row.time != $1.row.time ? $0.row.time > $1.row.time : $0.row.id < $1.row.id }
+            .map { account, row -> Activity in
             let currency = SimpleFINCurrency(account.currency)
             let amount = SimpleFINMapping.money(row.amount, currency)
             var text = TextSanitizer.clean(row.label)
             if several { text += " · " + TextSanitizer.clean(account.name) }
             if row.isPending { text += " (pending)" }
             if amount == nil { text += " — unreadable amount \"\(TextSanitizer.clean(String(row.amount.prefix(30))))\"" }
+            let goal = goalMove(row, amount)
             return Activity(id: account.key + "/" + row.id, message: MarkupText(runs: [.init(text)]),
                             amount: amount ?? .zero(currency.iso ?? accountCurrency), userId: SimpleFINMapping.holderId,
-                            timestamp: Date(timeIntervalSince1970: Double(row.time)), kind: amount == nil ? .void : .other)
+                            timestamp: Date(timeIntervalSince1970: Double(row.time)),
+                            kind: amount == nil ? .void : goal == nil ? .other : .moveToGoal, goalId: goal)
         }.sorted { $0.timestamp != $1.timestamp ? $0.timestamp > $1.timestamp : $0.id < $1.id }
         return ActivityPage(oldest: oldest, activities: activities)
     }
