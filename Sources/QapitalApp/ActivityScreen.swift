@@ -185,10 +185,10 @@ final class ActivityScreen: TabScreen {
         let room = row.width - TextWidth.of(label) - tailWidth - 1
         let shown = min(weeks.count, room)
         guard shown >= Sparkline.minimumWidth else { return }
-        var x = row.x + buffer.write(label, x: row.x, y: row.y, style: muted)
-        Sparkline(values: weeks.suffix(shown).map(\.total.minorUnits)).draw(into: &buffer, rect: Rect(x: x, y: row.y, width: shown, height: 1))
-        x += shown
-        buffer.write(tail, x: x, y: row.y, maxWidth: row.maxX - x)
+        let parts = row.columns([.length(TextWidth.of(label)), .length(shown), .fill(1)])
+        buffer.write(label, x: parts[0].x, y: row.y, style: muted)
+        Sparkline(values: weeks.suffix(shown).map(\.total.minorUnits)).draw(into: &buffer, rect: parts[1])
+        buffer.write(tail, x: parts[2].x, y: row.y, maxWidth: parts[2].width)
     }
 
     @MainActor
@@ -313,7 +313,7 @@ final class ActivityScreen: TabScreen {
         DisplayFormat.drawMessageRow(activity.message, who: users.who(for: activity.userId, in: activity.message, holder: holder), whoFrom: 50,
                                      amount: activity.amount, amountWidth: 10, filter: filter, into: &buffer, x: x, row: row)
         // Declined or reversed: nothing moved, so the row is dimmed (and left out of every sum).
-        if activity.isVoid { buffer.patch(Rect(x: x, y: row.y, width: row.maxX - x, height: 1), with: voidStyle) }
+        if activity.isVoid { buffer.patch(row.columns([.length(x - row.x), .fill(1)])[1], with: voidStyle) }
     }
 
     static let voidStyle = Style(fg: .role(.muted), attributes: .dim)

@@ -62,7 +62,7 @@ struct AppFrame {
         if buffer.cursor == nil, let row = (body.y..<body.maxY).first(where: { y in
             (body.x..<body.maxX).contains { buffer[$0, y].scalar != " " }
         }) {
-            buffer.placeCursor(onTextOf: Rect(x: body.x, y: row, width: body.width, height: 1))
+            buffer.placeCursor(onTextOf: body.row(row - body.y))
         }
         status.draw(into: &buffer, rect: area.bottom(statusLines), filter: screen.filter, hints: hints(data.keys), cachedAt: cachedAt,
                     refreshKey: data.keys[.refresh])

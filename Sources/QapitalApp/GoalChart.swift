@@ -43,7 +43,7 @@ enum GoalChart {
     static func draw(goal: Goal, feed: [FeedItem], now: Date, calendar: Calendar, format: DisplayFormat,
                      into buffer: inout CellBuffer, rect: Rect) -> Bool {
         guard !feed.isEmpty, rect.height >= 3, rect.width >= minimumWidth else { return false }
-        let chartRect = Rect(x: rect.x + 1, y: rect.y, width: rect.width - 2, height: rect.height - 2)
+        let chartRect = rect.rows([.fill(1), .length(2)])[0].inset(dx: 1, dy: 0)
         let history = BalanceHistory(current: goal.balance, feed: feed)
         let chart = chart(goal: goal, history: history, now: now, format: format, rect: chartRect)
         guard chart.draw(into: &buffer, rect: chartRect) else { return false }

@@ -271,7 +271,7 @@ final class GoalListScreen: TabScreen {
         if images != nil {
             // The picture, 16×8 cells (16×16 pixels) where there is room, else half that.
             let rows = inner.height >= 24 ? 8 : 4
-            let rect = Rect(x: inner.x, y: y, width: min(rows * 2, width), height: min(rows, inner.maxY - y))
+            let rect = inner.rows([.length(rows)])[0].columns([.length(rows * 2)])[0]
             if !Pictures.draw(goal.imageURL, images: images, columns: rows * 2, rows: rows, into: &buffer,
                               x: rect.x, y: rect.y, clip: rect) {
                 Pictures.monogramBlock(goal.name, tint: goal.tint, colors: colors, rect: rect, into: &buffer)
@@ -279,7 +279,7 @@ final class GoalListScreen: TabScreen {
             y += rows
         } else {
             // One block of two lines, its letters once.
-            Pictures.monogramBlock(goal.name, tint: goal.tint, colors: colors, rect: Rect(x: inner.x, y: y, width: min(8, width), height: min(2, inner.maxY - y)),
+            Pictures.monogramBlock(goal.name, tint: goal.tint, colors: colors, rect: inner.rows([.length(2)])[0].columns([.length(8)])[0],
                                    into: &buffer)
             y += 2
         }

@@ -1,8 +1,9 @@
 import FeedModel
 import TermUI
 
-/// Round-ups' `s`: choosing the goal to save the week into, among the active goals. Moves with
-/// the list keys (the one list navigation); Enter opens the confirmation.
+/// Choosing the goal to save `offer` into, among the active goals (Round-ups' `s`: the week's
+/// round-ups). Moves with the list keys (the one list navigation); Enter opens the confirmation
+/// of the same offer.
 @MainActor
 final class GoalPicker: Overlay {
     enum Action: Sendable { case choose, cancel }
@@ -17,13 +18,19 @@ final class GoalPicker: Overlay {
     nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
 
     var list = ListState()
+    /// What is saved into the chosen goal; the picker knows no store of it.
+    let offer: SaveOffer
+
+    init(offer: SaveOffer) {
+        self.offer = offer
+    }
 
     func handle(_ key: Key, _ data: ScreenData) -> Outcome {
         let goals = data.goals.goals
         switch Self.keyMap.action(for: key) {
         case .choose:
             guard list.selected < goals.count else { return .consumed }
-            return .replace(with: SaveConfirmation(goalId: goals[list.selected].id))
+            return .replace(with: SaveConfirmation(offer, into: goals[list.selected].id))
         case .cancel:
             return .close()
         case nil:
@@ -40,7 +47,6 @@ final class GoalPicker: Overlay {
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
-        let amount = data.roundUps.unsavedTotal?.formatted ?? ""
         let choices = data.goals.goals
         var lines: [[Span]] = []
         if choices.isEmpty {
@@ -57,7 +63,7 @@ final class GoalPicker: Overlay {
                 + DisplayFormat.amountColumn(goal.balance.formatted, to: 12) + " "
             lines.append([Span(text, index == list.selected ? Style(fg: .role(.selection), attributes: .reverse) : .plain)])
         }
-        var modal = Modal(title: "Save \(amount) into…", lines: lines, footer: "Enter choose · Esc cancel")
+        var modal = Modal(title: "Save \(offer.amount.formatted) into…", lines: lines, footer: "Enter choose · Esc cancel")
         modal.scroll = list.offset
         modal.draw(into: &buffer, in: area)
     }

@@ -190,8 +190,9 @@ final class NewGoalForm: Overlay {
                            cursorStyle: focus == .photo ? focused : field, focused: focus == .photo)
         }
         if let photo, previewRows > 0, body.height > 6 {
-            let spot = Rect(x: body.x + 8, y: body.y + 6, width: GoalPhoto.previewSize.columns, height: previewRows)
-            photo.preview.draw(into: &buffer, x: spot.x, y: spot.y, clip: spot.intersection(body))
+            // Under the fields, in their column.
+            let spot = body.rows([.length(6), .length(previewRows)])[1].columns([.length(8), .length(GoalPhoto.previewSize.columns)])[1]
+            photo.preview.draw(into: &buffer, x: spot.x, y: spot.y, clip: spot)
         }
     }
 }

@@ -68,7 +68,7 @@ final class RoundUpsScreen: TabScreen {
             if let reason = data.noMoneyMoves { return .notice(reason) }
             if store.transfer?.failureMessage != nil { return .run(.retryTransfer) }
             if let problem = store.saveProblem { return .notice(problem.message) }
-            return .present(GoalPicker())
+            return .present(GoalPicker(offer: Self.offer(store)))
         case .toggleChart:
             showsChart.toggle()
         case .back:
@@ -100,6 +100,12 @@ final class RoundUpsScreen: TabScreen {
         ])
     }
 
+    /// The week's round-ups not saved yet, as the goal picker and the confirmation offer them.
+    static func offer(_ store: any RoundUpsReading) -> SaveOffer {
+        SaveOffer(amount: store.unsavedTotal ?? .zero(store.accountCurrency), what: "of round-ups",
+                  from: "from the week of " + weekLabel(store.week), save: { .save(into: $0) })
+    }
+
     /// Why a payment rounds up by nothing.
     static let wholeAmountNote = "a whole amount: nothing to round up"
 
@@ -124,14 +130,9 @@ final class RoundUpsScreen: TabScreen {
 
     // MARK: - Words
 
-    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
     /// "Mon 11 Jan", or "Mon 11 Jan 2027" with the year.
     static func dayLabel(_ date: Date, calendar: Calendar, year: Bool = false) -> String {
-        let parts = calendar.dateComponents([.weekday, .day, .month, .year], from: date)
-        let label = "\(weekdays[(parts.weekday ?? 1) - 1]) \(parts.day ?? 0) \(months[(parts.month ?? 1) - 1])"
-        return year ? label + " \(parts.year ?? 0)" : label
+        CalendarWords.day(date, calendar: calendar, year: year)
     }
 
     /// "Mon 11 Jan – Sun 17 Jan 2027" (both years when the week spans New Year).
@@ -145,32 +146,88 @@ final class RoundUpsScreen: TabScreen {
 
     // MARK: - Drawing
 
-    /// `bankMoves`: the bank makes and moves the round-ups itself (Up): its totals are shown as
-    /// made, with that line instead of `s`.
+    /// Top to bottom: the heading (the week, the week keys), the twelve weeks' bars where the
+    /// height allows, the payments (column headings, then the list, or why there is none), and
+    /// the footer (totals, what was saved, the transfer), its lowest-ranked lines left out where
+    /// the height is short. `bankMoves`: the bank makes and moves the round-ups itself (Up): its
+    /// totals are shown as made, with that line instead of `s`.
     static func render(state: RoundUpsScreen, list: inout ListState, store: any RoundUpsReading, format: DisplayFormat, keys: KeyLabels = .defaults,
                        bankMoves: String? = nil, into buffer: inout CellBuffer, area: Rect) {
         guard area.height >= 3 else { return }
+        let footer = footerLines(store, keys: keys, bankMoves: bankMoves, width: max(1, area.width - 2))
+        let kept = keptLines(footer.ranks, room: max(0, area.height - 4)).map { footer.lines[$0] }
+        // The chart takes its rows (and one below) only where it drew.
+        let chartSpot = area.rows([.length(1), .length(chartHeight)])[1].inset(dx: 1, dy: 0)
+        let chartShown = state.showsChart && area.height >= chartMinimumHeight && drawWeeks(store, into: &buffer, rect: chartSpot)
+        let parts = area.rows([.length(1), .length(chartShown ? chartHeight + 1 : 0), .length(1), .fill(1),
+                               .length(kept.isEmpty ? 0 : kept.count + 1)])
+        let (headingRow, headingsRow, body, footerRect) = (parts[0], parts[2], parts[3], parts[4])
+
+        drawHeading(store, into: &buffer, row: headingRow)
+        for (index, line) in kept.enumerated() {
+            buffer.write(line, x: footerRect.x + 1, y: footerRect.y + 1 + index, maxWidth: footerRect.width - 2)
+        }
+        if let summary = store.summary, !summary.lines.isEmpty {
+            drawColumnHeadings(into: &buffer, row: headingsRow)
+            drawPayments(summary, filter: state.filter, calendar: store.week.calendar, format: format, list: &list, into: &buffer, rect: body)
+        } else {
+            let (text, style) = emptyMessage(store, keys: keys)
+            buffer.write(text, x: body.x + 1, y: body.y, maxWidth: body.width - 2, style: style)
+        }
+    }
+
+    /// The week and how to move: the week keeps its room first (the keys shrink, then go).
+    private static func drawHeading(_ store: any RoundUpsReading, into buffer: inout CellBuffer, row: Rect) {
         let muted = Style(fg: .role(.muted))
-        let week = store.week
-
-        // Heading: the week and how to move; the week keeps its room first (the keys shrink, then go).
-        let (heading, weekKeys) = headingLine(store, width: area.width - 2)
-        let keysX = weekKeys.isEmpty ? area.maxX : buffer.writeRightAligned(weekKeys, maxX: area.maxX - 1, y: area.y, style: muted)
-        buffer.write(heading, x: area.x + 1, y: area.y, maxWidth: max(0, keysX - area.x - 2),
+        let (heading, weekKeys) = headingLine(store, width: row.width - 2)
+        let keysX = weekKeys.isEmpty ? row.maxX : buffer.writeRightAligned(weekKeys, maxX: row.maxX - 1, y: row.y, style: muted)
+        buffer.write(heading, x: row.x + 1, y: row.y, maxWidth: max(0, keysX - row.x - 2),
                      style: Style(fg: .role(.title), attributes: .bold))
+    }
 
-        // Footer, from the bottom up: the transfer line, other currencies, the total. Each line
-        // with its rank: where the height is short the lowest ranks go first, the total last.
+    /// The week's payments that match `filter`, or why none does.
+    private static func drawPayments(_ summary: RoundUp.Summary, filter: String, calendar: Calendar, format: DisplayFormat,
+                                     list: inout ListState, into buffer: inout CellBuffer, rect: Rect) {
+        let lines = visibleLines(summary, filter: filter)
+        ListView().draw(into: &buffer, rect: rect, count: lines.count, state: &list) { buffer, index, row, _ in
+            drawLine(lines[index], saveable: summary.isSaveable(lines[index]), calendar: calendar,
+                     format: format, filter: filter, into: &buffer, row: row)
+        }
+        if lines.isEmpty {
+            buffer.write("No payment matches “\(filter)”. Esc clears the filter.", x: rect.x + 1, y: rect.y,
+                         maxWidth: rect.width - 2, style: Style(fg: .role(.muted)))
+        }
+    }
+
+    /// What stands where the payments would: loading, the failure, or a week without card payments.
+    private static func emptyMessage(_ store: any RoundUpsReading, keys: KeyLabels) -> (String, Style) {
+        let muted = Style(fg: .role(.muted))
+        switch store.status {
+        case .idle, .loading:
+            return ("Loading the week's payments…", muted)
+        case .failed(let error):
+            return ("✗ \(error) — press \(keys[.refresh]) to retry", Style(fg: .role(.error)))
+        case .loaded:
+            return (store.isCurrentWeek ? "No card payments yet this week: nothing to round up."
+                    : "No card payments this week: nothing to round up.", muted)
+        }
+    }
+
+    /// The footer's lines, top to bottom (what was saved, the total or what is left, other
+    /// currencies, the transfer, why the bank moves them), each with its rank: where the height is
+    /// short the lowest ranks go first, the total last. Each keeps to one line but the bank's
+    /// reason, wrapped to `width` to be read whole.
+    static func footerLines(_ store: any RoundUpsReading, keys: KeyLabels, bankMoves: String?, width: Int) -> (lines: [[Span]], ranks: [Int]) {
+        let muted = Style(fg: .role(.muted))
         var footer: [[Span]] = []
         var ranks: [Int] = []
         func rank(_ value: Int) { ranks += Array(repeating: value, count: footer.count - ranks.count) }
         // The week's summary stays while it is loaded again (the store clears it on a week change).
-        let summary = store.summary
-        if let summary, !summary.lines.isEmpty {
+        if let summary = store.summary, !summary.lines.isEmpty {
             // What the record says was saved of this week (this run, an earlier one, another machine).
             let saved = store.progress?.saved ?? []
             for part in saved.suffix(2) {
-                let when = part.savedAt.map { " on " + dayLabel($0, calendar: week.calendar, year: true) } ?? ""
+                let when = part.savedAt.map { " on " + dayLabel($0, calendar: store.week.calendar, year: true) } ?? ""
                 let text = part.state == .savedElsewhere
                     ? "✓ Saved by another run or machine\(when)"
                     : "✓ Saved \(part.amount.formatted) into \(part.goalName)\(when): \(paymentsPhrase(part.payments.count))"
@@ -206,49 +263,9 @@ final class RoundUpsScreen: TabScreen {
         }
         footer += transferLines(store, keys: keys)
         rank(2)
-        // Why nothing is sent, wrapped to be read whole (the lines above keep to one line each, so
-        // that at small sizes the total is the last to go).
-        if let bankMoves { footer += SpanWrap.wrap([Span(bankMoves, muted)], width: max(1, area.width - 2)) }
+        if let bankMoves { footer += SpanWrap.wrap([Span(bankMoves, muted)], width: width) }
         rank(1)
-        let shown = keptLines(ranks, room: max(0, area.height - 4))
-        let footerHeight = shown.isEmpty ? 0 : shown.count + 1
-        for (index, line) in shown.map({ footer[$0] }).enumerated() {
-            buffer.write(line, x: area.x + 1, y: area.maxY - footerHeight + 1 + index, maxWidth: area.width - 2)
-        }
-
-        // The last twelve weeks, where the height allows.
-        var top = area.y + 1
-        if state.showsChart, area.height >= chartMinimumHeight,
-           drawWeeks(store, into: &buffer, rect: Rect(x: area.x + 1, y: top, width: area.width - 2, height: chartHeight)) {
-            top += chartHeight + 1
-        }
-        let body = Rect(x: area.x, y: top + 1, width: area.width, height: area.maxY - top - 1 - footerHeight)
-        if let summary, !summary.lines.isEmpty {
-            let lines = visibleLines(summary, filter: state.filter)
-            let filter = state.filter
-            drawColumnHeadings(into: &buffer, row: Rect(x: area.x, y: top, width: area.width, height: 1))
-            ListView().draw(into: &buffer, rect: body, count: lines.count, state: &list) { buffer, index, row, _ in
-                drawLine(lines[index], saveable: summary.isSaveable(lines[index]), calendar: week.calendar,
-                         format: format, filter: filter, into: &buffer, row: row)
-            }
-            if lines.isEmpty {
-                buffer.write("No payment matches “\(filter)”. Esc clears the filter.", x: area.x + 1, y: body.y,
-                             maxWidth: area.width - 2, style: muted)
-            }
-        } else {
-            let message: (String, Style)
-            switch store.status {
-            case .idle, .loading:
-                message = ("Loading the week's payments…", muted)
-            case .failed(let error):
-                message = ("✗ \(error) — press \(keys[.refresh]) to retry", Style(fg: .role(.error)))
-            case .loaded:
-                message = (store.isCurrentWeek ? "No card payments yet this week: nothing to round up."
-                           : "No card payments this week: nothing to round up.", muted)
-            }
-            buffer.write(message.0, x: area.x + 1, y: body.y, maxWidth: area.width - 2, style: message.1)
-        }
-
+        return (footer, ranks)
     }
 
     /// Which footer lines fit in `room` lines, in their order: the lowest rank goes first (of
@@ -280,9 +297,9 @@ final class RoundUpsScreen: TabScreen {
     static let chartHeight = 5
     static let chartMinimumHeight = 20
 
+    /// "16 Nov".
     private static func shortDay(_ date: Date, calendar: Calendar) -> String {
-        let parts = calendar.dateComponents([.day, .month], from: date)
-        return "\(parts.day ?? 0) \(months[((parts.month ?? 1) - 1 + 12) % 12])"
+        CalendarWords.day(date, calendar: calendar, weekday: false)
     }
 
     /// The bars of the last twelve weeks' round-ups, the shown week highlighted, and beside them
@@ -299,13 +316,11 @@ final class RoundUpsScreen: TabScreen {
                              xLabels: [shortDay(first.week.start, calendar: calendar), shortDay(last.week.start, calendar: calendar)])
         chart.highlightLabel = shown.map { shortDay(history[$0].week.start, calendar: calendar) }
         // Bars three cells wide when there is room, and the words to their right.
-        let barsWidth = chart.gutterWidth + history.count * 4 - 1
-        let words = rect.width - barsWidth - 2
-        let chartRect = Rect(x: rect.x, y: rect.y, width: words >= 24 ? barsWidth : rect.width, height: rect.height)
-        guard chart.draw(into: &buffer, rect: chartRect) else { return false }
-        guard words >= 24 else { return true }
+        let parts = rect.columns([.length(chart.gutterWidth + history.count * 4 - 1), .fill(1)], spacing: 2)
+        let words = parts[1]
+        guard chart.draw(into: &buffer, rect: words.width >= 24 ? parts[0] : rect) else { return false }
+        guard words.width >= 24 else { return true }
         let muted = Style(fg: .role(.muted))
-        let x = chartRect.maxX + 2
         let total = Money.sum(history.map(\.total.minorUnits))
         var lines: [[Span]] = [[Span("Round-ups, last \(history.count) weeks", .bold)],
                                [Span("in all ", muted), Span(Money(minorUnits: total, currency: currency).formatted, DisplayFormat.moneyStyle)]]
@@ -314,8 +329,8 @@ final class RoundUpsScreen: TabScreen {
                           Span(history[shown].total.formatted, DisplayFormat.moneyStyle)])
         }
         if case .failed = store.historyStatus { lines.append([Span("✗ not up to date", Style(fg: .role(.error)))]) }
-        for (index, line) in lines.enumerated() where index < rect.height {
-            buffer.write(line, x: x, y: rect.y + index, maxWidth: rect.maxX - x)
+        for (line, row) in zip(lines, words.rows) {
+            buffer.write(line, x: row.x, y: row.y, maxWidth: row.width)
         }
         return true
     }

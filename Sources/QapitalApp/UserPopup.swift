@@ -89,7 +89,7 @@ final class UserPopup: Overlay {
         let box = modal.draw(into: &buffer, in: area)
         // The avatar over the monogram's two lines: 4×2 cells (4×4 pixels) in the middle of its 8.
         if images != nil, case .found(let user) = lookup, box.width >= 12, box.height >= 4 {
-            let spot = Rect(x: box.x + 2, y: box.y + 1, width: 8, height: 2)
+            let spot = box.rows([.length(1), .length(2)])[1].columns([.length(2), .length(8)])[1]
             if let picture = images?.image(for: user.avatarURL, columns: 4, rows: 2) {
                 buffer.fill(spot)
                 picture.draw(into: &buffer, x: spot.x + 2, y: spot.y, clip: spot)

@@ -57,11 +57,12 @@ import TermUI
         let person = try #require(app.core.screen(PersonScreen.self))
         person.list.selected = 10_000
         expectDrawingChangesNothing(person, list: { person.list }, app)
-        let picker = GoalPicker()
+        let offer = RoundUpsScreen.offer(app.core.roundUps)
+        let picker = GoalPicker(offer: offer)
         picker.list.selected = 3
         var buffer = CellBuffer(width: 80, height: 40)
         picker.draw(into: &buffer, area: buffer.area, statusBar: buffer.area.bottom(1), app.core.screenData)
-        #expect(picker.list == GoalPicker().list.with(selected: 3))
+        #expect(picker.list == GoalPicker(offer: offer).list.with(selected: 3))
     }
 
     /// Everything a frame could change, as text: every screen and overlay of every tab, and what

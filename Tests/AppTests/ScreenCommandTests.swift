@@ -124,12 +124,12 @@ import TermUI
         let data = app.core.screenData
         let screen = try #require(app.core.screen(RoundUpsScreen.self))
         let calls = api.calls.count
-        guard case .present(let picker) = screen.handle(.char("s"), action: .save, data), picker is GoalPicker else {
+        guard case .present(let overlay) = screen.handle(.char("s"), action: .save, data), let picker = overlay as? GoalPicker else {
             Issue.record("s on a loaded week should open the goal picker")
             return
         }
         let goal = try #require(app.core.goals.goals.first).id
-        #expect(SaveConfirmation(goalId: goal).handle(.char("y"), data).commands == [.save(into: goal)])
+        #expect(SaveConfirmation(picker.offer, into: goal).handle(.char("y"), data).commands == [.save(into: goal)])
         #expect(app.core.goalList.handle(.enter, action: .open, data).commands == [.loadGoalFeed(goal)])
         #expect(api.calls.count == calls, "the screens asked; nothing was sent")
         await app.press(.char("s"), .enter, .enter)

@@ -51,11 +51,8 @@ public enum SavingPace: Hashable, Sendable {
         }
     }
 
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
     /// "14 Mar 2027".
     public static func dayText(_ date: Date, calendar: Calendar) -> String {
-        let parts = calendar.dateComponents([.day, .month, .year], from: date)
-        return "\(parts.day ?? 0) \(months[((parts.month ?? 1) - 1 + 12) % 12]) \(parts.year ?? 0)"
+        CalendarWords.day(date, calendar: calendar, weekday: false, year: true)
     }
 }

@@ -259,10 +259,7 @@ public final class RoundUpStore {
 
     /// "Tue 24 Nov 2026" in the store's calendar.
     nonisolated static func dayText(_ date: Date, calendar: Calendar = Week.calendar(in: .current)) -> String {
-        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let parts = calendar.dateComponents([.weekday, .day, .month, .year], from: date)
-        return "\(weekdays[((parts.weekday ?? 1) - 1) % 7]) \(parts.day ?? 0) \(months[((parts.month ?? 1) - 1) % 12]) \(parts.year ?? 0)"
+        CalendarWords.day(date, calendar: calendar, year: true)
     }
 
     // MARK: - Saving
