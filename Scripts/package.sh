@@ -53,7 +53,7 @@ Homepage: https://github.com/qapital-tui/qapital-tui
 Description: savings goals, activity and round-ups in the terminal
  A full-screen terminal client for savings goals, their activity, weekly
  round-ups and achievements: on a built-in demo, a Qapital-style API, or
- Starling, Monzo and Up accounts. Every view is also a command (goals,
+ a bank account (docs/banks.md). Every view is also a command (goals,
  activity, roundups, export) for scripts, cron and hledger.
 CONTROL
 deb=dist/qapital-tui_${version}_${arch}.deb

@@ -40,7 +40,7 @@ struct HeadlessOptions<Formats: CommandFormats>: ParsableArguments {
     @Flag(help: "A record the source sent that cannot be read fails the run (status 1) before anything is written or moved; without it the run names it on stderr and exits 3.")
     var strict = false
 
-    @Flag(help: "Send a request even past the source's own daily request budget (SimpleFIN Bridge's 24 a day); without it such a request is refused (status 1).")
+    @Flag(help: "Send a request even past the source's own daily request budget (a source that allows a few a day); without it such a request is refused (status 1).")
     var force = false
 
     func format() throws -> OutputFormat {

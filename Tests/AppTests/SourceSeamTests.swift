@@ -117,14 +117,11 @@ import TestSupport
                     for type in typesOf[bank] ?? [] where words.contains(type) {
                         found.append("\(target)/\(file) names \(type)")
                     }
-                    // The registry name in a string ("starling-tokens.json"): not in the UI targets, whose
-                    // key names ("up") are words of their own.
+                    // The bank's name in a string, whatever its case ("starling-tokens.json", "SimpleFIN Bridge"):
+                    // not in the UI targets, whose key names ("up") are words of their own.
                     // A name that is also an English word ("up") only as a whole string.
                     let name = bank.lowercased()
-                    let named = Self.literals(text).contains { literal in
-                        name.count < 4 ? literal == name
-                            : literal.range(of: "(?<![A-Za-z0-9_-])\(name)(?![A-Za-z0-9_-])", options: .regularExpression) != nil
-                    }
+                    let named = Self.literals(text).contains { Self.names(name, $0) }
                     if !["QapitalApp", "TermUI", "TermImage"].contains(target), named,
                        !Self.allowed.contains("\(target)/\(file) \"\(bank.lowercased())\"") {
                         found.append("\(target)/\(file) has \"\(bank.lowercased())\" in a string")
@@ -133,6 +130,29 @@ import TestSupport
             }
         }
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    /// Whether the string literal `literal` names the bank `name`, whatever the case: as a word,
+    /// or for a name that is also an English word ("up"), as the whole string.
+    static func names(_ name: String, _ literal: String) -> Bool {
+        name.count < 4 ? literal.lowercased() == name.lowercased()
+            : literal.range(of: "(?<![A-Za-z0-9_-])\(name)(?![A-Za-z0-9_-])", options: [.regularExpression, .caseInsensitive]) != nil
+    }
+
+    /// Bank names are found in strings whatever their case, and an English word only whole.
+    @Test func bankNamesAreFoundWhateverTheirCase() {
+        #expect(Self.names("simplefin", "past the budget (SimpleFIN Bridge's 24 a day)"))
+        #expect(Self.names("starling", "Starling's token") && Self.names("monzo", "the [MONZO] table"))
+        #expect(Self.names("up", "Up") && !Self.names("up", "page up") && !Self.names("bunq", "bunqueted"))
+    }
+
+    /// Each bank's documentation, named in its description, has its section: `--source NAME`.
+    @Test func everyBankIsDocumented() throws {
+        for source in SourceRegistry.all where source.bank != nil {
+            let file = source.description.documentation
+            let text = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+            #expect(text.contains("--source \(source.name)") || text.contains("serve --api \(source.name)"), "\(file) on \(source.name)")
+        }
     }
 
     /// The check above catches what it should: a file that imports a bank is named.
