@@ -111,7 +111,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         // A test target per target with tests of its own; AppTests keeps the app's (and the binary's).
-        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "QapitalClient", "StarlingClient", "FeedModel"]),
+        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport", "QapitalClient", "StarlingClient", "FeedModel", "TestSupport"]),
         .testTarget(name: "QapitalClientTests", dependencies: ["QapitalClient", "HTTPTransport", "FeedModel", "DemoData", "DemoServer",
                                                           "TestSupport"]),
         .testTarget(name: "DemoServerTests", dependencies: ["DemoServer", "DemoData", "FeedModel", "QapitalClient",

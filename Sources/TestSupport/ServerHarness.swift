@@ -15,7 +15,7 @@ public let fixedNow = Date(timeIntervalSince1970: 1_795_000_000)
 /// Runs `body` against a demo server on 127.0.0.1 and a free port, and always stops it.
 public func withDemoServer(backend: DemoBackend = DemoBackend(now: fixedNow),
                     options: DemoHTTPServer.Options = .init(),
-                    clientTimeout: TimeInterval = 10,
+                    clientTimeout: TimeInterval = serverAnswerTimeout,
                     _ body: (DemoHTTPServer, QapitalHTTPAPI) async throws -> Void) async throws {
     let server = try DemoHTTPServer(backend: backend, options: options)
     try await withStarted(server, clientTimeout: clientTimeout, body)
@@ -25,7 +25,7 @@ public func withDemoServer(backend: DemoBackend = DemoBackend(now: fixedNow),
 public func withServer(handler: some ServeHandler, options: DemoHTTPServer.Options = .init(),
                 _ body: (DemoHTTPServer, QapitalHTTPAPI) async throws -> Void) async throws {
     let server = try DemoHTTPServer(handler: handler, options: options)
-    try await withStarted(server, clientTimeout: 10, body)
+    try await withStarted(server, clientTimeout: serverAnswerTimeout, body)
 }
 
 private func withStarted(_ server: DemoHTTPServer, clientTimeout: TimeInterval,

@@ -187,7 +187,7 @@ extension BlockingTests {
             }
             let line = try #require(text.split(separator: "\n").first)
             let address = try #require(line.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") })
-            let api = QapitalHTTPAPI(baseURL: URL(string: String(address))!, timeout: 5)
+            let api = QapitalHTTPAPI(baseURL: URL(string: String(address))!, timeout: serverAnswerTimeout)
             #expect(try await api.goals().count == 12)  // the deleted one included: the app drops it, not the API
 
             kill(process.processIdentifier, signal)

@@ -16,7 +16,7 @@ import TestSupport
         let stamp = fixedNow.addingTimeInterval(ahead)
         let server = try DemoHTTPServer(backend: DemoBackend(now: fixedNow, clock: { stamp }))
         try await server.start()
-        let api = QapitalHTTPAPI(baseURL: await server.baseURL, timeout: 10)
+        let api = QapitalHTTPAPI(baseURL: await server.baseURL, timeout: serverAnswerTimeout)
         do {
             let probe = EventProbe<StoreEvent>()
             let feed = ActivityFeed(api: api, now: { fixedNow }, events: probe.sink)

@@ -113,14 +113,14 @@ let serverEndpoints: Set<FakeSavingsAPI.Endpoint> = [.goals, .feed, .rules, .use
         let server = try DemoHTTPServer(backend: DemoBackend(now: now))
         try await server.start()
         let url = await server.baseURL
-        let online = CachingSavingsAPI(remote: QapitalHTTPAPI(baseURL: url, timeout: 5), cache: try openCache(directory), now: { now })
+        let online = CachingSavingsAPI(remote: QapitalHTTPAPI(baseURL: url, timeout: serverAnswerTimeout), cache: try openCache(directory), now: { now })
         let goals = try await online.goals()
         let feed = try await online.feed(goalId: 1)
         let window = (from: now.addingTimeInterval(-ActivityPager.windowLength), to: now)
         let activities = try await online.activities(from: window.from, to: window.to)
         await server.stop()
 
-        let offline = CachingSavingsAPI(remote: QapitalHTTPAPI(baseURL: url, timeout: 5), cache: try openCache(directory), now: { now })
+        let offline = CachingSavingsAPI(remote: QapitalHTTPAPI(baseURL: url, timeout: serverAnswerTimeout), cache: try openCache(directory), now: { now })
         #expect(try await offline.goals() == goals)
         #expect(try await offline.feed(goalId: 1).map(\.amount) == feed.map(\.amount))
         #expect(try await offline.activities(from: window.from, to: window.to).activities == activities.activities)
@@ -134,13 +134,13 @@ let serverEndpoints: Set<FakeSavingsAPI.Endpoint> = [.goals, .feed, .rules, .use
         let server = try DemoHTTPServer(backend: DemoBackend(now: now))
         try await server.start()
         let url = await server.baseURL
-        let api = CachingSavingsAPI(remote: QapitalHTTPAPI(baseURL: url, timeout: 5), cache: try openCache(directory), now: { now })
+        let api = CachingSavingsAPI(remote: QapitalHTTPAPI(baseURL: url, timeout: serverAnswerTimeout), cache: try openCache(directory), now: { now })
         let goal = try #require(try await api.goals().first { $0.imageURL != nil })
         let imageURL = try #require(goal.imageURL)
         let bytes = try await api.imageData(at: imageURL)
         #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))  // a PNG
         await server.stop()
-        let offline = CachingSavingsAPI(remote: QapitalHTTPAPI(baseURL: url, timeout: 5), cache: try openCache(directory), now: { now })
+        let offline = CachingSavingsAPI(remote: QapitalHTTPAPI(baseURL: url, timeout: serverAnswerTimeout), cache: try openCache(directory), now: { now })
         #expect(try await offline.imageData(at: imageURL) == bytes)
     }
 }

@@ -1,5 +1,6 @@
 import FeedModel
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,6 +46,10 @@ final class HostileServer: Sendable {
     var bodyBytesSent: Int { state.withLock { $0.bodyBytesSent } }
     /// Connections the client closed while the server was still sending.
     var clientsLeft: Int { state.withLock { $0.clientLeft } }
+    /// The first byte of a body went out.
+    let bodyStarted = TestSignal()
+    /// A client closed a connection the server was still sending on.
+    let clientLeft = TestSignal()
 
     /// `behavior` chooses the answer from the request path.
     init(_ behavior: @escaping @Sendable (String) -> Behavior) throws {
@@ -109,9 +114,11 @@ final class HostileServer: Sendable {
             while !stopped && bodyBytesSent < cap {
                 guard write(client, chunk) else {
                     state.withLock { $0.clientLeft += 1 }
+                    clientLeft.fire()
                     return
                 }
                 state.withLock { $0.bodyBytesSent += 65_536 }
+                bodyStarted.fire()
             }
         case .declaredLength(let length):
             _ = write(client, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(length)\r\n\r\n")
@@ -122,9 +129,11 @@ final class HostileServer: Sendable {
             for _ in 0..<length where !stopped {
                 guard write(client, " ") else {
                     state.withLock { $0.clientLeft += 1 }
+                    clientLeft.fire()
                     return
                 }
                 state.withLock { $0.bodyBytesSent += 1 }
+                bodyStarted.fire()
                 usleep(UInt32(interval * 1_000_000))
             }
         case .redirect(let location):

@@ -128,19 +128,17 @@ import Testing
         defer { server.stop() }
         let api = QapitalHTTPAPI(baseURL: server.baseURL, timeout: 30, deadline: 60)
         let request = Task { await Self.apiError { _ = try await api.goals() } }
-        // A bounded poll until the answer is on its way.
-        for _ in 0..<1_000 where server.bodyBytesSent == 0 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(server.bodyBytesSent > 0)
+        // Until the answer is on its way.
+        await server.bodyStarted.wait()
         let cancelled = ContinuousClock.now
         request.cancel()
         let error = await request.value
         #expect(error?.kind == .cancelled)
         #expect(error?.message == "GET /savingsgoals: cancelled")
-        // (Bounds with room for a loaded CI machine: the server had 500 s to go.)
-        #expect(ContinuousClock.now - cancelled < .seconds(5))
-        // The transfer's thread was woken and closed the connection (the server still had 500 s to go).
+        // The transfer's thread was woken and closed the connection. The server had 500 s to go:
+        // a bound of a tenth of that is "at once" with all the room a loaded machine needs.
         #expect(await Self.waitUntilTheClientLeft(server))
-        #expect(ContinuousClock.now - cancelled < .seconds(20))
+        #expect(ContinuousClock.now - cancelled < .seconds(50))
     }
 
     @Test func anAnswerThatIsNotHTTPIsNamed() async throws {
@@ -161,13 +159,10 @@ import Testing
 
     // MARK: - Bodies read with a limit while they arrive
 
-    /// Waits (without sleeping in the test's logic: a bounded poll) until the client has closed
-    /// the connection the server was still sending on.
+    /// Waits until the client has closed the connection the server was still sending on (the
+    /// server's signal; the suite's time limit ends a wait for one that never comes).
     static func waitUntilTheClientLeft(_ server: HostileServer) async -> Bool {
-        for _ in 0..<1_000 where server.clientsLeft == 0 {
-            await Task.yield()
-            try? await Task.sleep(for: .milliseconds(10))
-        }
+        await server.clientLeft.wait()
         return server.clientsLeft > 0
     }
 

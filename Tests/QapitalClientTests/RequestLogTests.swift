@@ -18,7 +18,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: path) }
         let log = try RequestLog(path: path)
         try await withDemoServer { server, _ in
-            let api = QapitalHTTPAPI(baseURL: await server.baseURL, token: Self.token, timeout: 5, log: log)
+            let api = QapitalHTTPAPI(baseURL: await server.baseURL, token: Self.token, timeout: serverAnswerTimeout, log: log)
             let goals = try await api.goals()
             let goal = try #require(goals.first { $0.balance.minorUnits > 0 })
             let feed = try await api.feed(goalId: goal.id)
@@ -54,7 +54,7 @@ import TestSupport
         try await withDemoServer { server, _ in
             let base = await server.baseURL
             origin = "127.0.0.1:\(base.port ?? 0)"
-            let api = QapitalHTTPAPI(baseURL: base, token: Self.token, timeout: 5, log: log)
+            let api = QapitalHTTPAPI(baseURL: base, token: Self.token, timeout: serverAnswerTimeout, log: log)
             let goal = try #require(try await api.goals().first { $0.imageURL != nil })
             let picture = try #require(goal.imageURL)
             _ = try await api.imageData(at: picture)

@@ -88,16 +88,15 @@ import TestSupport
     }
 
     @Test func anAnswerSlowerThanTheClientTimeoutTimesOut() async throws {
-        // The server would answer after 30 s; the client gives up after 0.3 s, and stopping the
-        // server cancels the sleeping request at once. The bound only shows the 30 s were not
-        // waited: on a loaded CI machine the give-up itself once took 10.7 s.
-        try await withDemoServer(options: .init(latency: .seconds(30)), clientTimeout: 0.3) { server, api in
-            let started = ContinuousClock.now
+        // The server would answer after an hour; the client gives up after 0.3 s, and stopping the
+        // server cancels the sleeping request at once. Nothing but the client's timeout ends the
+        // request within the suite's time limit, so no bound on the time is needed (on a loaded
+        // CI machine the give-up itself once took 10.7 s, against a bound that allowed 25).
+        try await withDemoServer(options: .init(latency: .seconds(3_600)), clientTimeout: 0.3) { server, api in
             let error = await ServeFaultTests.apiError { _ = try await api.goals() }
             #expect(error?.kind == .timedOut)
             let port = await server.port
             #expect(error?.message == "GET /savingsgoals: no answer from 127.0.0.1:\(port) within 0.3 s")
-            #expect(ContinuousClock.now - started < .seconds(25))
         }
     }
 
