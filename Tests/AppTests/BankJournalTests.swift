@@ -22,7 +22,7 @@ import UpClient
 @Suite(.timeLimit(.minutes(1))) struct BankJournalTests {
     /// `hledger -f FILE balance --flat -O csv`: every account's balance in minor units.
     static func balances(_ journal: URL, currency: Currency) throws -> [String: Int64] {
-        let result = try runProcess(URL(fileURLWithPath: Hledger.path!), ["-f", journal.path, "balance", "--flat", "--empty", "-O", "csv"])
+        let result = try runProcess(URL(fileURLWithPath: try ExternalTool.hledger.require()), ["-f", journal.path, "balance", "--flat", "--empty", "-O", "csv"])
         #expect(result.status == 0, "hledger: \(result.stderr)")
         var balances: [String: Int64] = [:]
         for line in result.stdout.split(separator: "\n").dropFirst() {
@@ -79,7 +79,7 @@ import UpClient
         #expect(balances["total"] == 0 || balances["total"] == nil)
     }
 
-    @Test(.enabled(if: Hledger.path != nil, "hledger is not installed here"))
+    @Test(.enabled(if: Hledger.runs, Hledger.skipped))
     func starling() async throws {
         try await withStarlingServer { _, url in
             let api = try await StarlingAPI.connect(baseURL: url, token: StarlingDemoAPI.testToken, now: { fixedNow })
@@ -87,7 +87,7 @@ import UpClient
         }
     }
 
-    @Test(.enabled(if: Hledger.path != nil, "hledger is not installed here"))
+    @Test(.enabled(if: Hledger.runs, Hledger.skipped))
     func up() async throws {
         try await withUpServer { _, url in
             let api = try await UpAPI.connect(baseURL: url, token: UpDemoAPI.testToken, now: { fixedNow })
@@ -98,7 +98,7 @@ import UpClient
     /// SimpleFIN says its accounts' balances, not where they began: the journal opens with what
     /// the balance leaves before its first row, and real hledger, checking the closing assertion,
     /// finds the account holding what SimpleFIN says (the look-alike's balances added by hand).
-    @Test(.enabled(if: Hledger.path != nil, "hledger is not installed here"))
+    @Test(.enabled(if: Hledger.runs, Hledger.skipped))
     func simplefin() async throws {
         let server = try DemoHTTPServer(handler: SimpleFINDemoAPI(backend: DemoBackend(now: fixedNow), clock: { fixedNow }))
         try await server.start()
@@ -126,7 +126,7 @@ import UpClient
         await server.stop()
     }
 
-    @Test(.enabled(if: Hledger.path != nil, "hledger is not installed here"))
+    @Test(.enabled(if: Hledger.runs, Hledger.skipped))
     func monzo() async throws {
         let backend = DemoBackend(now: fixedNow, options: .init(currency: .gbp))
         try await withMonzoServer(MonzoDemoAPI(backend: backend)) { url in

@@ -9,17 +9,15 @@ import StarlingClient
 import Testing
 import TestSupport
 
-/// Real hledger, where it is installed (`.ci/run` installs it; elsewhere these tests say why they skip).
+/// Real hledger (`ExternalTool.hledger`: CI needs it; elsewhere these tests say why they skip).
 enum Hledger {
-    static let path: String? = {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return (directories.map { "\($0)/hledger" } + ["/usr/bin/hledger", "/usr/local/bin/hledger"])
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
+    /// Whether the tests that read a journal back run, and why they skip where they do not.
+    static let runs = ExternalTool.hledger.runs
+    static let skipped: Comment = "hledger is not installed here (Debian: apt-get install hledger); .ci/run installs it and needs it"
 
     /// `hledger -f FILE balance assets:SOURCE:savings --flat -O csv`: each goal's sum, and the total.
     static func savingsBalances(journal: URL, currency: Currency, source: String) throws -> (perAccount: [String: Money], total: Money?) {
-        let result = try runProcess(URL(fileURLWithPath: path!),
+        let result = try runProcess(URL(fileURLWithPath: try ExternalTool.hledger.require()),
                                     ["-f", journal.path, "balance", "assets:\(source):savings", "--flat", "-O", "csv"])
         #expect(result.status == 0, "hledger: \(result.stderr)")
         var perAccount: [String: Money] = [:]
@@ -151,7 +149,7 @@ extension BlockingTests {
 
         /// `export --output ledger` read by hledger: each goal's sum and the total are the app's
         /// (a bank's: each goal's balance as the bank says it; BankJournalTests has the rest).
-        @Test(.enabled(if: Hledger.path != nil, "hledger is not installed here (Debian: apt-get install hledger); .ci/run installs it"),
+        @Test(.enabled(if: Hledger.runs, Hledger.skipped),
               arguments: ["demo", "qapital", "starling"])
         func theJournalAgreesWithTheAppsSums(source: String) async throws {
             let journal = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).journal")

@@ -91,7 +91,10 @@ import TestSupport
         #expect(lines.contains { $0.contains("✗ over 10 MB") })
         // Exactly 10 MB is fine as far as size goes (it is then not a picture that decodes).
         try Data(bytes.prefix(NewGoal.maxPhotoBytes)).write(to: big)
-        guard case .failure(let atLimit) = GoalPhoto.load(path: big.path) else { return }
+        guard case .failure(let atLimit) = GoalPhoto.load(path: big.path) else {
+            Issue.record("10 MB of bytes that are no picture were taken as a photo")
+            return
+        }
         #expect(!atLimit.message.hasPrefix("over 10 MB"))
     }
 

@@ -9,13 +9,12 @@ extension BlockingTests {
     /// The real binary with `--screen-reader` in a real terminal (tmux, which says where its
     /// cursor is and whether it is shown): the cursor stands on the selected row's text.
     @Suite(.serialized, .timeLimit(.minutes(1))) struct ScreenReaderTerminalTests {
-        static let tmux: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
         /// Runs tmux on a socket of its own (through the shell, which waits for it and reaps it:
         /// the server a command starts keeps running, detached); its standard output.
         @discardableResult
         static func tmux(_ socket: String, _ arguments: [String], reading: Bool = true) throws -> String {
-            let quoted = ([tmux ?? "/usr/bin/tmux", "-L", socket] + arguments)
+            let quoted = ([try ExternalTool.tmux.require(), "-L", socket] + arguments)
                 .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
             guard reading else {
                 _ = system(quoted + " </dev/null >/dev/null 2>&1")
@@ -47,7 +46,7 @@ extension BlockingTests {
             return false
         }
 
-        @Test(.enabled(if: tmux != nil, "tmux is not installed here (Scripts/bootstrap.sh test installs it)"))
+        @Test(.enabled(if: ExternalTool.tmux.runs, "tmux is not installed here (Scripts/bootstrap.sh test installs it; .ci/run needs it)"))
         func theCursorStandsOnTheSelectedGoal() throws {
             let socket = "qt-reader-\(UUID().uuidString.prefix(8))"
             let data = FileManager.default.temporaryDirectory.appendingPathComponent(socket)

@@ -189,6 +189,7 @@ import TestSupport
         let people = await app.press(.char("5")).joined(separator: "\n")
         #expect(!people.contains("User #") && names.allSatisfy { people.contains($0) }, "\(people)")
         let kept = try FileManager.default.subpathsOfDirectory(atPath: directory.path).filter { $0.contains("up-account-") }
+        #expect(kept.count == 1, "the account is kept: \(kept)")
         for file in kept {
             let bytes = try Data(contentsOf: directory.appendingPathComponent(file))
             #expect(bytes.range(of: Data(UpDemoAPI.testToken.utf8)) == nil)

@@ -6,18 +6,16 @@ import SwiftCSV
 import Testing
 import TestSupport
 
-/// Real hledger, where it is installed (`.ci/run` installs it).
+/// Real hledger (`ExternalTool.hledger`: CI needs it; elsewhere these tests say why they skip).
 enum HledgerTool {
-    static let path: String? = {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return (directories.map { "\($0)/hledger" } + ["/usr/bin/hledger", "/usr/local/bin/hledger"])
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
+    /// Whether the tests that read a journal back run, and why they skip where they do not.
+    static let runs = ExternalTool.hledger.runs
+    static let skipped: Comment = "hledger is not installed here (Debian: apt-get install hledger); .ci/run installs it and needs it"
 
     /// Runs hledger on `journal` (a file) with `arguments`; its stdout, failing the test on a non-zero status.
     static func run(_ journal: URL, _ arguments: [String]) throws -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path!)
+        process.executableURL = URL(fileURLWithPath: try ExternalTool.hledger.require())
         process.arguments = ["-f", journal.path] + arguments
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("hledger-out-\(UUID().uuidString)")
         let err = FileManager.default.temporaryDirectory.appendingPathComponent("hledger-err-\(UUID().uuidString)")
@@ -90,7 +88,7 @@ enum HledgerTool {
         return api
     }
 
-    @Test(.enabled(if: HledgerTool.path != nil, "hledger is not installed here (Debian: apt-get install hledger)"))
+    @Test(.enabled(if: HledgerTool.runs, HledgerTool.skipped))
     func hledgerReadsEveryDescriptionAsADescription() async throws {
         let texts = Self.texts(count: 200, seed: 36)
         let (context, out) = commandContext(Self.api(texts), format: .ledger)

@@ -333,10 +333,8 @@ import UpClient
         }
     }
 
-    static let hledger: String? = ["/usr/bin/hledger", "/usr/local/bin/hledger"].first { FileManager.default.isExecutableFile(atPath: $0) }
-
     /// Real hledger reads a generated export whole, and its `id` tags are the exported ids.
-    @Test(.enabled(if: hledger != nil, "hledger is not installed here (Debian: apt-get install hledger); .ci/run installs it"),
+    @Test(.enabled(if: HledgerTool.runs, HledgerTool.skipped),
           arguments: Source.allCases)
     func hledgerReadsEveryIdOfAGeneratedExport(source: Source) async throws {
         let feed = Self.feed(seed: 36, size: 24, source: source)
@@ -351,7 +349,7 @@ import UpClient
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(ledgerOut.value.utf8).write(to: file)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.hledger))
+        process.executableURL = URL(fileURLWithPath: try ExternalTool.hledger.require())
         process.arguments = ["-f", file.path, "tags", "id", "--values"]
         let pipe = Pipe()
         process.standardOutput = pipe
