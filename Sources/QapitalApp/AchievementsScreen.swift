@@ -9,9 +9,14 @@ import TermUI
 @MainActor
 final class AchievementsScreen: TabScreen {
     nonisolated static let title = "Achievements"
+    /// Its own keys: `f` steps through all, done, in progress and locked.
+    enum Action: String, ScreenAction {
+        case cycleShow = "show-next"
+    }
+
     nonisolated static let keyMap: KeyMap<AppAction> = {
         var map = KeyMap<AppAction>()
-        map.bind([.char("f")], to: .cycleShow, help: "show all, done, in progress or locked", section: "Achievements")
+        map.bind([.char("f")], to: Action.cycleShow, help: "show all, done, in progress or locked", section: "Achievements")
         return map
     }()
 
@@ -62,7 +67,7 @@ final class AchievementsScreen: TabScreen {
 
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
         guard let action else { return .ignored }
-        if action == .cycleShow {
+        if Action(action) == .cycleShow {
             show = show.next
             return .consumed
         }

@@ -7,9 +7,14 @@ import TermUI
 @MainActor
 final class ActivityScreen: TabScreen {
     nonisolated static let title = "Activity"
+    /// Its own keys: after a year of empty windows, `m` walks another year back.
+    enum Action: String, ScreenAction {
+        case lookFurtherBack = "look-further-back"
+    }
+
     nonisolated static let keyMap: KeyMap<AppAction> = {
         var map = KeyMap<AppAction>()
-        map.bind([.char("m")], to: .lookFurtherBack, help: "after a year without activity: look a year further back", section: "Activity")
+        map.bind([.char("m")], to: Action.lookFurtherBack, help: "after a year without activity: look a year further back", section: "Activity")
         return map
     }()
     var list = ListState()
@@ -31,7 +36,7 @@ final class ActivityScreen: TabScreen {
 
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
         guard let action else { return .ignored }
-        if action == .lookFurtherBack { return .run(.fetchOlderActivity) }
+        if Action(action) == .lookFurtherBack { return .run(.fetchOlderActivity) }
         sync(data)
         if action == .open { return open(data) }
         let before = list.selected
@@ -331,7 +336,7 @@ final class ActivityScreen: TabScreen {
             text = "✗ \(message) — press \(keys[.refresh]) to retry"
             style = Style(fg: .role(.error), attributes: .bold)
         case .pausedAfterEmptyYear(let before):
-            text = "— No activity in the year before \(format.shortDate(before)) — press \(keys[.lookFurtherBack]) to look further back —"
+            text = "— No activity in the year before \(format.shortDate(before)) — press \(keys[Action.lookFurtherBack]) to look further back —"
             style = Style(fg: .role(.muted))
         case .atEnd:
             if let oldest = feed.pager.oldest, !feed.activities.isEmpty {

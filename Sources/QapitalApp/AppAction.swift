@@ -1,7 +1,9 @@
 import TermUI
 
-/// Everything a key can ask a screen or the app to do. `keyMap` holds the keys every screen
-/// shares; a screen's own keys are in its `keyMap`, an overlay's in its own.
+/// What a key asks of a screen or the app: the actions every screen shares (moves, tabs, `/`,
+/// `u`, `r`, `?`, `q`), and a screen's own (`own`), which the screen declares with itself as a
+/// `ScreenAction` and the core passes on by name without knowing it. `keyMap` holds the shared
+/// keys; a screen's own keys are in its `keyMap`, an overlay's in its own.
 enum AppAction: Hashable, Sendable {
     case moveDown, moveUp, pageDown, pageUp, top, bottom
     case scrollDown, scrollUp
@@ -10,20 +12,14 @@ enum AppAction: Hashable, Sendable {
     case showTab(Int)
     case filter, refresh, help, quit, redraw
     case people
-    case previousWeek, nextWeek, save, newGoal
+    case newGoal
     /// `n` and `N` with a filter set (nothing without one: `n` never means anything else).
     case nextMatch, previousMatch
-    /// Activity, after a year of empty windows: walk another year back.
-    case lookFurtherBack
-    /// Achievements: all, done, in progress, locked.
-    case cycleShow
-    /// A goal and Round-ups: show or hide the chart.
-    case toggleChart
-    /// A goal: the selected saving in a card, its message whole.
-    case details
+    /// A screen's own action, by the name a config file rebinds it by (`previous-week`).
+    case own(String)
 
-    /// The keys every screen shares; tab keys come from `AppCore.tabs`.
-    nonisolated static let keyMap: KeyMap<AppAction> = {
+    /// The keys every screen shares; tab keys come from `AppCore.tabs` (so from a tab a test adds too).
+    nonisolated static var keyMap: KeyMap<AppAction> {
         var map = KeyMap<AppAction>()
         let move = "Move"
         map.bind([.char("j"), .down], to: .moveDown, help: "down", section: move)
@@ -54,5 +50,29 @@ enum AppAction: Hashable, Sendable {
         map.bind([.char("n")], to: .nextMatch, help: "with a filter set: next match", section: actions)
         map.bind([.char("N")], to: .previousMatch, help: "with a filter set: previous match", section: actions)
         return map
-    }()
+    }
+}
+
+/// A screen's own actions, declared in the screen's file (`RoundUpsScreen.Action`): an enum whose
+/// raw values are the names a config file rebinds them by. Bound in the screen's `keyMap`, they
+/// reach the screen as `AppAction.own`, which `init?(_:)` reads back; the core, the help, the
+/// key names and the config file find them through the screen's `keyMap` and `AppCore.tabs`.
+protocol ScreenAction: RawRepresentable<String>, Hashable, Sendable {}
+
+extension ScreenAction {
+    /// As the key maps and the core carry it.
+    var action: AppAction { .own(rawValue) }
+
+    /// The screen's action a key was bound to, if it is one of this screen's.
+    init?(_ action: AppAction?) {
+        guard case .own(let name)? = action else { return nil }
+        self.init(rawValue: name)
+    }
+}
+
+extension KeyMap<AppAction> {
+    /// Binds `keys` to a screen's own action.
+    mutating func bind(_ keys: [Key], to action: some ScreenAction, help: String, section: String) {
+        bind(keys, to: action.action, help: help, section: section)
+    }
 }

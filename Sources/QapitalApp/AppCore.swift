@@ -8,9 +8,11 @@ import TermUI
 /// here. Screens own their state (`Screen`); overlays stack above them (`Overlay`). Main actor.
 @MainActor
 public final class AppCore {
-    /// The tabs, in order; a tab's number is its place. A new tab is one line here. (A constant, read by the config's key names.)
-    nonisolated(unsafe) static let tabs: [any TabScreen.Type] = [GoalListScreen.self, ActivityScreen.self, RoundUpsScreen.self, AchievementsScreen.self,
-                                           PeopleScreen.self]
+    /// The tabs, in order; a tab's number is its place. A new tab is one line here.
+    nonisolated static let builtInTabs: [any TabScreen.Type] = [GoalListScreen.self, ActivityScreen.self, RoundUpsScreen.self,
+                                                                AchievementsScreen.self, PeopleScreen.self]
+    /// The tab bar, the number keys, the help and the config's key names follow this list.
+    nonisolated static var tabs: [any TabScreen.Type] { builtInTabs + AddedTabs.screens }
 
     /// What the event loop reads, in order.
     public typealias Event = AppEvent

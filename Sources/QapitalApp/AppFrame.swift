@@ -11,7 +11,7 @@ struct AppFrame {
     static let minimumWidth = 20
     static let minimumHeight = 6
     /// The tabs' titles in the bar: "1 Goals", "2 Activity", …
-    static let tabTitles = AppCore.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" }
+    static var tabTitles: [String] { AppCore.tabs.enumerated().map { "\($0.offset + 1) \($0.element.title)" } }
 
     let tabBar: TabBar
     /// The tab's screens, the one shown last.

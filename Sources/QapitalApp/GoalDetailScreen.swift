@@ -7,10 +7,16 @@ import TermUI
 @MainActor
 final class GoalDetailScreen: Screen {
     nonisolated static let title = "Goal"
+    /// Its own keys: the chart shown or hidden, the selected saving in a card.
+    enum Action: String, ScreenAction {
+        case toggleChart = "toggle-chart"
+        case details
+    }
+
     nonisolated static let keyMap: KeyMap<AppAction> = {
         var map = KeyMap<AppAction>()
-        map.bind([.char("c")], to: .toggleChart, help: "show or hide the balance chart (shown when the height allows)", section: "Goal")
-        map.bind([.char("i")], to: .details, help: "the selected saving in full, its message whole", section: "Goal")
+        map.bind([.char("c")], to: Action.toggleChart, help: "show or hide the balance chart (shown when the height allows)", section: "Goal")
+        map.bind([.char("i")], to: Action.details, help: "the selected saving in full, its message whole", section: "Goal")
         return map
     }()
     let goalId: GoalID
@@ -41,17 +47,20 @@ final class GoalDetailScreen: Screen {
             selectedEntry = list.selected < entries.count ? entries[list.selected] : nil
             return .consumed
         }
-        switch action {
-        // In a goal, Enter shows who is behind the selected saving and the goal (as `u` does).
-        case .open: return people(data).map { .present($0) } ?? .consumed
-        case .back, .quit: return .pop
-        case .newGoal: return NewGoalForm.open(data)
+        switch Action(action) {
         case .toggleChart:
             showsChart.toggle()
             return .consumed
         case .details:
             guard list.selected < entries.count else { return .consumed }
             return .present(Self.card(entries[list.selected], data))
+        case nil: break
+        }
+        switch action {
+        // In a goal, Enter shows who is behind the selected saving and the goal (as `u` does).
+        case .open: return people(data).map { .present($0) } ?? .consumed
+        case .back, .quit: return .pop
+        case .newGoal: return NewGoalForm.open(data)
         default: return .ignored
         }
     }

@@ -7,8 +7,7 @@ struct KeyLabels: Sendable {
 
     init(_ overrides: KeyOverrides) {
         var labels: [AppAction: String] = [:]
-        let maps = [AppAction.keyMap] + AppCore.tabs.map { $0.keyMap } + KeysHelp.pushedScreens.map { $0.keyMap }
-        for binding in maps.flatMap(\.bindings) where labels[binding.action] == nil {
+        for binding in AppAction.keyMaps.flatMap(\.bindings) where labels[binding.action] == nil {
             if let key = (overrides.actions[binding.action] ?? binding.keys).first { labels[binding.action] = key.displayName }
         }
         self.labels = labels
@@ -19,4 +18,7 @@ struct KeyLabels: Sendable {
 
     /// The first key bound to `action` ("r" for refresh by default); "?" where none is.
     subscript(_ action: AppAction) -> String { labels[action] ?? "?" }
+
+    /// The first key bound to a screen's own action ("s" for Round-ups' save by default).
+    subscript(_ action: some ScreenAction) -> String { self[action.action] }
 }

@@ -22,8 +22,9 @@ public struct KeyOverrides: Sendable, Equatable {
 }
 
 extension AppAction {
-    /// What a config file calls the action. The switch has no default, so a new action cannot
-    /// be added without a name; `configNames` lists every action some key map binds.
+    /// What a config file calls the action (a screen's own action is named by its screen). The
+    /// switch has no default, so a new shared action cannot be added without a name;
+    /// `configNames` lists every action some key map binds.
     var configName: String {
         switch self {
         case .moveDown: "down"
@@ -45,28 +46,26 @@ extension AppAction {
         case .quit: "quit"
         case .redraw: "redraw"
         case .people: "people"
-        case .previousWeek: "previous-week"
-        case .nextWeek: "next-week"
-        case .save: "save"
         case .newGoal: "new-goal"
         case .nextMatch: "next-match"
         case .previousMatch: "previous-match"
-        case .lookFurtherBack: "look-further-back"
-        case .cycleShow: "show-next"
-        case .toggleChart: "toggle-chart"
-        case .details: "details"
+        case .own(let name): name
         }
     }
 
     /// Every action a key map binds (the shared keys, each tab's, each pushed screen's), by its
     /// config name, in the help's order: what a config file's `[keys]` may rebind.
-    static let configNames: [(name: String, action: AppAction)] = {
-        let maps = [AppAction.keyMap] + AppCore.tabs.map { $0.keyMap } + KeysHelp.pushedScreens.map { $0.keyMap }
+    static var configNames: [(name: String, action: AppAction)] {
         var seen = Set<AppAction>()
         var names: [(name: String, action: AppAction)] = []
-        for binding in maps.flatMap(\.bindings) where seen.insert(binding.action).inserted {
+        for binding in keyMaps.flatMap(\.bindings) where seen.insert(binding.action).inserted {
             names.append((binding.action.configName, binding.action))
         }
         return names
-    }()
+    }
+
+    /// The shared key map, then each tab's and each pushed screen's, in the help's order.
+    static var keyMaps: [KeyMap<AppAction>] {
+        [AppAction.keyMap] + AppCore.tabs.map { $0.keyMap } + KeysHelp.pushedScreens.map { $0.keyMap }
+    }
 }

@@ -36,10 +36,7 @@ final class KeysHelp: Overlay {
 
     /// The help with the keys `overrides` rebinds (what `?` shows).
     static func entries(_ overrides: KeyOverrides) -> [HelpEntry] {
-        AppAction.keyMap.rebinding(overrides.actions).helpEntries
-            + AppCore.tabs.flatMap { $0.keyMap.rebinding(overrides.actions).helpEntries }
-            + pushedScreens.flatMap { $0.keyMap.rebinding(overrides.actions).helpEntries }
-            + overlayTypes.flatMap { $0.help }
+        AppAction.keyMaps.flatMap { $0.rebinding(overrides.actions).helpEntries } + overlayTypes.flatMap { $0.help }
     }
 
     private(set) var scroll = 0

@@ -8,13 +8,20 @@ import TermUI
 final class RoundUpsScreen: TabScreen {
     nonisolated static let title = "Round-ups"
 
+    /// Its own keys: the weeks, the chart, saving the week into a goal.
+    enum Action: String, ScreenAction {
+        case previousWeek = "previous-week", nextWeek = "next-week"
+        case toggleChart = "toggle-chart"
+        case save
+    }
+
     nonisolated static let keyMap: KeyMap<AppAction> = {
         var map = KeyMap<AppAction>()
         let section = "Round-ups"
-        map.bind([.left, .char("[")], to: .previousWeek, help: "previous week", section: section)
-        map.bind([.right, .char("]")], to: .nextWeek, help: "next week (up to this week)", section: section)
-        map.bind([.char("c")], to: .toggleChart, help: "show or hide the last twelve weeks' bars", section: section)
-        map.bind([.char("s")], to: .save, help: "save the week's round-ups into a goal (after a failure: retry)", section: section)
+        map.bind([.left, .char("[")], to: Action.previousWeek, help: "previous week", section: section)
+        map.bind([.right, .char("]")], to: Action.nextWeek, help: "next week (up to this week)", section: section)
+        map.bind([.char("c")], to: Action.toggleChart, help: "show or hide the last twelve weeks' bars", section: section)
+        map.bind([.char("s")], to: Action.save, help: "save the week's round-ups into a goal (after a failure: retry)", section: section)
         return map
     }()
 
@@ -55,7 +62,7 @@ final class RoundUpsScreen: TabScreen {
         guard let action else { return .ignored }
         let store = data.roundUps
         if list.navigate(action, count: Self.visibleLines(store.summary, filter: filter).count) { return .consumed }
-        switch action {
+        switch Action(action) {
         case .previousWeek:
             list.top()
             return .run(.showPreviousWeek)
@@ -71,6 +78,10 @@ final class RoundUpsScreen: TabScreen {
             return .present(GoalPicker(offer: Self.offer(store)))
         case .toggleChart:
             showsChart.toggle()
+            return .consumed
+        case nil: break
+        }
+        switch action {
         case .back:
             return .run(.dismissTransfer)
         case .newGoal:
@@ -83,7 +94,6 @@ final class RoundUpsScreen: TabScreen {
         default:
             return .ignored
         }
-        return .consumed
     }
 
     /// Enter on a payment: it in full, with its round-up and whether that is part of the week's total.
@@ -345,8 +355,8 @@ final class RoundUpsScreen: TabScreen {
             switch transfer.phase {
             case .sending: return [[Span("Saving \(what)…", Style(fg: .role(.warning), attributes: .bold))]]
             case .checking: return [[Span("Checking whether \(what) moved…", Style(fg: .role(.warning), attributes: .bold))]]
-            case .failed: return [[Span("✗ Saving \(what) failed: \(keys[.save]) or \(keys[.refresh]) retries", Style(fg: .role(.error), attributes: .bold))]]
-            case .mayHaveMoved: return [[Span("? \(what) may have moved: \(keys[.save]) or \(keys[.refresh]) checks", Style(fg: .role(.warning), attributes: .bold))]]
+            case .failed: return [[Span("✗ Saving \(what) failed: \(keys[Action.save]) or \(keys[.refresh]) retries", Style(fg: .role(.error), attributes: .bold))]]
+            case .mayHaveMoved: return [[Span("? \(what) may have moved: \(keys[Action.save]) or \(keys[.refresh]) checks", Style(fg: .role(.warning), attributes: .bold))]]
             case .succeeded, .savedElsewhere: return []
             }
         }
@@ -358,11 +368,11 @@ final class RoundUpsScreen: TabScreen {
             return [[Span("The answer was lost: checking whether \(what) moved…", Style(fg: .role(.warning), attributes: .bold))]]
         case .failed(let message):
             return [[Span("✗ Saving \(what) failed: \(message)", Style(fg: .role(.error), attributes: .bold))],
-                    [Span("  \(keys[.save]) or \(keys[.refresh]): retry with the same transfer id (never saved twice) · \(keys[.back]): drop it", Style(fg: .role(.error)))]]
+                    [Span("  \(keys[Action.save]) or \(keys[.refresh]): retry with the same transfer id (never saved twice) · \(keys[.back]): drop it", Style(fg: .role(.error)))]]
         case .mayHaveMoved:
             // The error itself is the status bar's (whole, wrapped there).
             return [[Span("? \(what) may have moved: its answer was lost", Style(fg: .role(.warning), attributes: .bold))],
-                    [Span("  \(keys[.save]) or \(keys[.refresh]): check with the same transfer id (it moves once) · \(keys[.back]): hide this", Style(fg: .role(.warning)))]]
+                    [Span("  \(keys[Action.save]) or \(keys[.refresh]): check with the same transfer id (it moves once) · \(keys[.back]): hide this", Style(fg: .role(.warning)))]]
         case .succeeded(let goal, let checked):
             // Found by checking after a lost answer: still this run's move, once.
             let found = checked ? " (found by checking)" : ""

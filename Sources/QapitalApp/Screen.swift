@@ -149,10 +149,18 @@ protocol Screen: AnyObject {
     func click(x: Int, y: Int, _ data: ScreenData) -> Outcome
 }
 
-/// A screen that is a tab of its own (listed in `AppCore.tabs`), made when the app starts.
+/// A screen that is a tab of its own (listed in `AppCore.tabs`), made when the app starts. Its
+/// type is shared across tasks (a test adds a tab for its task), which only reads its
+/// `nonisolated` title and key map.
 @MainActor
-protocol TabScreen: Screen {
+protocol TabScreen: Screen, SendableMetatype {
     init()
+}
+
+/// Tabs added for the length of a task, after `AppCore`'s: how a test shows that a new tab is one
+/// entry (`ArchitectureTests.aFakeTabIsOneEntry`).
+enum AddedTabs {
+    @TaskLocal static var screens: [any TabScreen.Type] = []
 }
 
 extension Screen {

@@ -142,4 +142,83 @@ import TermUI
             for entry in tab.keyMap.helpEntries { #expect(help.contains(entry), "the help lists \(tab)'s \(entry.keyLabel)") }
         }
     }
+
+    /// A screen's keys are its own actions (`ScreenAction`, named in its file) or shared ones:
+    /// `AppAction` names no screen's action, so the core routes without knowing any.
+    @Test func screensBindTheirOwnActions() {
+        let shared = Set(AppAction.keyMap.bindings.map(\.action))
+        for screen in AppCore.tabs.map({ $0 as any Screen.Type }) + KeysHelp.pushedScreens {
+            for binding in screen.keyMap.bindings where !shared.contains(binding.action) {
+                guard case .own = binding.action else {
+                    Issue.record("\(screen) binds \(binding.action), a shared action outside the shared keys")
+                    continue
+                }
+            }
+        }
+    }
+
+    /// A tab added in a test (`FakeTab`, below): its type and its entry, nothing else. It shows in
+    /// the tab bar with its number key, its own key reaches it, and `?`, the docs' key table
+    /// check and the config's key names all have it.
+    @Test func aFakeTabIsOneEntry() async throws {
+        let docs = try KeyDocumentationTests.docs()
+        await AddedTabs.$screens.withValue([FakeTab.self]) {
+            let app = AppHarness(width: 120, height: 30)
+            _ = await app.start()
+            #expect(app.terminal.lines[0].contains("6 Fake"))
+            await app.press(.char("6"))
+            #expect(app.core.screen is FakeTab)
+            let screen = await app.press(.char("w"))
+            #expect(screen.contains { $0.contains("The fake tab, waved 1 times") }, "\(screen.joined(separator: "\n"))")
+
+            let help = KeysHelp.defaultEntries
+            #expect(help.contains(HelpEntry(section: "Views", keys: [.char("6")], help: "Fake")))
+            #expect(help.contains(HelpEntry(section: "Fake", keys: [.char("w")], help: "wave from the fake tab")))
+            #expect(KeyDocumentationTests.undocumented(in: docs) == ["| `6` | Fake |", "| `w` | wave from the fake tab |"])
+
+            #expect(KeyOverrides.actionNames.contains("wave") && KeyOverrides.actionNames.contains("tab-6"))
+            var keys = KeyOverrides()
+            let known = keys.bind("wave", to: [.char("W")])
+            #expect(known)
+            #expect(KeysHelp.entries(keys).contains(HelpEntry(section: "Fake", keys: [.char("W")], help: "wave from the fake tab")))
+            let rebound = AppHarness(width: 120, height: 30, keys: keys)
+            _ = await rebound.start()
+            await rebound.press(.char("6"), .char("w"), .char("W"))
+            #expect((rebound.core.screen as? FakeTab)?.waves == 1)
+        }
+        // Outside the task it is gone again.
+        #expect(!AppCore.tabs.contains { $0 == FakeTab.self })
+        #expect(!KeyOverrides.actionNames.contains("wave"))
+    }
+}
+
+/// A tab declared in a test, with its own action and help: what `aFakeTabIsOneEntry` adds.
+@MainActor
+final class FakeTab: TabScreen {
+    nonisolated static let title = "Fake"
+    enum Action: String, ScreenAction {
+        case wave
+    }
+
+    nonisolated static let keyMap: KeyMap<AppAction> = {
+        var map = KeyMap<AppAction>()
+        map.bind([.char("w")], to: Action.wave, help: "wave from the fake tab", section: "Fake")
+        return map
+    }()
+
+    var filter = ""
+    private(set) var waves = 0
+
+    init() {}
+
+    func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
+        guard Action(action) == .wave else { return .ignored }
+        waves += 1
+        return .consumed
+    }
+
+    func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
+        buffer.write("The fake tab, waved \(waves) times", x: area.x + 1, y: area.y + 1)
+        return Layout(area: area)
+    }
 }

@@ -214,8 +214,7 @@ import TermUI
 /// Every action any key map binds has a config name, and every hint names the key as bound.
 @MainActor @Suite struct KeyNameTests {
     @Test func everyBoundActionHasOneNameThatBindsIt() {
-        let maps = [AppAction.keyMap] + AppCore.tabs.map { $0.keyMap } + KeysHelp.pushedScreens.map { $0.keyMap }
-        let bound = Set(maps.flatMap(\.bindings).map(\.action))
+        let bound = Set(AppAction.keyMaps.flatMap(\.bindings).map(\.action))
         let named = Dictionary(AppAction.configNames.map { ($0.action, $0.name) }, uniquingKeysWith: { first, _ in first })
         #expect(bound.subtracting(named.keys).isEmpty, "no name: \(bound.subtracting(named.keys))")
         #expect(Set(AppAction.configNames.map(\.name)).count == AppAction.configNames.count, "names are unique")

@@ -30,12 +30,12 @@ import TermUI
         #expect(screen.appear(data) == [.loadWeek])
         #expect(screen.appear(data) == [], "only the first time the tab is shown")
         #expect(screen.refresh(data) == [.loadWeek])
-        #expect(screen.handle(.char("["), action: .previousWeek, data).commands == [.showPreviousWeek])
+        #expect(screen.handle(.char("["), action: RoundUpsScreen.Action.previousWeek.action, data).commands == [.showPreviousWeek])
         #expect(stores.roundUps.week == week, "the screen asked; it did not move the store")
-        #expect(screen.handle(.char("]"), action: .nextWeek, data).commands == [], "this week has no next")
+        #expect(screen.handle(.char("]"), action: RoundUpsScreen.Action.nextWeek.action, data).commands == [], "this week has no next")
         #expect(screen.handle(.escape, action: .back, data).commands == [.dismissTransfer])
         // Before the week is in, `s` says why it cannot save and asks for nothing.
-        guard case .notice(let why) = screen.handle(.char("s"), action: .save, data) else {
+        guard case .notice(let why) = screen.handle(.char("s"), action: RoundUpsScreen.Action.save.action, data) else {
             Issue.record("s before the week loaded should be a notice")
             return
         }
@@ -46,7 +46,7 @@ import TermUI
     @Test func activityKeysReturnCommands() {
         let screen = ActivityScreen()
         #expect(screen.start(data) == [.startActivity])
-        #expect(screen.handle(.char("m"), action: .lookFurtherBack, data).commands == [.fetchOlderActivity])
+        #expect(screen.handle(.char("m"), action: ActivityScreen.Action.lookFurtherBack.action, data).commands == [.fetchOlderActivity])
         #expect(screen.refresh(data) == [.retryUsers, .refreshCache, .refreshActivity])
         #expect(screen.handle(.char("j"), action: .moveDown, data).commands == [])
         #expect(api.calls.isEmpty && !stores.isBusy)
@@ -124,7 +124,8 @@ import TermUI
         let data = app.core.screenData
         let screen = try #require(app.core.screen(RoundUpsScreen.self))
         let calls = api.calls.count
-        guard case .present(let overlay) = screen.handle(.char("s"), action: .save, data), let picker = overlay as? GoalPicker else {
+        guard case .present(let overlay) = screen.handle(.char("s"), action: RoundUpsScreen.Action.save.action, data),
+              let picker = overlay as? GoalPicker else {
             Issue.record("s on a loaded week should open the goal picker")
             return
         }
@@ -134,7 +135,7 @@ import TermUI
         #expect(api.calls.count == calls, "the screens asked; nothing was sent")
         await app.press(.char("s"), .enter, .enter)
         #expect(app.core.roundUps.transfer?.failureMessage != nil)
-        #expect(screen.handle(.char("s"), action: .save, data).commands == [.retryTransfer])
+        #expect(screen.handle(.char("s"), action: RoundUpsScreen.Action.save.action, data).commands == [.retryTransfer])
         #expect(screen.refresh(data) == [.retryTransfer])
         #expect(api.transferIds.count == 2)
     }
