@@ -195,7 +195,10 @@ import TestSupport
 
     /// A 429 is waited out (the window its text names) and tried once more; a second one is said, never a loop.
     @Test func a429IsWaitedOutOnceThenSaid() async throws {
-        let demo = try Self.demo(.init(rateLimits: true))
+        // The look-alike's limits count frozen seconds: all four fall in one window, however slowly
+        // a loaded machine sends them (counted in real time, they once spread past it: no 429).
+        let demo = try BunqDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .eur)), options: .init(rateLimits: true),
+                                   clock: { fixedNow }, uptime: { 0 })
         let waits = Locked<[Double]>([])
         try await Self.with(demo) { url in
             let api = try await BunqAPI.connect(baseURL: url, apiKey: Self.key, contextDirectory: nil, pacing: false, now: { fixedNow },

@@ -50,6 +50,7 @@ public actor BunqDemoAPI: ServeHandler {
     private let backend: DemoBackend
     private var options: Options
     private let clock: @Sendable () -> Date
+    private let uptime: @Sendable () -> TimeInterval
     private let serverKey: BunqKeyPair
     private var installations: [String: Installation] = [:]
     private var sessions: [String: Session] = [:]
@@ -65,7 +66,11 @@ public actor BunqDemoAPI: ServeHandler {
     /// Sessions opened (tests).
     public private(set) var sessionsOpened = 0
 
-    public init(backend: DemoBackend, options: Options = Options(), clock: @escaping @Sendable () -> Date = { Date() }) throws {
+    /// `uptime`: the seconds the rate limits count in (a test freezes them, so its requests fall
+    /// in one window however slowly a loaded machine sends them).
+    public init(backend: DemoBackend, options: Options = Options(), clock: @escaping @Sendable () -> Date = { Date() },
+                uptime: @escaping @Sendable () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }) throws {
+        self.uptime = uptime
         self.backend = backend
         self.options = options
         self.clock = clock
@@ -127,7 +132,7 @@ public actor BunqDemoAPI: ServeHandler {
         guard options.rateLimits else { return }
         let limit = BunqPacer.limit(method: method, path: path)
         let key = method.uppercased() + " " + BunqPacer.endpoint(path)
-        let now = ProcessInfo.processInfo.systemUptime
+        let now = uptime()
         var times = sent[key, default: []].filter { $0 > now - limit.seconds }
         guard times.count < limit.count else {
             throw Failure(status: 429, text: "Too many requests. You can do a maximum of \(limit.count) calls per \(Int(limit.seconds)) seconds to this endpoint.")
