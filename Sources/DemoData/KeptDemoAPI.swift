@@ -47,14 +47,17 @@ public final class DemoSavesFile: Sendable {
     }
 
     /// Every save kept (none when there is no file; a damaged file is refused, never replaced).
-    public func saves() throws -> [DemoSave] {
-        guard let data = try? Data(contentsOf: fileURL) else { return [] }
+    public func saves() throws -> [DemoSave] { try read(fileURL) }
+
+    /// A kept list (empty when there is no file); a damaged file is refused, never replaced.
+    private func read<Record: Decodable>(_ url: URL) throws -> [Record] {
+        guard let data = try? Data(contentsOf: url) else { return [] }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do {
-            return try decoder.decode([DemoSave].self, from: data)
+            return try decoder.decode([Record].self, from: data)
         } catch {
-            throw Damaged(description: "\(fileURL.path) cannot be read; move it aside, or start the demo again with --reset-demo")
+            throw Damaged(description: "\(url.path) cannot be read; move it aside, or start the demo again with --reset-demo")
         }
     }
 
@@ -73,16 +76,7 @@ public final class DemoSavesFile: Sendable {
     }
 
     /// Every goal the user made, in the order made (none when there is no file).
-    public func goals() throws -> [DemoGoalKept] {
-        guard let data = try? Data(contentsOf: goalsURL) else { return [] }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        do {
-            return try decoder.decode([DemoGoalKept].self, from: data)
-        } catch {
-            throw Damaged(description: "\(goalsURL.path) cannot be read; move it aside, or start the demo again with --reset-demo")
-        }
-    }
+    public func goals() throws -> [DemoGoalKept] { try read(goalsURL) }
 
     /// Adds `goal` to the goals made.
     public func keep(goal: DemoGoalKept) throws {
