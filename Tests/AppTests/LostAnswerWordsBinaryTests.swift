@@ -35,20 +35,25 @@ import TestSupport
         await backend.dataset.goals.first { $0.name == "Balloons" }?.balance
     }
 
+    /// A proxy script that breaks the first `count` POSTs with `fault` and passes everything else.
+    static func losing(_ count: Int, with fault: FaultProxy.Fault) -> @Sendable (FaultProxy.Request) -> FaultProxy.Fault {
+        let left = Locked(count)
+        return { request in
+            guard request.method == "POST" else { return .pass }
+            return left.withLock { left in
+                defer { left = max(0, left - 1) }
+                return left > 0 ? fault : .pass
+            }
+        }
+    }
+
     @Test func movedByThisRunAfterALostAnswerThenAlreadySaved() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("lost-words-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let backend = DemoBackend(now: Date())
         let server = try DemoHTTPServer(handler: DemoAPIHandler(backend: backend))
         try await server.start()
-        let lose = Locked(1)
-        let proxy = try FaultProxy(upstreamPort: UInt16(await server.baseURL.port ?? 0)) { request in
-            guard request.method == "POST" else { return .pass }
-            return lose.withLock { left in
-                defer { left = max(0, left - 1) }
-                return left > 0 ? .dropAfterRequest : .pass
-            }
-        }
+        let proxy = try FaultProxy(upstreamPort: UInt16(await server.baseURL.port ?? 0), script: Self.losing(1, with: .dropAfterRequest))
         defer { proxy.stop() }
         let before = try #require(await Self.balloons(backend))
 
@@ -77,14 +82,7 @@ import TestSupport
         let server = try DemoHTTPServer(handler: DemoAPIHandler(backend: backend))
         try await server.start()
         // The send and the check at once both lose their answers (after the server read them).
-        let lose = Locked(2)
-        let proxy = try FaultProxy(upstreamPort: UInt16(await server.baseURL.port ?? 0)) { request in
-            guard request.method == "POST" else { return .pass }
-            return lose.withLock { left in
-                defer { left = max(0, left - 1) }
-                return left > 0 ? .reset : .pass
-            }
-        }
+        let proxy = try FaultProxy(upstreamPort: UInt16(await server.baseURL.port ?? 0), script: Self.losing(2, with: .reset))
         defer { proxy.stop() }
         let before = try #require(await Self.balloons(backend))
 
