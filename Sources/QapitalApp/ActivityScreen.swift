@@ -349,3 +349,9 @@ final class ActivityScreen: TabScreen {
         buffer.write(text, x: row.x + 2, y: row.y, maxWidth: row.width - 2, style: style)
     }
 }
+
+/// What the Activity tab alone asks of the stores.
+extension Command {
+    /// `m`: after a year without activity, look a year further back.
+    static let fetchOlderActivity = Command("fetch-older-activity") { $0.stores.feed.keepLooking() }
+}

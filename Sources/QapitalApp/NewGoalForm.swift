@@ -196,3 +196,13 @@ final class NewGoalForm: Overlay {
         }
     }
 }
+
+/// What the new-goal form asks of the stores.
+extension Command {
+    /// Enter: make the goal.
+    static func createGoal(_ goal: NewGoal) -> Command {
+        Command("create-goal", goal) { $0.stores.goalCreator.create(goal) }
+    }
+    /// The form opens or closes: what an earlier one sent is no longer reported.
+    static let resetGoalCreation = Command("reset-goal-creation") { $0.stores.goalCreator.reset() }
+}

@@ -419,3 +419,25 @@ final class RoundUpsScreen: TabScreen {
         buffer.write(right, x: row.maxX - rightWidth - 1, y: row.y, maxWidth: rightWidth)
     }
 }
+
+/// What the Round-ups tab asks of the stores.
+extension Command {
+    static let showPreviousWeek = Command("show-previous-week") { $0.stores.roundUps.showPreviousWeek() }
+    static let showNextWeek = Command("show-next-week") { $0.stores.roundUps.showNextWeek() }
+    /// `s` (after the confirmation): the shown week's round-ups into that goal.
+    static func save(into goal: GoalID) -> Command {
+        Command.noting("save-week", goal) { runner in
+            guard let found = runner.stores.goals.goal(id: goal) else { return "That goal is no longer there." }
+            do throws(RoundUpStore.SaveProblem) {
+                try runner.stores.roundUps.save(into: found)
+            } catch {
+                return error.message
+            }
+            return nil
+        }
+    }
+    /// The failed transfer again, with its transfer id (never saved twice).
+    static let retryTransfer = Command("retry-transfer") { $0.stores.roundUps.retryTransfer() }
+    /// Drops the transfer's message (a failure is given up on).
+    static let dismissTransfer = Command("dismiss-transfer") { $0.stores.roundUps.dismissTransfer() }
+}

@@ -45,3 +45,11 @@ final class SignInOverlay: Overlay {
         form.draw(into: &buffer, area: area)
     }
 }
+
+/// What the sign-in form over the app asks of the stores.
+extension Command {
+    /// Enter: check the token (`TokenCheck`). The attempt's description hides the token.
+    static func checkToken(_ attempt: SignInAttempt) -> Command {
+        Command("check-token", attempt) { $0.stores.tokenCheck?.check(attempt) }
+    }
+}

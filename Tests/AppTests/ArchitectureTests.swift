@@ -157,6 +157,55 @@ import TermUI
         }
     }
 
+    /// A screen's effects are its own: the commands a screen or overlay declares in its file
+    /// (`extension Command`) are named in no other file, `CommandRunner` names none at all, and
+    /// no file names another screen's `Action`. The core runs what it is handed.
+    @Test func screensDeclareTheirOwnEffects() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).filter { $0.hasSuffix(".swift") }
+        var texts: [String: String] = [:]
+        for file in files { texts[file] = SourceSeamTests.code(try String(contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8)) }
+        var owned: [String: String] = [:]  // command → the file that declares it
+        for (file, code) in texts where file != "Command.swift" {
+            for block in Self.bodies(of: "extension Command {", in: code) {
+                for match in block.matches(of: /static (?:let|func) (\w+)/) { owned[String(match.1)] = file }
+            }
+        }
+        #expect(owned["showPreviousWeek"] == "RoundUpsScreen.swift" && owned["createGoal"] == "NewGoalForm.swift"
+                && owned["fetchOlderActivity"] == "ActivityScreen.swift" && owned["checkToken"] == "SignInOverlay.swift", "\(owned)")
+        for (command, home) in owned {
+            // `.save(` or `Command.save`, word-bounded, not a member of a value (`offer.save`).
+            let named = try Regex("(Command|[^\\w)\\]?!])\\.\(command)\\b")
+            for (file, code) in texts where file != home {
+                #expect(code.matches(of: named).isEmpty, "\(file) names \(home)'s command \(command)")
+            }
+        }
+        let runner = try #require(texts["CommandRunner.swift"])
+        #expect(!runner.contains("case ."), "CommandRunner knows no command")
+        for (file, code) in texts {
+            for match in code.matches(of: /(\w+)\.Action\b/) {
+                let owner = String(match.1)
+                #expect(file == owner + ".swift", "\(file) names \(owner)'s actions")
+            }
+        }
+    }
+
+    /// The bodies of every block of `code` that opens with `opening` (which ends with its `{`).
+    static func bodies(of opening: String, in code: String) -> [Substring] {
+        var found: [Substring] = []
+        var rest = code[...]
+        while let start = rest.range(of: opening) {
+            var depth = 1
+            var index = start.upperBound
+            while depth > 0 && index < rest.endIndex {
+                if rest[index] == "{" { depth += 1 } else if rest[index] == "}" { depth -= 1 }
+                index = rest.index(after: index)
+            }
+            found.append(rest[start.upperBound..<index])
+            rest = rest[index...]
+        }
+        return found
+    }
+
     /// A tab added in a test (`FakeTab`, below): its type and its entry, nothing else. It shows in
     /// the tab bar with its number key, its own key reaches it, and `?`, the docs' key table
     /// check and the config's key names all have it.
@@ -170,6 +219,7 @@ import TermUI
             #expect(app.core.screen is FakeTab)
             let screen = await app.press(.char("w"))
             #expect(screen.contains { $0.contains("The fake tab, waved 1 times") }, "\(screen.joined(separator: "\n"))")
+            #expect(screen.contains { $0.contains("The stores saw a wave (") }, "its own command ran: \(screen.joined(separator: "\n"))")
 
             let help = KeysHelp.defaultEntries
             #expect(help.contains(HelpEntry(section: "Views", keys: [.char("6")], help: "Fake")))
@@ -192,7 +242,14 @@ import TermUI
     }
 }
 
-/// A tab declared in a test, with its own action and help: what `aFakeTabIsOneEntry` adds.
+/// The fake tab's own effect, declared with it: the core runs it without knowing it.
+extension Command {
+    static let waveAtTheStores = Command.noting("wave-at-the-stores") { runner in
+        "The stores saw a wave (\(runner.stores.goals.goals.count) goals)."
+    }
+}
+
+/// A tab declared in a test, with its own action, help and effect: what `aFakeTabIsOneEntry` adds.
 @MainActor
 final class FakeTab: TabScreen {
     nonisolated static let title = "Fake"
@@ -214,7 +271,7 @@ final class FakeTab: TabScreen {
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
         guard Action(action) == .wave else { return .ignored }
         waves += 1
-        return .consumed
+        return .run(.waveAtTheStores)
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {

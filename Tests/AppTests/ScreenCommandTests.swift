@@ -89,7 +89,7 @@ import TermUI
         #expect(message == "refused")
     }
 
-    @Test func goalKeysAndTheNewGoalFormReturnCommands() {
+    @Test func goalKeysAndTheNewGoalFormReturnCommands() throws {
         let list = GoalListScreen()
         #expect(list.start(data) == [.loadGoals])
         #expect(list.refresh(data) == [.loadGoals])
@@ -102,10 +102,8 @@ import TermUI
         #expect(GoalDetailScreen(goalId: 7).refresh(data) == [.loadGoalFeed(7)])
         for character in "Piano" { _ = form.handle(.char(character), data) }
         let created = form.handle(.enter, data).commands
-        guard case .createGoal(let goal)? = created.first, created.count == 1 else {
-            Issue.record("Enter should ask to create the goal, got \(created)")
-            return
-        }
+        #expect(created.map(\.name) == ["create-goal"], "Enter should ask to create the goal, got \(created)")
+        let goal = try #require(created.first?.argument as? NewGoal)
         #expect(goal.name == "Piano" && goal.target == nil)
         #expect(form.handle(.escape, data).commands == [.resetGoalCreation])
         #expect(api.calls.isEmpty && !stores.isBusy)
