@@ -162,3 +162,38 @@ import TestSupport
         #expect(dogAfter == dogBefore + Money(minorUnits: 158, currency: .usd))
     }
 }
+
+/// A rule's transfer key (RULES.md): the round-up rule's is the round-ups key, byte for byte;
+/// every other is made of the source, account, rule name and period only.
+@Suite struct RuleKeyTests {
+    let identity = SaveIdentity(source: "starling https://api.starlingbank.com", account: "acc-1")
+    let week = Week(containing: Timestamp.parse("2026-11-18T12:00:00+00:00")!, calendar: Week.calendar(in: .gmt))
+    let goal = Goal(id: 1, name: "Holiday", ownerId: 7, target: nil, balance: Money(minorUnits: 0, currency: .gbp))
+
+    @Test func theRoundUpRuleSharesTheRoundUpsKey() {
+        let roundUps = Rule(name: "anything", kind: .roundUp(step: nil), goal: "Holiday")
+        #expect(identity.ruleKey(roundUps, period: .week(week), goal: goal) == identity.weekKey(week, goal: goal))
+        // Pinned: a change to how keys are made would send saved weeks again.
+        #expect(identity.weekKey(week).uuidString.lowercased() == UUID.version5(namespace: SaveIdentity.namespace,
+            name: "round-ups\nstarling https://api.starlingbank.com\nacc-1\n2026-W47").uuidString.lowercased())
+    }
+
+    @Test func otherRulesKeysDependOnNameAndPeriodOnly() {
+        let coffee = Rule(name: "coffee", kind: .guiltyPleasure(amount: Money(minorUnits: 200, currency: .gbp), match: ["Pret"]), goal: "Holiday")
+        var edited = coffee
+        edited.kind = .guiltyPleasure(amount: Money(minorUnits: 300, currency: .gbp), match: ["Costa"])
+        edited.goal = "Car"
+        let key = identity.ruleKey(coffee, period: .week(week), goal: goal)
+        #expect(key == identity.ruleKey(edited, period: .week(week), goal: goal), "editing a rule's amount never reopens a week")
+        var renamed = coffee
+        renamed.name = "coffee2"
+        #expect(key != identity.ruleKey(renamed, period: .week(week), goal: goal))
+        #expect(key != identity.ruleKey(coffee, period: .week(week.next), goal: goal))
+        #expect(key != identity.weekKey(week))
+        #expect(key != SaveIdentity(source: identity.source, account: "acc-2").ruleKey(coffee, period: .week(week), goal: goal))
+        let month = RulePeriod.month(year: 2026, month: 11, settledBy: week)
+        #expect(key != identity.ruleKey(coffee, period: month, goal: goal))
+        #expect(key == UUID.version5(namespace: SaveIdentity.namespace,
+                                     name: "rule\nstarling https://api.starlingbank.com\nacc-1\ncoffee\n2026-W47"))
+    }
+}

@@ -154,3 +154,14 @@ public enum SHA1 {
         digest(message).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 }
+
+extension SaveIdentity {
+    /// The key of a rule's transfer for `period`: a name-based UUID of (source, account, rule,
+    /// the rule's name, the period). The round-up rule keeps the round-ups key (`weekKey`), so
+    /// the Round-ups tab, `roundups --save` and `rules --save` can never move one week twice.
+    public func ruleKey(_ rule: Rule, period: RulePeriod, goal: Goal) -> UUID {
+        if case .roundUp = rule.kind, case .week(let week) = period { return weekKey(week, goal: goal) }
+        let account = byGoalOwner ? "user \(goal.ownerId)" : account
+        return UUID.version5(namespace: SaveIdentity.namespace, name: "rule\n\(source)\n\(account)\n\(rule.name)\n\(period.label)")
+    }
+}
