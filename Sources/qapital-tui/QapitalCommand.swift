@@ -20,7 +20,7 @@ struct QapitalCommand: AsyncParsableCommand {
         \(HelpExamples.block(QapitalCommand.examples))
         """,
         version: FeedModelInfo.version,
-        subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, ExportCommand.self,
+        subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, RulesCommand.self, ExportCommand.self,
                       LoginCommand.self, AppCommand.self, DoctorCommand.self]
     ) }
 
@@ -79,10 +79,10 @@ struct QapitalCommand: AsyncParsableCommand {
 
     /// `qapital-tui serve …` and `qapital-tui run …`, parsed under a root without options.
     struct Subcommands: ParsableCommand {
-        static let names: Set<String> = ["serve", "run", "goals", "activity", "roundups", "export", "login", "doctor"]
+        static let names: Set<String> = ["serve", "run", "goals", "activity", "roundups", "rules", "export", "login", "doctor"]
         static let configuration = CommandConfiguration(
             commandName: "qapital-tui", version: FeedModelInfo.version,
-            subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, ExportCommand.self,
+            subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, RulesCommand.self, ExportCommand.self,
                       LoginCommand.self, AppCommand.self, DoctorCommand.self])
     }
 

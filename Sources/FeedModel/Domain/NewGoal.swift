@@ -57,7 +57,7 @@ public struct NewGoal: Hashable, Sendable {
         return .success(NewGoal(name: name, target: target))
     }
 
-    private struct Message: Error { let text: String }
+    struct Message: Error { let text: String }
 
     /// An amount as the app writes it ("$1,500.00", "-$4.00", "CHF 1,250.50", "1,000", "250 USD")
     /// down to its sign and plain digits ("1500.00"): the currency's own symbol or code at either
@@ -96,7 +96,7 @@ public struct NewGoal: Hashable, Sendable {
         return (negative, String(digits))
     }
 
-    private static func parseTarget(_ text: String, currency: Currency) -> Result<Money?, Message> {
+    static func parseTarget(_ text: String, currency: Currency) -> Result<Money?, Message> {
         guard !text.isEmpty else { return .success(nil) }
         let example = currency.minorDigits > 0 ? "e.g. 250 or 99.50" : "e.g. 250"
         guard let plain = plainNumber(text, currency: currency) else {

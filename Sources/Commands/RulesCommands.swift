@@ -1,0 +1,165 @@
+import FeedModel
+import Foundation
+
+/// `qapital-tui rules [--week]` and `rules --check`: every rule's figure for a week and where it
+/// stands, from the same figures the settlement will move (RULES.md). Nothing here moves money.
+public enum RulesCommands {
+    /// Where a rule stands for a week, as the JSON and the table say it.
+    public enum Status: String, Sendable {
+        case underWay = "under-way", due, saved, held, paused, readOnly = "read-only", nothing
+    }
+
+    /// One rule's line for the week.
+    public struct Line: Sendable {
+        public let rule: Rule
+        public let goal: Goal
+        public let figure: RuleFigure?
+        public let status: Status
+        public let reason: String?
+        public let transferId: UUID?
+    }
+
+    /// `rules --check`: each rule in words, after its goal is found; the first problem throws.
+    public static func check(_ context: CommandContext, file: RulesFile) async throws {
+        let goals = try await context.api.goals()
+        let output = context.output
+        defer { output.flush() }
+        if let limit = file.weeklyLimit { output.line("At most \(limit.formatted) a week, all rules together.") }
+        if let floor = file.keepAtLeast { output.line("Never below \(floor.formatted) in the account.") }
+        if file.rules.isEmpty { output.line("No rules yet: add a [[rule]] (docs/rules.md).") }
+        for rule in file.rules {
+            let goal = try goal(of: rule, in: goals)
+            let paused = rule.paused ? " (paused)" : ""
+            output.line("\(rule.name): \(rule.words(currency: context.currency, calendar: context.calendar)), into \(goal.name)\(paused)")
+        }
+    }
+
+    /// The lines of `week`: each rule's figure and status.
+    public static func lines(_ context: CommandContext, file: RulesFile, week: Week) async throws -> [Line] {
+        let goals = try await context.api.goals()
+        let transactions = try await context.api.transactions(from: week.start, to: week.end)
+        let isOver = context.now() >= week.end
+        var lines: [Line] = []
+        for rule in file.rules {
+            let goal = try goal(of: rule, in: goals)
+            // A round-up rule without its own step rounds as the Round-ups tab does.
+            var counting = rule
+            if case .roundUp(nil) = rule.kind { counting.kind = .roundUp(step: context.roundUpStep) }
+            let figure: RuleFigure?
+            do {
+                figure = try counting.figure(for: week, transactions: transactions, currency: context.currency)
+            } catch {
+                throw CommandFailure(.failed, error.message)
+            }
+            let (status, reason, transfer) = where_(rule, figure: figure, week: week, isOver: isOver, context: context, transactions: transactions)
+            lines.append(Line(rule: rule, goal: goal, figure: figure, status: status, reason: reason, transferId: transfer))
+        }
+        return lines
+    }
+
+    private static func where_(_ rule: Rule, figure: RuleFigure?, week: Week, isOver: Bool, context: CommandContext,
+                               transactions: [Transaction]) -> (Status, String?, UUID?) {
+        if rule.paused { return (.paused, nil, nil) }
+        if let since = rule.since, week.end <= since {
+            return (.nothing, "the rule starts with the week of \(context.day(since))", nil)
+        }
+        guard let figure else {
+            switch rule.kind {
+            case .setAndForget: return (.nothing, "no month ends this week", nil)
+            case .fiftyTwoWeek: return (.nothing, "outside the challenge's 52 weeks", nil)
+            default: return (.nothing, nil, nil)
+            }
+        }
+        if let readOnly = context.noMoneyMoves { return (.readOnly, readOnly, nil) }
+        if !isOver { return (.underWay, "due \(context.day(week.end))", nil) }
+        if case .roundUp = rule.kind {
+            let summary = RoundUp.Summary(transactions: transactions.filter { week.contains($0.timestamp) },
+                                          accountCurrency: context.currency, step: context.roundUpStep)
+            let progress = context.saver.progress(week: week, summary: summary, now: context.now())
+            if progress.isSaved { return (.saved, nil, progress.saved.last?.key) }
+        }
+        if figure.amount.isZero { return (.nothing, nil, nil) }
+        return (.due, nil, nil)
+    }
+
+    /// The goal a rule names: a goal's id, else its name in any case; one line when it names none.
+    static func goal(of rule: Rule, in goals: [Goal]) throws(CommandFailure) -> Goal {
+        do {
+            return try CommandContext.goal(rule.goal, in: goals)
+        } catch {
+            throw CommandFailure(.usage, "rule “\(Cell.plain(rule.name))”: goal: \(error.message.replacingOccurrences(of: "--goal: ", with: "").replacingOccurrences(of: "--goal ", with: "the goal "))")
+        }
+    }
+
+    public static func list(_ context: CommandContext, file: RulesFile, week: Week) async throws {
+        let lines = try await lines(context, file: file, week: week)
+        let output = context.output
+        defer { output.flush() }
+        let counted = lines.filter { $0.status != .paused && $0.status != .nothing }.compactMap(\.figure?.amount.minorUnits)
+        let total = Money(minorUnits: Money.sum(counted), currency: context.currency)
+        switch context.format {
+        case .table:
+            output.line(output.styled("Week \(week.isoLabel) (\(context.day(week.start)) – \(context.day(week.lastDay)))", "1"))
+            guard !lines.isEmpty else {
+                output.line("No rules yet: add a [[rule]] to the rules file (docs/rules.md).")
+                return
+            }
+            let rows = lines.map { line in
+                [line.rule.name, line.rule.words(currency: context.currency, calendar: context.calendar), line.goal.name,
+                 line.figure?.amount.formatted ?? "–", words(line)]
+            }
+            let layout = TableLayout.fitting([("RULE", false), ("SAVES", false), ("GOAL", false), ("AMOUNT", true), ("", false)], rows: rows)
+            layout.header(output)
+            for row in rows { output.line(layout.row(row)) }
+            output.line("")
+            let limit = file.weeklyLimit.map { " (at most \($0.formatted) a week)" } ?? ""
+            output.line("The week's rules come to \(total.formatted)\(limit)")
+            for line in lines where !(line.figure?.leftOut.isEmpty ?? true) {
+                let count = line.figure?.leftOut.count ?? 0
+                output.line("\(line.rule.name): \(count) \(count == 1 ? "payment" : "payments") in another currency left out")
+            }
+        case .json:
+            let rules = lines.map { line in
+                var fields = [
+                    "\"name\":\(Cell.json(line.rule.name))", "\"kind\":\(Cell.json(line.rule.kind.name))",
+                    "\"goal\":{\"id\":\(Cell.json(line.goal.id.rawValue)),\"name\":\(Cell.json(line.goal.name))}",
+                    "\"amount\":" + (line.figure.map { CommandContext.jsonMoney($0.amount) } ?? "null"),
+                    "\"status\":\(Cell.json(line.status.rawValue))",
+                ]
+                if let reason = line.reason { fields.append("\"reason\":\(Cell.json(reason))") }
+                if let period = line.figure?.period.label { fields.append("\"period\":\(Cell.json(period))") }
+                fields.append("\"payments\":[" + (line.figure?.counted ?? []).map(Cell.json).joined(separator: ",") + "]")
+                fields.append("\"leftOut\":[" + (line.figure?.leftOut ?? []).map(Cell.json).joined(separator: ",") + "]")
+                if let transfer = line.transferId { fields.append("\"transferId\":\(Cell.json(transfer.uuidString.lowercased()))") }
+                return "{" + fields.joined(separator: ",") + "}"
+            }
+            output.line("{\"schema\":\"qapital-tui.rules\",\"version\":\(jsonSchemaVersion),\"source\":\(Cell.json(context.sourceKind)),"
+                        + "\"week\":\(Cell.json(week.isoLabel)),\"currency\":\(Cell.json(context.currency.code)),")
+            output.line("\"rules\":[" + rules.joined(separator: ",\n") + "],")
+            output.line("\"total\":\(CommandContext.jsonMoney(total))}")
+        case .csv:
+            output.line("rule,kind,goal_id,goal,amount,currency,status,reason,period,payments")
+            for line in lines {
+                output.line([Cell.csv(line.rule.name), line.rule.kind.name, Cell.csv(line.goal.id.rawValue), Cell.csv(line.goal.name),
+                             line.figure.map { Cell.decimal($0.amount) } ?? "", context.currency.code, line.status.rawValue,
+                             Cell.csv(line.reason ?? ""), line.figure?.period.label ?? "",
+                             Cell.csv((line.figure?.counted ?? []).joined(separator: " "))].joined(separator: ","))
+            }
+        case .ledger:
+            throw CommandFailure(.usage, "--output ledger is for activity and export (rules: table, json or csv)")
+        }
+    }
+
+    /// The status column: "due", "✓ saved", "under way (due Mon 30 Nov)", "would save".
+    static func words(_ line: Line) -> String {
+        switch line.status {
+        case .underWay: "so far" + (line.reason.map { ", \($0)" } ?? "")
+        case .due: "due"
+        case .saved: "✓ saved"
+        case .held: "held" + (line.reason.map { ": \($0)" } ?? "")
+        case .paused: "paused"
+        case .readOnly: "would save"
+        case .nothing: line.reason ?? "nothing"
+        }
+    }
+}
