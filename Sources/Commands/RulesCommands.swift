@@ -112,7 +112,11 @@ public enum RulesCommands {
             layout.header(output)
             for row in rows { output.line(layout.row(row)) }
             output.line("")
-            let limit = file.weeklyLimit.map { " (at most \($0.formatted) a week)" } ?? ""
+            var limit = ""
+            if let most = file.weeklyLimit {
+                limit = most.minorUnits < total.minorUnits ? ", over the \(most.formatted) a week limit: what does not fit will wait"
+                    : " (at most \(most.formatted) a week)"
+            }
             output.line("The week's rules come to \(total.formatted)\(limit)")
             for line in lines where !(line.figure?.leftOut.isEmpty ?? true) {
                 let count = line.figure?.leftOut.count ?? 0

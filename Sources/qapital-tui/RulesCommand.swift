@@ -1,5 +1,6 @@
 import ArgumentParser
 import Commands
+import DemoData
 import FeedModel
 import Foundation
 import SourceKit
@@ -41,8 +42,11 @@ struct RulesCommand: AsyncParsableCommand {
             let context = try await options.context(environment: environment)
             let file: RulesFile
             do {
-                guard let found = try RulesFileTOML.load(path: rules, environment: environment, currency: context.currency,
-                                                         calendar: context.calendar) else {
+                let found = try RulesFileTOML.load(path: rules, environment: environment, currency: context.currency,
+                                                   calendar: context.calendar)
+                    // The demo's own rules, where the user has none: every kind, with figures.
+                    ?? (context.sourceKind == "demo" ? DemoRules.file(currency: context.currency, calendar: context.calendar, now: context.now()) : nil)
+                guard let found else {
                     let path = RulesFileTOML.defaultURL(environment: environment).map { TextSanitizer.clean($0.path) } ?? "rules.toml"
                     throw CommandFailure(.usage, "No rules file at \(path): write one (docs/rules.md has an example) or give --rules PATH")
                 }

@@ -179,4 +179,16 @@ import TestSupport
             return failure.status == .usage && !failure.message.contains("--goal")
         }
     }
+
+    /// The demo's own rules: one of each kind, each naming a demo goal, with figures last week.
+    @Test func theDemoShipsOneRuleOfEachKind() async throws {
+        let api = DemoSavingsAPI(backend: DemoBackend(now: fixedNow))
+        let (context, _) = commandContext(api, format: .json)
+        let file = DemoRules.file(currency: .usd, calendar: context.calendar, now: fixedNow)
+        #expect(Set(file.rules.map(\.kind.name)) == Set(Rule.Kind.names))
+        let lines = try await RulesCommands.lines(context, file: file, week: try context.week("last"))
+        #expect(lines.count == file.rules.count)
+        let moving = lines.filter { ($0.figure?.amount.minorUnits ?? 0) > 0 }.map(\.rule.kind.name)
+        #expect(moving.count >= 5, "\(moving)")
+    }
 }
