@@ -63,7 +63,7 @@ public struct DemoSavingsAPI: SavingsAPI {
         return try await backend.createGoal(name: name, target: target, photo: photo)
     }
 
-    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal {
         try await pause()
         return try await backend.transfer(goalId: goalId, transferId: transferId, amount: amount)
     }

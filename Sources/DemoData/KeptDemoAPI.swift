@@ -207,7 +207,7 @@ public final class KeptDemoAPI: SavingsAPI {
     public func imageData(at url: URL) async throws -> Data { try await base.imageData(at: url) }
 
     /// Kept in the file before it is answered: a save the file could not keep is refused (nothing moved).
-    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal {
         try await ready()
         let label = "POST /savingsgoals/\(goalId)/transfers"
         let at = Date()

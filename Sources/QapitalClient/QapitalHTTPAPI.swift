@@ -62,7 +62,7 @@ public struct QapitalHTTPAPI: SavingsAPI {
         return try await send("POST", "/savingsgoals", body: Data(body.utf8), as: Goal.self)
     }
 
-    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal {
         let body = #"{"transferId":"\#(transferId.uuidString)","amount":\#(amount.jsonNumberString)}"#
         return try await send("POST", "/savingsgoals/\(goalId.pathComponent)/transfers", body: Data(body.utf8), as: Goal.self)
     }

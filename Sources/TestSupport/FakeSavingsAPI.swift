@@ -233,7 +233,7 @@ public final class FakeSavingsAPI: SavingsAPI {
         return try await base.createGoal(name: name, target: target)
     }
 
-    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal {
         let call = Call.transfer(goalId: goalId, transferId: transferId, amount: amount)
         _ = try await enter(call)
         let fault = state.withLock { $0.script.transferFaults.isEmpty ? nil : $0.script.transferFaults.removeFirst() }
@@ -242,7 +242,7 @@ public final class FakeSavingsAPI: SavingsAPI {
         if fault == .beforeApplying { throw failure }
         if let answer = state.withLock({ $0.script.transfer }) { return try answer(goalId, transferId, amount) }
         guard let base else { throw notScripted(call) }
-        let goal = try await base.transfer(goalId: goalId, transferId: transferId, amount: amount)
+        let goal = try await base.transfer(goalId: goalId, transferId: transferId, amount: amount, attempt: attempt)
         if fault == .afterApplying { throw failure }
         return goal
     }

@@ -36,7 +36,7 @@ import TestSupport
 
         // A saved week of round-ups is a saving into the goal and an activity that names it.
         let amount = Money(minorUnits: 116, currency: currency)
-        _ = try await api.transfer(goalId: 2, transferId: UUID(), amount: amount)
+        _ = try await api.transfer(goalId: 2, transferId: UUID(), amount: amount, attempt: .init(week: "2026-W47", resent: false))
         let after = try await Self.read(api, walkingFrom: max(Date(), fixedNow).addingTimeInterval(3_600))
         #expect(after.activities.count == before.activities.count + 1)
         #expect(after.activities.contains { LedgerCheck.goalName(of: $0) == "Dog" && $0.amount == amount })

@@ -47,7 +47,7 @@ extension BlockingTests {
             let kept = KeptDemoAPI(base: DemoSavingsAPI(backend: DemoBackend(now: Date())), file: DemoSavesFile(directory: data))
             let temp = try await kept.createGoal(name: "Temp", target: nil, photo: nil)
             let amount = Money(minorUnits: 448, currency: .usd)
-            _ = try await kept.transfer(goalId: temp.id, transferId: UUID(), amount: amount)
+            _ = try await kept.transfer(goalId: temp.id, transferId: UUID(), amount: amount, attempt: .init(week: "2026-W47", resent: false))
 
             let environment = ["PATH": "/usr/bin:/bin", "HOME": home.path, "XDG_CACHE_HOME": home.path + "/cache",
                                "XDG_CONFIG_HOME": home.path + "/config", "XDG_DATA_HOME": home.path + "/data", "TZ": "Europe/London"]

@@ -184,12 +184,12 @@ func withMonzoServer(_ handler: any ServeHandler, isolation: isolated (any Actor
             let amount = Money(minorUnits: 321, currency: .gbp)
 
             await handler.loseAnswer(toPathEndingWith: "/deposit")
-            await #expect(throws: APIError.self) { _ = try await api.transfer(goalId: goal.id, transferId: key, amount: amount) }
-            let retried = try await api.transfer(goalId: goal.id, transferId: key, amount: amount)
+            await #expect(throws: APIError.self) { _ = try await api.transfer(goalId: goal.id, transferId: key, amount: amount, attempt: .init(week: "2026-W47", resent: false)) }
+            let retried = try await api.transfer(goalId: goal.id, transferId: key, amount: amount, attempt: .init(week: "2026-W47", resent: false))
             #expect(retried.balance == goal.balance + amount)
 
             let secondRun = try await MonzoAPI.connect(baseURL: url, token: Self.token)
-            let again = try await secondRun.transfer(goalId: goal.id, transferId: identity.weekKey(week), amount: amount)
+            let again = try await secondRun.transfer(goalId: goal.id, transferId: identity.weekKey(week), amount: amount, attempt: .init(week: "2026-W47", resent: false))
             #expect(again.balance == goal.balance + amount)
             #expect(await inner.depositCount == 1)
             let balloons = try #require(await backend.goals().first { $0.name == "Balloons" })

@@ -19,7 +19,7 @@ import TestSupport
         func activities(from: Date, to: Date) async throws -> ActivityPage { try fail() }
         func transactions(from: Date, to: Date) async throws -> [Transaction] { try fail() }
         func createGoal(name: String, target: Money?) async throws -> Goal { try fail() }
-        func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal { try fail() }
+        func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal { try fail() }
     }
 
     /// Keeps goals only (nil for the rest), in memory; with `full`, keeps nothing and says so once.

@@ -33,13 +33,13 @@ import TestSupport
             _ = FileManager.default.createFile(atPath: journal.path, contents: nil)
 
             // A saving an hour ago, then the first append: everything so far.
-            _ = try await api.transfer(goalId: 1, transferId: UUID(), amount: Money(minorUnits: 500, currency: .usd))
+            _ = try await api.transfer(goalId: 1, transferId: UUID(), amount: Money(minorUnits: 500, currency: .usd), attempt: .init(week: "2026-W47", resent: false))
             let first = try await append()
             #expect(first > 20)
             // Another at the very same moment (the mark's own time), and one later.
-            _ = try await api.transfer(goalId: 2, transferId: UUID(), amount: Money(minorUnits: 700, currency: .usd))
+            _ = try await api.transfer(goalId: 2, transferId: UUID(), amount: Money(minorUnits: 700, currency: .usd), attempt: .init(week: "2026-W47", resent: false))
             clock.withLock { $0 = fixedNow.addingTimeInterval(-60) }
-            _ = try await api.transfer(goalId: 1, transferId: UUID(), amount: Money(minorUnits: 900, currency: .usd))
+            _ = try await api.transfer(goalId: 1, transferId: UUID(), amount: Money(minorUnits: 900, currency: .usd), attempt: .init(week: "2026-W47", resent: false))
             // The second append overlaps the first's newest window and moment: only the two new rows.
             #expect(try await append() == 2)
             // A third with nothing new writes nothing.

@@ -26,7 +26,7 @@ import TestSupport
 
             // Save, then refresh, as `s` does.
             let amount = Money(minorUnits: 1_234, currency: .usd)
-            _ = try await api.transfer(goalId: 1, transferId: UUID(), amount: amount)
+            _ = try await api.transfer(goalId: 1, transferId: UUID(), amount: amount, attempt: .init(week: "2026-W47", resent: false))
             feed.refresh()
             var change: ActivityFeed.RefreshChange?
             #expect(await probe.wait {

@@ -105,9 +105,9 @@ final class MarkedModelServer: ModelServing, @unchecked Sendable {
 
     func transactions(from: Date, to: Date) async throws -> [Transaction] { listed.filter { $0.timestamp >= from && $0.timestamp < to } }
 
-    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
+    func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal {
         let label = "POST /user/{id}/monetary-account/{id}/payment"
-        let resent = TransferAttempt.current?.resent ?? false
+        let resent = attempt.resent
         var looked = 0
         let outcome = try await BunqSaveProtocol.run(
             find: { () async throws -> [Date?] in

@@ -327,7 +327,7 @@ final class ModelServer: ModelServing, @unchecked Sendable {
 
     func transactions(from: Date, to: Date) async throws -> [Transaction] { listed.filter { $0.timestamp >= from && $0.timestamp < to } }
 
-    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
+    func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal {
         let label = "POST /savingsgoals/\(goalId)/transfers"
         if life.fault == .lostRequest { throw APIError(kind: .cannotConnect, request: label, message: "\(label): lost") }
         try life.step()

@@ -328,9 +328,8 @@ import TestSupport
             let record = MemoryRoundUpRecord()
             // The first run sent and died before its answer: its record says pending.
             try record.keep(part)
-            _ = try await TransferAttempt.$current.withValue(TransferAttempt(week: part.week, resent: false)) {
-                try await api.transfer(goalId: goal.id, transferId: part.key, amount: part.amount)
-            }
+            _ = try await api.transfer(goalId: goal.id, transferId: part.key, amount: part.amount,
+                                       attempt: TransferAttempt(week: part.week, resent: false))
             let outcome = await Self.saver(api, record).send(part, api: api, now: { fixedNow })
             guard case .saved = outcome else {
                 Issue.record("\(outcome)")

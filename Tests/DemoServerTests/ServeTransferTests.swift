@@ -16,8 +16,8 @@ import TestSupport
             let before = try #require(try await api.goals().first { $0.id == ServeTransferTests.goalId })
             let amount = Money(minorUnits: 158, currency: .usd)
             let id = UUID()
-            let first = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: id, amount: amount)
-            let second = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: id, amount: amount)
+            let first = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: id, amount: amount, attempt: .init(week: "2026-W47", resent: false))
+            let second = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: id, amount: amount, attempt: .init(week: "2026-W47", resent: false))
             #expect(first.balance == before.balance + amount)
             #expect(second.balance == first.balance)
             #expect(try await api.goals().first { $0.id == ServeTransferTests.goalId }?.balance == before.balance + amount)
@@ -35,7 +35,7 @@ import TestSupport
             let balances = try await withThrowingTaskGroup(of: Money.self) { group in
                 for _ in 0..<10 {
                     group.addTask {
-                        try await api.transfer(goalId: ServeTransferTests.goalId, transferId: id, amount: amount).balance
+                        try await api.transfer(goalId: ServeTransferTests.goalId, transferId: id, amount: amount, attempt: .init(week: "2026-W47", resent: false)).balance
                     }
                 }
                 var balances: [Money] = []
@@ -56,7 +56,7 @@ import TestSupport
                 for cents in 1...10 {
                     group.addTask {
                         _ = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: UUID(),
-                                                   amount: Money(minorUnits: Int64(cents), currency: .usd))
+                                                   amount: Money(minorUnits: Int64(cents), currency: .usd), attempt: .init(week: "2026-W47", resent: false))
                     }
                 }
                 try await group.waitForAll()
@@ -69,9 +69,9 @@ import TestSupport
     @Test func aTransferIdReusedForAnotherAmountIsAConflict() async throws {
         try await withDemoServer { server, api in
             let id = UUID()
-            _ = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: id, amount: Money(minorUnits: 100, currency: .usd))
+            _ = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: id, amount: Money(minorUnits: 100, currency: .usd), attempt: .init(week: "2026-W47", resent: false))
             do {
-                _ = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: id, amount: Money(minorUnits: 200, currency: .usd))
+                _ = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: id, amount: Money(minorUnits: 200, currency: .usd), attempt: .init(week: "2026-W47", resent: false))
                 Issue.record("expected a 409")
             } catch let error as APIError {
                 #expect(error.kind == .rejected)
@@ -85,7 +85,7 @@ import TestSupport
         try await withDemoServer { _, api in
             for goalId: GoalID in [11, 999] {  // 11 is deleted
                 do {
-                    _ = try await api.transfer(goalId: goalId, transferId: UUID(), amount: Money(minorUnits: 100, currency: .usd))
+                    _ = try await api.transfer(goalId: goalId, transferId: UUID(), amount: Money(minorUnits: 100, currency: .usd), attempt: .init(week: "2026-W47", resent: false))
                     Issue.record("expected a 404 for goal \(goalId)")
                 } catch let error as APIError {
                     #expect(error.kind == .notFound)

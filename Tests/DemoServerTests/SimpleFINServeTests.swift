@@ -274,7 +274,7 @@ import TestSupport
             #expect(header.summary.contains("Everyday Checking") && header.summary.contains("SimpleFIN Demo Bank"))
             #expect(api.statusNote?.contains("Maple Credit Union") == true)
             // Read-only: no request, a plain explanation.
-            await #expect { _ = try await api.transfer(goalId: goals[0].id, transferId: UUID(), amount: Money(minorUnits: 100, currency: .usd)) }
+            await #expect { _ = try await api.transfer(goalId: goals[0].id, transferId: UUID(), amount: Money(minorUnits: 100, currency: .usd), attempt: .init(week: "2026-W47", resent: false)) }
                 throws: { error in (error as? APIError)?.kind == .rejected && (error as? APIError)?.message.contains("read-only") == true }
             await #expect { _ = try await api.createGoal(name: "x", target: nil) } throws: { error in (error as? APIError)?.kind == .rejected }
             // Without the goals setting: no goals.

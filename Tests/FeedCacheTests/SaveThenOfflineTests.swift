@@ -33,7 +33,7 @@ import TestSupport
             let goals = try await api.goals()
             #expect(try await api.account()?.effectiveBalance?.minorUnits == 100_000)
             let dog = try #require(goals.first { $0.status == .active })
-            saved = try await api.transfer(goalId: dog.id, transferId: UUID(), amount: Money(minorUnits: 245, currency: .usd))
+            saved = try await api.transfer(goalId: dog.id, transferId: UUID(), amount: Money(minorUnits: 245, currency: .usd), attempt: .init(week: "2026-W47", resent: false))
             #expect(saved.balance.minorUnits == dog.balance.minorUnits + 245)
             balance.withLock { $0 -= 245 }
             // The app asks for the account again after money moved: the header shows it.

@@ -17,8 +17,8 @@ import TestSupport
         func activities(from: Date, to: Date) async throws -> ActivityPage { try await base.activities(from: from, to: to) }
         func transactions(from: Date, to: Date) async throws -> [Transaction] { try await base.transactions(from: from, to: to) }
         func createGoal(name: String, target: Money?) async throws -> Goal { try await base.createGoal(name: name, target: target) }
-        func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
-            try await base.transfer(goalId: goalId, transferId: transferId, amount: amount)
+        func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal {
+            try await base.transfer(goalId: goalId, transferId: transferId, amount: amount, attempt: attempt)
         }
         func userAskedToRefresh() { asked.withLock { $0 += 1 } }
     }

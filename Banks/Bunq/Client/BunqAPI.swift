@@ -313,7 +313,7 @@ public struct BunqAPI: BankAPI {
     /// checking again (never a blind resend); after sending, two marked payments mean two runs
     /// raced (`SavedTwice`: nothing is moved back). A mark found before sending is another run's
     /// save (409, `already saved …`) unless this run sent it before and lost the answer.
-    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal {
         let label = "POST /user/{id}/monetary-account/{id}/payment"
         guard amount.currency == accountCurrency, amount.minorUnits > 0 else {
             throw APIError(kind: .rejected, request: label, message: "\(label): only an amount in \(accountCurrency.code) above zero moves")
@@ -331,8 +331,7 @@ public struct BunqAPI: BankAPI {
         guard let iban = account.iban else {
             throw APIError(kind: .rejected, request: label, message: "\(label): the savings account has no IBAN", status: 422)
         }
-        let attempt = TransferAttempt.current
-        let weekLabel = attempt?.week ?? Week(containing: now(), calendar: .current).isoLabel
+        let weekLabel = attempt.week
         let monday = Week(isoLabel: weekLabel, calendar: .current)?.start ?? now().addingTimeInterval(-35 * 86_400)
         let since = monday.addingTimeInterval(-86_400)
         let marker = BunqAPI.marker(transferId)
@@ -359,7 +358,7 @@ public struct BunqAPI: BankAPI {
         }
         switch outcome {
         case .foundBefore(let when):
-            if attempt?.resent == true { return try await moved() }
+            if attempt.resent { return try await moved() }
             let day = when.map { $0.formatted(date: .abbreviated, time: .omitted) } ?? "an earlier day"
             // Into the goal the earlier payment went to (another run may have chosen another goal).
             let table = savings.withLock { $0 }

@@ -252,7 +252,7 @@ public struct MonzoAPI: BankAPI {
 
     /// `PUT /pots/{id}/deposit` with `dedupe_id` = `transferId`: the same id twice moves money
     /// once. Answers the pot as the server has it afterwards.
-    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal {
         let path = "/pots/" + MonzoAPI.pathSegment(goalId.rawValue) + "/deposit"
         let label = "PUT /pots/…/deposit"
         guard amount.currency == accountCurrency, amount.minorUnits > 0 else {

@@ -188,7 +188,7 @@ public struct SimpleFINAPI: BankAPI {
         throw APIError(kind: .rejected, request: "new goal", message: SimpleFINAPI.cannotCreateGoals)
     }
 
-    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal {
         throw APIError(kind: .rejected, request: "transfer", message: SimpleFINAPI.cannotMoveMoney)
     }
 

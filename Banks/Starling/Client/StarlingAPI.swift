@@ -208,7 +208,7 @@ public struct StarlingAPI: BankAPI {
 
     /// `add-money` with `transferId` as the `transferUid`: the same id twice moves money once.
     /// Answers the goal as the server has it afterwards.
-    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal {
         let path = Path("/api/v2/account/").id(primary.accountUid).then("/savings-goals/").id(goalId.rawValue)
             .then("/add-money/").id(transferId.uuidString.lowercased())
         let body = Starling.TopUpRequest(amount: Starling.Amount(amount))

@@ -261,7 +261,7 @@ public struct UpAPI: BankAPI {
     }
 
     /// Up's API cannot move money: Up moves round-ups into a saver itself.
-    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal {
         throw APIError(kind: .rejected, request: "transfer", message: UpAPI.cannotMoveMoney)
     }
 

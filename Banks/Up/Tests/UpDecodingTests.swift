@@ -209,7 +209,7 @@ let aud = Currency.from(code: "AUD")!
         let page = try decoder.decode(Up.ListDocument<Up.AccountResource>.self, from: try Fixture.data("up_accounts_page"), resource: "GET")
         let api = try UpAPI(transport: UpAPI.transport(baseURL: UpAPI.productionURL, token: "t"), spending: try #require(page.data.first))
         await #expect(throws: APIError(kind: .rejected, request: "transfer", message: UpAPI.cannotMoveMoney)) {
-            _ = try await api.transfer(goalId: "x", transferId: UUID(), amount: Money(minorUnits: 1, currency: aud))
+            _ = try await api.transfer(goalId: "x", transferId: UUID(), amount: Money(minorUnits: 1, currency: aud), attempt: .init(week: "2026-W47", resent: false))
         }
         await #expect(throws: APIError(kind: .rejected, request: "new saver", message: UpAPI.cannotCreateSavers)) {
             _ = try await api.createGoal(name: "x", target: nil)

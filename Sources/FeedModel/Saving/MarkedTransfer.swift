@@ -1,10 +1,11 @@
 import Foundation
 
-/// For a source whose API has no idempotency key (a transfer marked in its description and
-/// looked for before every send, docs/roundups.md): what the saver tells the source about the
-/// transfer it asks for, for the length of the `transfer` call.
+/// What a transfer is, beside its goal, key and amount: the period whose money moves and whether
+/// it is sent again. Passed with every `transfer` (never a task-local a caller could forget): a
+/// source whose API has no idempotency key (a transfer marked in its description and looked for
+/// before every send, docs/roundups.md) looks back to the period's start for its mark.
 public struct TransferAttempt: Sendable, Hashable {
-    /// "2026-W47": the week whose round-ups move (the source looks back to its Monday).
+    /// "2026-W47": the week whose money moves (the source looks back to its Monday).
     public let week: String
     /// The same transfer was sent before and its answer was lost: a marked transfer found now is this run's own.
     public let resent: Bool
@@ -14,7 +15,9 @@ public struct TransferAttempt: Sendable, Hashable {
         self.resent = resent
     }
 
-    @TaskLocal public static var current: TransferAttempt?
+    /// The first send of `week`'s transfer.
+    public static func first(_ week: Week) -> TransferAttempt { TransferAttempt(week: week.isoLabel, resent: false) }
+
     /// Set by a headless run (`roundups --save`, often on a timer): such a source may wait a
     /// random moment before it looks, so timers firing in the same minute rarely overlap.
     @TaskLocal public static var unattended = false

@@ -264,9 +264,8 @@ public struct RoundUpSaver: Sendable {
                             mayHaveMoved: resent)
         }
         do {
-            let goal = try await TransferAttempt.$current.withValue(TransferAttempt(week: part.week, resent: resent)) {
-                try await api.transfer(goalId: part.goalId, transferId: part.key, amount: part.amount)
-            }
+            let goal = try await api.transfer(goalId: part.goalId, transferId: part.key, amount: part.amount,
+                                              attempt: TransferAttempt(week: part.week, resent: resent))
             var done = part
             // The same key, goal and amount answered as before: the payments moved, under this
             // key, but not now.

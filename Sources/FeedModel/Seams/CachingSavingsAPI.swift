@@ -166,8 +166,8 @@ public final class CachingSavingsAPI: SavingsAPI {
         return goal
     }
 
-    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal {
-        let goal = try await remote.transfer(goalId: goalId, transferId: transferId, amount: amount)
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal {
+        let goal = try await remote.transfer(goalId: goalId, transferId: transferId, amount: amount, attempt: attempt)
         await keep(goal)
         return goal
     }

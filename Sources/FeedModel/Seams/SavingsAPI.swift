@@ -15,8 +15,9 @@ public protocol SavingsAPI: Sendable {
     /// A goal with a photo (PNG or JPEG bytes, at most 10 MB); a source that keeps no photos
     /// creates the goal without it.
     func createGoal(name: String, target: Money?, photo: Data?) async throws -> Goal
-    /// Moves `amount` into the goal. The same `transferId` twice moves money once.
-    func transfer(goalId: GoalID, transferId: UUID, amount: Money) async throws -> Goal
+    /// Moves `amount` into the goal. The same `transferId` twice moves money once. `attempt` says
+    /// which period moves and whether it is sent again (a source that marks its transfers looks for it).
+    func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal
     /// The bytes of a goal image or avatar (HTTP sources fetch them with HTTPTransport's `ImageFetch`).
     func imageData(at url: URL) async throws -> Data
     /// The bank account behind the source, with its holder, numbers and balance; nil for a
