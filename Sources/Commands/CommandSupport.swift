@@ -56,6 +56,9 @@ public struct CommandContext: Sendable {
     public let calendar: Calendar
     public let now: @Sendable () -> Date
     public let saver: RoundUpSaver
+    /// The savings rules' transfers and starts (beside the round-ups record); the round-up rule's
+    /// weeks are `saver`'s. Nil: kept for this run only.
+    public var rules: (any RuleRecord)?
     /// Where notes go that are not data (stderr in the binary).
     public let note: @Sendable (String) -> Void
     /// Why the source cannot move money (Up makes and moves its round-ups itself); nil: it can.

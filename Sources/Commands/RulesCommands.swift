@@ -39,6 +39,7 @@ public enum RulesCommands {
         let goals = try await context.api.goals()
         let transactions = try await context.api.transactions(from: week.start, to: week.end)
         let isOver = context.now() >= week.end
+        let record = context.rules ?? MemoryRoundUpRecord()
         var lines: [Line] = []
         for rule in file.rules {
             let goal = try goal(of: rule, in: goals)
@@ -51,14 +52,19 @@ public enum RulesCommands {
             } catch {
                 throw CommandFailure(.failed, error.message)
             }
-            let (status, reason, transfer) = where_(rule, figure: figure, week: week, isOver: isOver, context: context, transactions: transactions)
+            var (status, reason, transfer) = where_(rule, figure: figure, week: week, isOver: isOver, context: context, transactions: transactions,
+                                                    record: record, goal: goal)
+            let first = start(of: rule, context, record: record)
+            if rule.since == nil, week < first, status != .paused {
+                (status, reason, transfer) = (.nothing, "before the rule was first read, in week \(first.isoLabel) (give it since to count earlier weeks)", nil)
+            }
             lines.append(Line(rule: rule, goal: goal, figure: figure, status: status, reason: reason, transferId: transfer))
         }
         return lines
     }
 
     private static func where_(_ rule: Rule, figure: RuleFigure?, week: Week, isOver: Bool, context: CommandContext,
-                               transactions: [Transaction]) -> (Status, String?, UUID?) {
+                               transactions: [Transaction], record: any RuleRecord, goal: Goal) -> (Status, String?, UUID?) {
         if rule.paused { return (.paused, nil, nil) }
         if let since = rule.since, week.end <= since {
             return (.nothing, "the rule starts with the week of \(context.day(since))", nil)
@@ -77,6 +83,12 @@ public enum RulesCommands {
                                           accountCurrency: context.currency, step: context.roundUpStep)
             let progress = context.saver.progress(week: week, summary: summary, now: context.now())
             if progress.isSaved { return (.saved, nil, progress.saved.last?.key) }
+            if let pending = progress.pending { return (.due, "sent, no answer yet: sent again first", pending.key) }
+        } else {
+            let key = context.saver.identity.ruleKey(rule, period: figure.period, goal: goal)
+            if let part = record.parts(week: figure.period.label).first(where: { $0.key == key }) {
+                return part.isDone ? (.saved, nil, key) : (.due, "sent, no answer yet: sent again first", key)
+            }
         }
         if figure.amount.isZero { return (.nothing, nil, nil) }
         return (.due, nil, nil)

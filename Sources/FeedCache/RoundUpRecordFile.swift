@@ -9,7 +9,7 @@ import Glibc
 /// what money moved). Each change is read, changed and written whole (a new file renamed over
 /// the old one) under an exclusive `flock` of `roundups-<hash>.lock`, so two runs at once (the
 /// app and a timer) keep both their transfers.
-public final class RoundUpRecordFile: RoundUpRecord {
+public final class RoundUpRecordFile: RuleRecord {
     public let fileURL: URL
     private let lockURL: URL
 
@@ -17,15 +17,36 @@ public final class RoundUpRecordFile: RoundUpRecord {
         var version: Int
         var identity: SaveIdentity
         var parts: [SavedRoundUp]
+        /// The savings rules' record only: the week each rule was first read in.
+        var starts: [String: String]?
     }
 
     private let identity: SaveIdentity
 
-    public init(directory: URL, identity: SaveIdentity) {
+    private let prefix: String
+
+    /// `kind`: "roundups" for the Round-ups tab's weeks, "rules" for the savings rules' periods
+    /// (a file of their own, so a rule's transfer never closes a round-ups week).
+    public init(directory: URL, identity: SaveIdentity, kind: String = "roundups") {
         let hash = SHA1.hex(Array("\(identity.source)\n\(identity.account)".utf8)).prefix(16)
-        fileURL = directory.appendingPathComponent("roundups-\(hash).json")
-        lockURL = directory.appendingPathComponent("roundups-\(hash).lock")
+        fileURL = directory.appendingPathComponent("\(kind)-\(hash).json")
+        lockURL = directory.appendingPathComponent("\(kind)-\(hash).lock")
         self.identity = identity
+        prefix = kind
+    }
+
+    public func start(of rule: String) -> String? {
+        ((try? withFileLock { try readContents() })?.starts ?? [:])[rule]
+    }
+
+    public func keepStart(_ week: String, of rule: String) throws {
+        try withFileLock {
+            let contents = try readContents()
+            var starts = contents.starts ?? [:]
+            guard starts[rule] == nil else { return }
+            starts[rule] = week
+            try write(contents.parts, starts: starts)
+        }
     }
 
     public func parts(week: String) -> [SavedRoundUp] {
@@ -37,7 +58,7 @@ public final class RoundUpRecordFile: RoundUpRecord {
     /// Qapital API names none; issue 37): read, never written, so a week saved before still
     /// counts as saved.
     private func earlierParts() -> [SavedRoundUp] {
-        guard identity.byGoalOwner else { return [] }
+        guard identity.byGoalOwner, prefix == "roundups" else { return [] }
         let directory = fileURL.deletingLastPathComponent()
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         let decoder = JSONDecoder()
@@ -84,12 +105,14 @@ public final class RoundUpRecordFile: RoundUpRecord {
         public let description: String
     }
 
-    private func read() throws -> [SavedRoundUp] {
-        guard let data = try? Data(contentsOf: fileURL) else { return [] }
+    private func read() throws -> [SavedRoundUp] { try readContents().parts }
+
+    private func readContents() throws -> Contents {
+        guard let data = try? Data(contentsOf: fileURL) else { return Contents(version: 1, identity: identity, parts: []) }
         do {
             let decoder = JSONDecoder()
             decoder.dateDecodingStrategy = .iso8601
-            return try decoder.decode(Contents.self, from: data).parts
+            return try decoder.decode(Contents.self, from: data)
         } catch {
             // A damaged record is not replaced (that would forget money moved): every save refuses.
             throw DamagedRecord(description: "\(fileURL.path) cannot be read; move it aside to save again")
@@ -97,11 +120,15 @@ public final class RoundUpRecordFile: RoundUpRecord {
     }
 
     private func write(_ parts: [SavedRoundUp]) throws {
+        try write(parts, starts: try readContents().starts)
+    }
+
+    private func write(_ parts: [SavedRoundUp], starts: [String: String]?) throws {
         try CacheFiles.preparePrivateDirectory(fileURL.deletingLastPathComponent())
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = try encoder.encode(Contents(version: 1, identity: identity, parts: parts))
+        let data = try encoder.encode(Contents(version: 1, identity: identity, parts: parts, starts: starts))
         let temporary = fileURL.deletingLastPathComponent().appendingPathComponent(".\(fileURL.lastPathComponent).\(getpid())")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }

@@ -39,19 +39,21 @@ extension AppOptions {
     /// The identity is the source's name and base URL, and the account as the server names it: a
     /// bank's account id; the Qapital API names none, so the owner of the goal saved into stands
     /// for it. Never the token: signing in again is the same account.
-    func roundUpSaver(_ source: Source, account: String?, environment: [String: String]) -> RoundUpSaver {
+    ///
+    /// `kind` "rules" gives the savings rules' record instead, beside it (`RuleRecord`).
+    func roundUpSaver(_ source: Source, account: String?, environment: [String: String], kind: String = "roundups") -> RoundUpSaver {
         guard let base = source.baseURL else {
             guard let directory = DemoSavesFile.defaultDirectory(environment: environment) else {
                 return RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord())
             }
-            return RoundUpSaver(identity: .demo, record: RoundUpRecordFile(directory: directory, identity: .demo))
+            return RoundUpSaver(identity: .demo, record: RoundUpRecordFile(directory: directory, identity: .demo, kind: kind))
         }
         let identity = SaveIdentity.forSaving(sourceName: source.description.name, baseURL: AppOptions.sourceText(base),
                                               account: source.description.signIn.checksToken ? account ?? "" : nil)
         guard let directory = cacheDirectoryURL(environment: environment) else {
             return RoundUpSaver(identity: identity, record: MemoryRoundUpRecord())
         }
-        return RoundUpSaver(identity: identity, record: RoundUpRecordFile(directory: directory, identity: identity))
+        return RoundUpSaver(identity: identity, record: RoundUpRecordFile(directory: directory, identity: identity, kind: kind))
     }
 
     /// A base URL as a key names it: lowercased, without a trailing slash.

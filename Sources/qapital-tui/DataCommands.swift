@@ -76,6 +76,7 @@ struct HeadlessOptions<Formats: CommandFormats>: ParsableArguments {
                                      output: output ?? .standardOutput(colors: settings.colors && tty && format == .table),
                                      saver: app.roundUpSaver(settings.source, account: account, environment: environment),
                                      note: { line in StandardStream.error.line("qapital-tui: " + Cell.plain(line)) })
+        context.rules = app.roundUpSaver(settings.source, account: account, environment: environment, kind: "rules").record as? any RuleRecord
         context.noMoneyMoves = source.description.noMoneyMoves
         context.noGoalCreation = source.description.noGoalCreation
         // The same step as the app's Round-ups tab (`--round-up-step` or the config file's), in

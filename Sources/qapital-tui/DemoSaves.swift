@@ -14,6 +14,7 @@ extension AppOptions {
             do {
                 try file.reset()
                 try RoundUpRecordFile(directory: directory, identity: .demo).removeAll()
+                try RoundUpRecordFile(directory: directory, identity: .demo, kind: "rules").removeAll()
             } catch {
                 throw ValidationError("the demo's saves in \(directory.path) cannot be removed (\(error))")
             }

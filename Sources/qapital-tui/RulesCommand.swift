@@ -6,16 +6,17 @@ import Foundation
 import SourceKit
 
 /// `qapital-tui rules`: the savings rules of the rules file, each one's figure for a week and
-/// where it stands; `--check` reads the file and says each rule in words. Moving the money
-/// (`--save`) is not built yet: docs/rules.md says what is.
+/// where it stands; `--check` reads the file and says each rule in words; `--save` moves every
+/// due week once (`RulesCommands.save`).
 struct RulesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",
-        abstract: "Your savings rules (rules.toml): each one's figure for a week, or --check the file.",
+        abstract: "Your savings rules (rules.toml): each one's figure for a week; --save moves them, once.",
         discussion: """
             Rules are read from $XDG_CONFIG_HOME/qapital-tui/rules.toml (or --rules). Each rule's figure \
-            for a week is what it would move into its goal once the week is over (docs/rules.md). \
-            This release shows the figures; it does not move them yet.
+            for a week is what it moves into its goal once the week is over (docs/rules.md). --save \
+            moves every due week up to --week once, under the weekly limit and above the floor; \
+            what does not fit is held (status 3) and moved by a later run.
 
             \(HelpExamples.block(RulesCommand.examples, title: "EXAMPLES:"))
             """)
@@ -23,6 +24,7 @@ struct RulesCommand: AsyncParsableCommand {
     static let examples: [RegisteredSource.Example] = [
         .init("rules --check", "read the rules file and say each rule in words"),
         .init("rules --week last --output json", "last week's figure of every rule, as JSON"),
+        .init("rules --save --yes", "move every rule's due weeks, once each"),
     ]
 
     @OptionGroup var options: HeadlessOptions<DataFormats>
@@ -31,9 +33,13 @@ struct RulesCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("this, last or an ISO week such as 2026-W47 (default: this).", valueName: "week"))
     var week: String?
     @Flag(help: "Read the rules file and say each rule in words, or the first problem (status 64).") var check = false
+    @Flag(help: "Move every due week of every rule, up to --week (default: last), once each, after asking.") var save = false
+    @Flag(name: .customLong("dry-run"), help: "With --save: say what would move, move nothing.") var dryRun = false
+    @Flag(help: "With --save: do not ask (needed without a terminal).") var yes = false
 
     func validate() throws {
-        if check && week != nil { throw ValidationError("--week does not go with --check") }
+        if check && (week != nil || save) { throw ValidationError("--check goes alone (without --week or --save)") }
+        if !save && (dryRun || yes) { throw ValidationError("--dry-run and --yes go with --save") }
     }
 
     func run() async throws {
@@ -56,6 +62,11 @@ struct RulesCommand: AsyncParsableCommand {
             }
             if check {
                 try await RulesCommands.check(context, file: file)
+            } else if save {
+                let through = try context.week(week ?? "last")
+                try await context.reportingSkips {
+                    try await RulesCommands.save(context, file: file, through: through, dryRun: dryRun, yes: yes, confirm: RoundUpsCommand.ask)
+                }
             } else {
                 let chosen = try context.week(week ?? "this")
                 try await context.reportingSkips { try await RulesCommands.list(context, file: file, week: chosen) }

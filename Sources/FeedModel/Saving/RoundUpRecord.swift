@@ -27,9 +27,13 @@ public struct SavedRoundUp: Hashable, Sendable, Codable {
     public let startedAt: Date
     public internal(set) var state: State
     public internal(set) var savedAt: Date?
+    /// The savings rule that moved it (its name), nil for the Round-ups tab's week (and the
+    /// round-up rule's, which is the same transfer). `week` is then the rule's period: an ISO
+    /// week, or a month ("2026-11") for a monthly rule.
+    public internal(set) var rule: String?
 
     public init(key: UUID, week: String, goalId: GoalID, goalName: String, amount: Money, payments: [String],
-                startedAt: Date, state: State = .pending, savedAt: Date? = nil) {
+                startedAt: Date, state: State = .pending, savedAt: Date? = nil, rule: String? = nil) {
         self.key = key
         self.week = week
         self.goalId = goalId
@@ -39,12 +43,13 @@ public struct SavedRoundUp: Hashable, Sendable, Codable {
         self.startedAt = startedAt
         self.state = state
         self.savedAt = savedAt
+        self.rule = rule
     }
 
     public var isDone: Bool { state != .pending }
 
     enum CodingKeys: String, CodingKey {
-        case key, week, goalId, goalName, minorUnits, currency, minorDigits, payments, startedAt, state, savedAt
+        case key, week, goalId, goalName, minorUnits, currency, minorDigits, payments, startedAt, state, savedAt, rule
     }
 
     public init(from decoder: Decoder) throws {
@@ -64,7 +69,8 @@ public struct SavedRoundUp: Hashable, Sendable, Codable {
                   payments: try container.decode([String].self, forKey: .payments),
                   startedAt: try container.decode(Date.self, forKey: .startedAt),
                   state: try container.decode(State.self, forKey: .state),
-                  savedAt: try container.decodeIfPresent(Date.self, forKey: .savedAt))
+                  savedAt: try container.decodeIfPresent(Date.self, forKey: .savedAt),
+                  rule: try container.decodeIfPresent(String.self, forKey: .rule))
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -80,6 +86,7 @@ public struct SavedRoundUp: Hashable, Sendable, Codable {
         try container.encode(startedAt, forKey: .startedAt)
         try container.encode(state, forKey: .state)
         try container.encodeIfPresent(savedAt, forKey: .savedAt)
+        try container.encodeIfPresent(rule, forKey: .rule)
     }
 }
 
@@ -94,11 +101,29 @@ public protocol RoundUpRecord: Sendable {
     func forget(key: UUID) throws
 }
 
+/// The savings rules' record: their transfers as a round-up record keeps them (each rule's
+/// period under its own key, so one rule's transfer never closes another's), and the week each
+/// rule was first read in, from which it may owe (a rule without `since` never owes a week
+/// before it was first seen).
+public protocol RuleRecord: RoundUpRecord {
+    /// The ISO week ("2026-W48") the rule of this name was first read in, if kept.
+    func start(of rule: String) -> String?
+    /// Keeps the week the rule was first read in (an earlier one kept stays).
+    func keepStart(_ week: String, of rule: String) throws
+}
+
 /// A record that lives as long as the process (the demo's, whose data is made anew each run).
-public final class MemoryRoundUpRecord: RoundUpRecord {
+public final class MemoryRoundUpRecord: RuleRecord {
     private let state = Locked<[SavedRoundUp]>([])
+    private let starts = Locked<[String: String]>([:])
 
     public init() {}
+
+    public func start(of rule: String) -> String? { starts.withLock { $0[rule] } }
+
+    public func keepStart(_ week: String, of rule: String) throws {
+        starts.withLock { starts in if starts[rule] == nil { starts[rule] = week } }
+    }
 
     public func parts(week: String) -> [SavedRoundUp] {
         state.withLock { parts in parts.filter { $0.week == week } }
@@ -277,7 +302,7 @@ public struct RoundUpSaver: Sendable {
         } catch let already as AlreadySaved {
             let done = SavedRoundUp(key: part.key, week: part.week, goalId: part.goalId, goalName: part.goalName,
                                     amount: part.amount, payments: [], startedAt: part.startedAt,
-                                    state: .savedElsewhere, savedAt: now())
+                                    state: .savedElsewhere, savedAt: now(), rule: part.rule)
             try? record.keep(done)
             return .savedElsewhere(done, said: already.message)
         } catch let twice as SavedTwice {
@@ -292,7 +317,7 @@ public struct RoundUpSaver: Sendable {
                 // is its record's to say; this one claims none of them.
                 let done = SavedRoundUp(key: part.key, week: part.week, goalId: part.goalId, goalName: part.goalName,
                                         amount: part.amount, payments: [], startedAt: part.startedAt,
-                                        state: .savedElsewhere, savedAt: now())
+                                        state: .savedElsewhere, savedAt: now(), rule: part.rule)
                 try? record.keep(done)
                 return .savedElsewhere(done)
             }
