@@ -178,4 +178,76 @@ public enum RulesCommands {
         case .nothing: line.reason ?? "nothing"
         }
     }
+
+    /// `rules --backtest`: what each rule would have moved in each of the `weeks` weeks before
+    /// this one, from the same figures, with the weeks the weekly limit would have held (the
+    /// floor needs a past balance no source gives, so it is not replayed). Nothing is sent.
+    public static func backtest(_ context: CommandContext, file: RulesFile, weeks count: Int) async throws {
+        let goals = try await context.api.goals()
+        let output = context.output
+        defer { output.flush() }
+        var week = Week(containing: context.now(), calendar: context.calendar)
+        var weeks: [Week] = []
+        for _ in 0..<max(1, count) {
+            week = week.previous
+            weeks.insert(week, at: 0)
+        }
+        struct Row { let week: Week; let rule: Rule; let goal: Goal; let amount: Money; let held: Bool }
+        var rows: [Row] = []
+        for week in weeks {
+            let transactions = try await context.api.transactions(from: week.start, to: week.end)
+            var room = file.weeklyLimit?.minorUnits
+            for rule in file.rules where !rule.paused {
+                let goal = try goal(of: rule, in: goals)
+                var counting = rule
+                if case .roundUp(nil) = rule.kind { counting.kind = .roundUp(step: context.roundUpStep) }
+                let figure: RuleFigure?
+                do {
+                    figure = try counting.figure(for: week, transactions: transactions, currency: context.currency)
+                } catch {
+                    throw CommandFailure(.failed, error.message)
+                }
+                guard let figure, !figure.amount.isZero else { continue }
+                var held = false
+                if let left = room {
+                    held = figure.amount.minorUnits > left
+                    if !held { room = left - figure.amount.minorUnits }
+                }
+                rows.append(Row(week: week, rule: rule, goal: goal, amount: figure.amount, held: held))
+            }
+        }
+        let moved = Money(minorUnits: Money.sum(rows.filter { !$0.held }.map(\.amount.minorUnits)), currency: context.currency)
+        switch context.format {
+        case .table:
+            output.line(output.styled("What the rules would have moved, \(weeks[0].isoLabel) to \(weeks[weeks.count - 1].isoLabel)", "1"))
+            let table = rows.map { [$0.week.isoLabel, $0.rule.name, $0.goal.name, $0.amount.formatted, $0.held ? "held by the weekly limit" : ""] }
+            let layout = TableLayout.fitting([("WEEK", false), ("RULE", false), ("GOAL", false), ("AMOUNT", true), ("", false)], rows: table)
+            layout.header(output)
+            for row in table { output.line(layout.row(row)) }
+            output.line("")
+            for rule in file.rules {
+                let total = Money.sum(rows.filter { $0.rule.name == rule.name && !$0.held }.map(\.amount.minorUnits))
+                output.line("\(rule.name): \(Money(minorUnits: total, currency: context.currency).formatted)")
+            }
+            output.line("In all: \(moved.formatted) in \(weeks.count) weeks" + (rows.contains(where: \.held) ? "; the held ones would have waited for room" : ""))
+        case .json:
+            let items = rows.map { row in
+                "{\"week\":\(Cell.json(row.week.isoLabel)),\"rule\":\(Cell.json(row.rule.name)),"
+                    + "\"goal\":{\"id\":\(Cell.json(row.goal.id.rawValue)),\"name\":\(Cell.json(row.goal.name))},"
+                    + "\"amount\":\(CommandContext.jsonMoney(row.amount)),\"held\":\(row.held)}"
+            }
+            output.line("{\"schema\":\"qapital-tui.rules-backtest\",\"version\":\(jsonSchemaVersion),\"currency\":\(Cell.json(context.currency.code)),")
+            output.line("\"weeks\":[" + weeks.map { Cell.json($0.isoLabel) }.joined(separator: ",") + "],")
+            output.line("\"moves\":[" + items.joined(separator: ",\n") + "],")
+            output.line("\"total\":\(CommandContext.jsonMoney(moved))}")
+        case .csv:
+            output.line("week,rule,goal_id,goal,amount,currency,held")
+            for row in rows {
+                output.line([row.week.isoLabel, Cell.csv(row.rule.name), Cell.csv(row.goal.id.rawValue), Cell.csv(row.goal.name),
+                             Cell.decimal(row.amount), context.currency.code, row.held ? "true" : "false"].joined(separator: ","))
+            }
+        case .ledger:
+            throw CommandFailure(.usage, "--output ledger is for activity and export (rules: table, json or csv)")
+        }
+    }
 }

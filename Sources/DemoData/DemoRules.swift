@@ -29,6 +29,6 @@ public enum DemoRules {
             return dated
         }
         // No floor: the demo, like the Qapital API, gives no account balance to keep one above.
-        return RulesFile(weeklyLimit: money(15_000), rules: rules)
+        return RulesFile(weeklyLimit: money(40_000), rules: rules)
     }
 }

@@ -25,6 +25,7 @@ struct RulesCommand: AsyncParsableCommand {
         .init("rules --check", "read the rules file and say each rule in words"),
         .init("rules --week last --output json", "last week's figure of every rule, as JSON"),
         .init("rules --save --yes", "move every rule's due weeks, once each"),
+        .init("rules --backtest --weeks 8", "what the rules would have moved in each of the last 8 weeks"),
     ]
 
     @OptionGroup var options: HeadlessOptions<DataFormats>
@@ -36,10 +37,16 @@ struct RulesCommand: AsyncParsableCommand {
     @Flag(help: "Move every due week of every rule, up to --week (default: last), once each, after asking.") var save = false
     @Flag(name: .customLong("dry-run"), help: "With --save: say what would move, move nothing.") var dryRun = false
     @Flag(help: "With --save: do not ask (needed without a terminal).") var yes = false
+    @Flag(help: "What the rules would have moved in each past week (nothing is sent).") var backtest = false
+    @Option(help: ArgumentHelp("With --backtest: how many weeks back (default: 12, at most 104).", valueName: "n")) var weeks: Int?
 
     func validate() throws {
         if check && (week != nil || save) { throw ValidationError("--check goes alone (without --week or --save)") }
         if !save && (dryRun || yes) { throw ValidationError("--dry-run and --yes go with --save") }
+        if [check, save, backtest].filter({ $0 }).count > 1 { throw ValidationError("--check, --save and --backtest go one at a time") }
+        if backtest && week != nil { throw ValidationError("--backtest takes --weeks, not --week") }
+        if !backtest && weeks != nil { throw ValidationError("--weeks goes with --backtest") }
+        if let weeks, !(1...104).contains(weeks) { throw ValidationError("--weeks wants 1 to 104") }
     }
 
     func run() async throws {
@@ -62,6 +69,8 @@ struct RulesCommand: AsyncParsableCommand {
             }
             if check {
                 try await RulesCommands.check(context, file: file)
+            } else if backtest {
+                try await context.reportingSkips { try await RulesCommands.backtest(context, file: file, weeks: weeks ?? 12) }
             } else if save {
                 let through = try context.week(week ?? "last")
                 try await context.reportingSkips {

@@ -137,12 +137,14 @@ import TestSupport
             name = "round-ups"
             kind = "roundup"
             goal = "Balloons"
+            since = 2026-01-01
 
             [[rule]]
             name = "weekly"
             kind = "set-and-forget"
             goal = "1"
             amount = "5"
+            since = 2026-01-01
             """)
         let (context, out) = commandContext(api, format: .json)
         let week = try context.week("last")
@@ -190,5 +192,42 @@ import TestSupport
         #expect(lines.count == file.rules.count)
         let moving = lines.filter { ($0.figure?.amount.minorUnits ?? 0) > 0 }.map(\.rule.kind.name)
         #expect(moving.count >= 5, "\(moving)")
+    }
+
+    /// `--backtest`: each week's moves are the weeks' figures, and the limit holds in file order.
+    @Test func aBacktestIsTheWeeksFiguresUnderTheLimit() async throws {
+        let api = DemoSavingsAPI(backend: DemoBackend(now: fixedNow))
+        let (context, out) = commandContext(api, format: .json)
+        let file = DemoRules.file(currency: .usd, calendar: context.calendar, now: fixedNow)
+        try await RulesCommands.backtest(context, file: file, weeks: 4)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(out.value.utf8)) as? [String: Any])
+        let moves = try #require(json["moves"] as? [[String: Any]])
+        var expected = 0
+        var week = try context.week("this")
+        for _ in 0..<4 {
+            week = week.previous
+            let lines = try await RulesCommands.lines(context, file: RulesFile(rules: file.rules.map { rule in
+                var undated = rule
+                undated.since = nil
+                return undated
+            }), week: week)
+            expected += Int(lines.compactMap { $0.figure?.amount.minorUnits }.reduce(0, +))
+        }
+        let all = moves.compactMap { ($0["amount"] as? [String: Any])?["minorUnits"] as? Int }.reduce(0, +)
+        #expect(all == expected && all > 0)
+        let held = moves.filter { $0["held"] as? Bool == true }.compactMap { ($0["amount"] as? [String: Any])?["minorUnits"] as? Int }
+        #expect((json["total"] as? [String: Any])?["minorUnits"] as? Int == all - held.reduce(0, +))
+
+        // A limit of $1 a week holds everything above it.
+        let (tight, tightOut) = commandContext(api, format: .json)
+        try await RulesCommands.backtest(tight, file: RulesFile(weeklyLimit: Money(minorUnits: 100, currency: .usd), rules: file.rules), weeks: 4)
+        let tightJSON = try #require(try JSONSerialization.jsonObject(with: Data(tightOut.value.utf8)) as? [String: Any])
+        let tightMoves = try #require(tightJSON["moves"] as? [[String: Any]])
+        let over = tightMoves.filter { (($0["amount"] as? [String: Any])?["minorUnits"] as? Int ?? 0) > 100 }
+        #expect(!over.isEmpty && over.allSatisfy { $0["held"] as? Bool == true })
+        // What moved fits: no week moved more than $1.
+        let movedByWeek = Dictionary(grouping: tightMoves.filter { $0["held"] as? Bool == false }, by: { $0["week"] as? String ?? "" })
+            .mapValues { $0.compactMap { ($0["amount"] as? [String: Any])?["minorUnits"] as? Int }.reduce(0, +) }
+        #expect(movedByWeek.values.allSatisfy { $0 <= 100 }, "\(movedByWeek)")
     }
 }

@@ -201,4 +201,21 @@ import TestSupport
             #expect(Self.moved(from: before, to: try! await Self.balances(api)) == owedOnce, "\(schedule)")
         }
     }
+
+    /// A rule written without `since` owes from the week it was first read in, kept in the
+    /// record: never a week before it was first seen, whatever a later run is asked.
+    @Test func aRuleWithoutSinceNeverOwesAWeekBeforeItWasFirstRead() async throws {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "demo")
+        let file = try RulesFileTOML.parse("[[rule]]\nname = \"weekly\"\nkind = \"set-and-forget\"\ngoal = \"Dog\"\namount = \"5\"",
+                                           file: "rules.toml", currency: .usd, calendar: Self.calendar)
+        let machine = Machine()
+        let (context, _) = machine.context(api)
+        let lines = try await RulesCommands.lines(context, file: file, week: Self.last)
+        #expect(lines.map(\.status) == [.nothing] && lines[0].reason?.contains("first read") == true)
+        #expect(machine.rules.start(of: "weekly") == Self.last.next.isoLabel)
+        let (saving, said) = machine.context(api)
+        try await RulesCommands.save(saving, file: file, through: Self.last, dryRun: false, yes: true, confirm: { _ in nil })
+        #expect(said.value == "nothing due up to week \(Self.last.isoLabel)\n")
+        #expect(!api.calls.contains { if case .transfer = $0 { true } else { false } })
+    }
 }
