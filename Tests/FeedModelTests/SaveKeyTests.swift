@@ -197,3 +197,15 @@ import TestSupport
                                      name: "rule\nstarling https://api.starlingbank.com\nacc-1\ncoffee\n2026-W47"))
     }
 }
+
+/// A transfer's period as a source that marks its transfers reads it: where to look from.
+@Suite struct TransferAttemptTests {
+    @Test func aPeriodStartsOnItsMondayOrItsMonthsFirstDay() {
+        let calendar = Week.calendar(in: TimeZone(identifier: "Europe/Stockholm")!)
+        #expect(TransferAttempt(week: "2026-W47", resent: false).periodStart(calendar: calendar) == Timestamp.parse("2026-11-16T00:00:00+01:00"))
+        #expect(TransferAttempt(week: "2026-11", resent: false, rule: "m").periodStart(calendar: calendar) == Timestamp.parse("2026-11-01T00:00:00+01:00"))
+        for bad in ["2026-13", "2026-W54", "26-11", "", "2026-1"] {
+            #expect(TransferAttempt(week: bad, resent: false).periodStart(calendar: calendar) == nil, "\(bad)")
+        }
+    }
+}

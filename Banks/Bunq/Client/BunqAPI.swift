@@ -300,7 +300,10 @@ public struct BunqAPI: BankAPI {
     }
 
     /// `qapital-tui round-ups 2026-W47 6f1d2c8e3a4b`
-    public static func description(week: String, key: UUID) -> String { "qapital-tui round-ups \(week) \(marker(key))" }
+    /// "qapital-tui round-ups 2026-W47 qt-…", or for a savings rule "qapital-tui rule coffee 2026-11 qt-…".
+    public static func description(week: String, key: UUID, rule: String? = nil) -> String {
+        "qapital-tui \(rule.map { "rule \($0)" } ?? "round-ups") \(week) \(marker(key))"
+    }
 
     /// The main account's payments since `since` whose description carries `marker` (a fresh walk).
     public func marked(_ marker: String, since: Date) async throws(APIError) -> [Bunq.Payment] {
@@ -332,14 +335,15 @@ public struct BunqAPI: BankAPI {
             throw APIError(kind: .rejected, request: label, message: "\(label): the savings account has no IBAN", status: 422)
         }
         let weekLabel = attempt.week
-        let monday = Week(isoLabel: weekLabel, calendar: .current)?.start ?? now().addingTimeInterval(-35 * 86_400)
-        let since = monday.addingTimeInterval(-86_400)
+        // From the period's start (a week's Monday, a month's first day), a day early for time zones.
+        let start = attempt.periodStart(calendar: Week.calendar(in: .current)) ?? now().addingTimeInterval(-35 * 86_400)
+        let since = start.addingTimeInterval(-86_400)
         let marker = BunqAPI.marker(transferId)
         let goalName = TextSanitizer.clean(account.description ?? "the goal")
 
         let body = try BunqAPI.encode(PaymentBody(amount: Bunq.Amount(value: Bunq.Amount.text(amount), currency: amount.currency.code),
                                                   counterpartyAlias: Bunq.Pointer(type: "IBAN", value: iban, name: connection.userName ?? goalName),
-                                                  description: BunqAPI.description(week: weekLabel, key: transferId)), label: label)
+                                                  description: BunqAPI.description(week: weekLabel, key: transferId, rule: attempt.rule)), label: label)
         let path = "/user/\(userId)/monetary-account/\(main.id)/payment"
         // A headless save waits a random 0–5 s first: timers firing in the same minute rarely overlap.
         if TransferAttempt.unattended { await sleep(Double.random(in: 0...BunqAPI.unattendedSpread)) }

@@ -9,10 +9,24 @@ public struct TransferAttempt: Sendable, Hashable {
     public let week: String
     /// The same transfer was sent before and its answer was lost: a marked transfer found now is this run's own.
     public let resent: Bool
+    /// The savings rule whose period moves (its name); nil for the round-ups' week.
+    public let rule: String?
 
-    public init(week: String, resent: Bool) {
+    /// `week`: the period's label, an ISO week ("2026-W47") or for a monthly rule a month ("2026-11").
+    public init(week: String, resent: Bool, rule: String? = nil) {
         self.week = week
         self.resent = resent
+        self.rule = rule
+    }
+
+    /// Where the period starts in `calendar`: its Monday, or its month's first day; nil for a
+    /// label that is neither. A source that marks its transfers looks for the mark from there.
+    public func periodStart(calendar: Calendar) -> Date? {
+        if let week = Week(isoLabel: week, calendar: calendar) { return week.start }
+        let parts = week.split(separator: "-")
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]),
+              (1...12).contains(month) else { return nil }
+        return calendar.date(from: DateComponents(year: year, month: month, day: 1)).map { calendar.startOfDay(for: $0) }
     }
 
     /// The first send of `week`'s transfer.

@@ -290,7 +290,7 @@ public struct RoundUpSaver: Sendable {
         }
         do {
             let goal = try await api.transfer(goalId: part.goalId, transferId: part.key, amount: part.amount,
-                                              attempt: TransferAttempt(week: part.week, resent: resent))
+                                              attempt: TransferAttempt(week: part.week, resent: resent, rule: part.rule))
             var done = part
             // The same key, goal and amount answered as before: the payments moved, under this
             // key, but not now.
