@@ -25,25 +25,75 @@ enum BulkActivityAPI {
         }
     }
 
-    static func activities(count: Int, newest: Date, spacing: TimeInterval) -> [Activity] {
+    /// The ids a source gives its rows: none (the Qapital API: a short synthetic id), or a bank's.
+    enum IDShape: String, CaseIterable {
+        case synthetic
+        /// Starling's `feedItemUid`, Up's and bunq's ids: a UUID, 36 characters.
+        case uuid
+        /// Monzo's `tx_` and 24 more characters.
+        case monzo
+
+        func id(_ i: Int) -> String? {
+            switch self {
+            case .synthetic: return nil
+            case .uuid:
+                let hex = String(format: "%032x", i &* 2_654_435_761 &+ 0x5bd1_e995)
+                let digits = Array(String(repeating: "0", count: max(0, 32 - hex.count)) + hex)
+                return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(digits[$0]) }.joined(separator: "-")
+            case .monzo:
+                let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+                var value = UInt64(truncatingIfNeeded: i) &* 0x9E37_79B9_7F4A_7C15
+                var text = "tx_0000"
+                for _ in 0..<20 {
+                    text.append(alphabet[Int(value % 62)])
+                    value = value / 62 &+ 0x2545_F491_4F6C_DD1D &* UInt64(text.count)
+                }
+                return text
+            }
+        }
+    }
+
+    static func activities(count: Int, newest: Date, spacing: TimeInterval, ids: IDShape = .synthetic) -> [Activity] {
         (0..<count).map { i in
-            Activity(message: MarkupText(parsing: message(i)), amount: Money(minorUnits: Int64(i % 997 + 3), currency: .usd),
+            Activity(id: ids.id(i), message: MarkupText(parsing: message(i)), amount: Money(minorUnits: Int64(i % 997 + 3), currency: .usd),
                      userId: i % 8 + 1, timestamp: newest.addingTimeInterval(-Double(i) * spacing - 1))
         }
     }
 
     /// The demo (its avatars included, so the frames draw pictures as the app does) with the bulk feed.
-    static func make(demo: DemoSavingsAPI, count: Int, now: Date) -> FakeSavingsAPI {
+    static func make(demo: DemoSavingsAPI, count: Int, now: Date, ids: IDShape = .synthetic) -> FakeSavingsAPI {
         let api = FakeSavingsAPI(base: demo, sourceName: "bench")
         let spacing = ActivityPager.windowLength * 0.99 / Double(count)
         api.script { script in
             script.activities = { _, to in
                 let oldest = now.addingTimeInterval(-ActivityPager.windowLength)
                 guard to > oldest else { return ActivityPage(oldest: oldest, activities: []) }
-                return ActivityPage(oldest: oldest, activities: activities(count: count, newest: now, spacing: spacing))
+                return ActivityPage(oldest: oldest, activities: activities(count: count, newest: now, spacing: spacing, ids: ids))
             }
         }
         return api
+    }
+}
+
+/// The resident memory `count` loaded activities take in the app, with ids of one shape.
+enum MemoryBenchmark {
+    @MainActor
+    static func bytesPerActivity(count: Int, ids: BulkActivityAPI.IDShape) async -> Double {
+        let now = Date()
+        malloc_trim(0)
+        let before = ResidentMemory.bytes()
+        let api = BulkActivityAPI.make(demo: DemoSavingsAPI(backend: DemoBackend(now: now)), count: count, now: now, ids: ids)
+        let core = AppCore(api: api, configuration: .init(sourceName: "bench", colors: true, timeZone: TimeZone(identifier: "UTC")!),
+                           now: { now })
+        core.start()
+        core.handle(.key(.char("2")))
+        while !core.isIdle || core.feed.activities.count < count { try? await Task.sleep(for: .milliseconds(2)) }
+        var buffer = CellBuffer(width: 100, height: 30)
+        core.drawFrame(into: &buffer)
+        malloc_trim(0)
+        let resident = ResidentMemory.bytes() - before
+        withExtendedLifetime(core) {}
+        return Double(resident) / Double(count)
     }
 }
 

@@ -86,6 +86,12 @@ func runBenchmarks() async {
         let perActivity = Double(large.residentBytes) / Double(large.activities)
         row("resident memory per loaded activity at 1M", String(format: "%.0f B", perActivity), "≤ 300 B", perActivity <= 300)
     }
+    // Memory with a bank's ids (issue 49): UUIDs (Starling, Up, bunq) and Monzo's tx_ ids.
+    for shape in [BulkActivityAPI.IDShape.uuid, .monzo] where wanted("ids") {
+        let perActivity = await MemoryBenchmark.bytesPerActivity(count: 1_000_000, ids: shape)
+        row("resident memory per loaded activity at 1M, \(shape == .uuid ? "UUID ids (Starling, Up, bunq)" : "Monzo tx_ ids")",
+            String(format: "%.0f B", perActivity), "≤ 300 B", perActivity <= 300)
+    }
     let tabNames: [Character: String] = ["1": "Goals", "3": "Round-ups", "4": "Achievements", "5": "People"]
     for tab in ["1", "3", "4", "5"] as [Character] where wanted("frames") || wanted("tabs") {
         var figures: [Int: FrameBenchmark.Figure] = [:]
