@@ -38,7 +38,14 @@ public struct HTTPTransport: Sendable {
         case bearer
         /// HTTP basic authentication (RFC 7617): the token is `user:password`, sent base64-encoded.
         case basic
+        /// `Authorization` as a source's signer makes it for each request (Enable Banking's JWT,
+        /// minted or reused until near its end), with or without a token; bound to the origin and
+        /// to the plain-http rule as a token is.
+        case signed(any RequestSigner)
     }
+
+    /// Headers that carry a secret wherever a source sets them: held to the plain-http rule.
+    static let secretHeaders: Set<String> = ["authorization", "x-bunq-client-authentication", "x-bunq-client-signature", "cookie"]
 
     /// The largest API answer read: 64 MB.
     public static let defaultMaxBytes = PayloadDecoder.maxBytes
@@ -301,16 +308,25 @@ public struct HTTPTransport: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let sent = token
-        if let sent {
+        let signer: (any RequestSigner)? = if case .signed(let signer) = scheme { signer } else { nil }
+        // A secret in a header a source adds (its own signature, a session token) is a secret too.
+        let secretHeader = headers.keys.contains { HTTPTransport.secretHeaders.contains($0.lowercased()) }
+        if sent != nil || signer != nil || secretHeader {
             // Checked here too: a token set later (a sign-in) must not go out over plain http either.
             do {
                 try HTTPTransport.checkTokenTransport(baseURL: baseURL, allowInsecureHTTP: allowInsecureHTTP)
             } catch {
                 throw APIError(kind: .rejected, request: label, message: "\(label): not sent: \(error.message)")
             }
-            switch scheme {
-            case .bearer: request.setValue("Bearer \(sent)", forHTTPHeaderField: "Authorization")
-            case .basic: request.setValue("Basic " + Data(sent.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        }
+        switch scheme {
+        case .bearer: if let sent { request.setValue("Bearer \(sent)", forHTTPHeaderField: "Authorization") }
+        case .basic: if let sent { request.setValue("Basic " + Data(sent.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization") }
+        case .signed(let signer):
+            do {
+                request.setValue(try signer.authorization(token: sent), forHTTPHeaderField: "Authorization")
+            } catch {
+                throw APIError(kind: .rejected, request: label, message: "\(label): not sent: \(TextSanitizer.clean(String(describing: error)))")
             }
         }
         if let body {
@@ -436,4 +452,11 @@ public struct HTTPTransport: Sendable {
         }
         return APIError(kind: .transport, request: label, message: "\(label): \(error.localizedDescription)")
     }
+}
+
+/// What a source gives a transport to sign its requests (`AuthScheme.signed`): the whole
+/// `Authorization` value for the next request, made from the token if there is one. A signer
+/// that cannot sign throws, and nothing is sent; what it throws is said without its secret.
+public protocol RequestSigner: Sendable {
+    func authorization(token: String?) throws -> String
 }
