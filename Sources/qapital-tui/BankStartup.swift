@@ -81,6 +81,41 @@ extension AppOptions {
         case signIn(refusal: String?, pending: String? = nil)
     }
 
+    /// Where a bank's credential comes from, in order, for the app and the commands alike: a
+    /// token given (`--token`, the source's environment variables); else the OAuth pair `login
+    /// NAME` kept, with the flow that refreshes it when the config names the client; else a token
+    /// the app remembered for this source at this origin; else one the bank keeps itself.
+    enum BankCredential {
+        case given(String)
+        case pair(OAuthTokenPairs.Pair, flow: (any OAuthFlow)?, pairs: OAuthTokenPairs)
+        case remembered(String, RememberedTokens)
+        case kept(String)
+        case none
+
+        var token: String? {
+            switch self {
+            case .given(let token), .remembered(let token, _), .kept(let token): token
+            case .pair, .none: nil
+            }
+        }
+    }
+
+    func bankCredential(_ bank: BankConnector, source: SourceDescription, baseURL: URL, environment: [String: String],
+                        settings: [String: String], log: RequestLog?) -> BankCredential {
+        if let given = resolvedToken(environment, for: source) { return .given(given) }
+        let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
+        if let support = bank.oauth, let pair = pairs.pair(for: baseURL) {
+            let flow = settings["client-id"].flatMap { id in
+                settings["client-secret"].map { support.make(baseURL, id, $0, allowInsecureHTTP, log) }
+            }
+            return .pair(pair, flow: flow, pairs: pairs)
+        }
+        let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
+        if let token = remembered.token(for: source, at: baseURL) { return .remembered(token, remembered) }
+        if let token = bank.keptToken?(environment) { return .kept(token) }
+        return .none
+    }
+
     /// The token from the flags, the environment or the remembered file, checked with the bank;
     /// without one, or when the bank refuses it, the sign-in screen asks for one.
     /// After a token given on the command line or in the environment comes the pair `login NAME`
@@ -89,14 +124,9 @@ extension AppOptions {
     func startBank(_ source: Source, environment: [String: String], log: RequestLog? = nil,
                    sourceSettings: [String: String] = [:]) async throws -> BankStart {
         guard let bank = source.registered.bank, let baseURL = source.baseURL else { throw ValidationError("not a bank") }
-        let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
-        let given = resolvedToken(environment, for: source.description)
-        let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
-        if given == nil, let support = bank.oauth, let pair = pairs.pair(for: baseURL) {
-            var flow: (any OAuthFlow)?
-            if let id = sourceSettings["client-id"], let secret = sourceSettings["client-secret"] {
-                flow = support.make(baseURL, id, secret, allowInsecureHTTP, log)
-            }
+        let credential = bankCredential(bank, source: source.description, baseURL: baseURL, environment: environment,
+                                        settings: sourceSettings, log: log)
+        if case .pair(let pair, let flow, let pairs) = credential {
             do {
                 return try await startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: baseURL, log: log,
                                                settings: sourceSettings)
@@ -108,9 +138,7 @@ extension AppOptions {
                 throw ValidationError(error.message)
             }
         }
-        guard let token = given ?? remembered.token(for: source.description, at: baseURL) ?? bank.keptToken?(environment) else {
-            return .signIn(refusal: nil)
-        }
+        guard let token = credential.token else { return .signIn(refusal: nil) }
         do {
             return .connected(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP, log: log,
                                                            settings: sourceSettings,
@@ -118,7 +146,7 @@ extension AppOptions {
         } catch where error.kind == .unauthorized {
             if error.awaitsApproval { return .signIn(refusal: error.message, pending: token) }
             // A remembered token that is refused now is dropped.
-            if given == nil { try? remembered.forget(source.description, at: baseURL) }
+            if case .remembered(_, let remembered) = credential { try? remembered.forget(source.description, at: baseURL) }
             return .signIn(refusal: error.message)
         } catch {
             // Unreachable: the account of the last run, and its cache, if there are both.

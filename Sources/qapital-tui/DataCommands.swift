@@ -93,14 +93,9 @@ extension HeadlessOptions {
     /// pair `login NAME` kept (refreshed as the app would), else one the app remembered.
     func connectBank(_ bank: BankConnector, base: URL, source: SourceDescription, settings: AppOptions.Settings,
                      environment: [String: String]) async throws -> any BankAPI {
-        let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))
-        let given = app.resolvedToken(environment, for: source)
-        let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
-        if given == nil, let support = bank.oauth, let pair = pairs.pair(for: base) {
-            let client = settings.sourceSettings
-            let flow = client["client-id"].flatMap { id in
-                client["client-secret"].map { support.make(base, id, $0, app.allowInsecureHTTP, settings.log) }
-            }
+        let credential = app.bankCredential(bank, source: source, baseURL: base, environment: environment,
+                                            settings: settings.sourceSettings, log: settings.log)
+        if case .pair(let pair, let flow, let pairs) = credential {
             let start: AppOptions.BankStart
             do {
                 start = try await app.startFromPair(pair, bank: bank, flow: flow, pairs: pairs, baseURL: base, log: settings.log,
@@ -114,7 +109,7 @@ extension HeadlessOptions {
                 throw CommandFailure(.signInNeeded, "sign-in needed: " + (refusal ?? "run qapital-tui login \(source.name)"))
             }
         }
-        guard let token = given ?? remembered.token(for: source, at: base) ?? bank.keptToken?(environment) else {
+        guard let token = credential.token else {
             let variable = source.tokenVariables.first.map { " or " + $0 } ?? ""
             let login = bank.oauth == nil ? "" : ", or run qapital-tui login \(source.name)"
             // Only a token the app remembered ("Remember it" ticked) reaches a headless command.
