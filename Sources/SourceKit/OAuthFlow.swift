@@ -5,7 +5,9 @@ import HTTPTransport
 /// A source's OAuth flow for the customer's own client: what `login NAME` and a refresh need
 /// from it.
 public protocol OAuthFlow: Sendable {
-    func authorizationURL(redirectURI: String, state: String) -> URL
+    /// Where the customer signs in. May ask the server first (an aggregator makes a signed
+    /// `POST /auth` for the chosen bank), so it may fail: nothing is opened then.
+    func authorizationURL(redirectURI: String, state: String) async throws(APIError) -> URL
     func exchange(code: String, redirectURI: String) async throws(APIError) -> OAuthTokenPair
     func refresh(_ refreshToken: String) async throws(APIError) -> OAuthTokenPair
 }

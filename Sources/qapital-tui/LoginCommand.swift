@@ -127,7 +127,13 @@ struct LoginFlow: Sendable {
         let server = try DemoHTTPServer(handler: callback, host: "127.0.0.1", port: port)
         try await server.start()
         let redirect = (await server.baseURL).absoluteString.trimmingSuffix("/") + "/callback"
-        let address = flow.authorizationURL(redirectURI: redirect, state: state)
+        let address: URL
+        do {
+            address = try await flow.authorizationURL(redirectURI: redirect, state: state)
+        } catch {
+            await server.stop()
+            throw error
+        }
         say("Sign in at: \(address.absoluteString)")
         say("Waiting for the bank to send you back to \(redirect) …")
         open(address)

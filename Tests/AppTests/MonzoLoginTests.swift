@@ -205,3 +205,25 @@ import FoundationNetworking
         }
     }
 }
+
+/// A sign-in whose start asks the server (an aggregator's `POST /auth`) and fails: the failure is
+/// said and nothing is opened in a browser.
+@Suite struct FailingSignInStartTests {
+    struct Refusing: OAuthFlow {
+        func authorizationURL(redirectURI: String, state: String) async throws(APIError) -> URL {
+            throw APIError(kind: .rejected, request: "POST /auth", message: "POST /auth: the bank is not available (HTTP 422)", status: 422)
+        }
+        func exchange(code: String, redirectURI: String) async throws(APIError) -> OAuthTokenPair { throw APIError(kind: .rejected, request: "", message: "") }
+        func refresh(_ refreshToken: String) async throws(APIError) -> OAuthTokenPair { throw APIError(kind: .rejected, request: "", message: "") }
+    }
+
+    @Test func aStartThatFailsOpensNothing() async {
+        let opened = Locked<[URL]>([])
+        await #expect {
+            _ = try await LoginFlow(flow: Refusing(), timeout: 10).run(open: { url in opened.withLock { $0.append(url) } }, say: { _ in })
+        } throws: { error in
+            (error as? APIError)?.message == "POST /auth: the bank is not available (HTTP 422)"
+        }
+        #expect(opened.withLock { $0 }.isEmpty)
+    }
+}

@@ -20,7 +20,7 @@ import Glibc
         private var issued = 0
         var refreshes: Int { lock.withLock { issued } }
 
-        func authorizationURL(redirectURI: String, state: String) -> URL { URL(string: "https://bank.example/auth")! }
+        func authorizationURL(redirectURI: String, state: String) async throws(APIError) -> URL { URL(string: "https://bank.example/auth")! }
         func exchange(code: String, redirectURI: String) async throws(APIError) -> OAuthTokenPairs.Pair {
             throw APIError(kind: .rejected, request: "POST /oauth2/token", message: "no")
         }

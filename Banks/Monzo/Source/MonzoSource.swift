@@ -46,7 +46,7 @@ struct MonzoOAuthFlow: OAuthFlow {
     let oauth: MonzoOAuth
     var now: @Sendable () -> Date = { Date() }
 
-    func authorizationURL(redirectURI: String, state: String) -> URL {
+    func authorizationURL(redirectURI: String, state: String) async throws(APIError) -> URL {
         oauth.authorizationURL(redirectURI: redirectURI, state: state)
     }
 
