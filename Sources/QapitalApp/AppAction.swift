@@ -31,7 +31,7 @@ enum AppAction: Hashable, Sendable {
         map.bind([.mouseWheelDown], to: .scrollDown, help: "scroll down (mouse wheel)", section: move)
         map.bind([.mouseWheelUp], to: .scrollUp, help: "scroll up (mouse wheel)", section: move)
         let views = "Views"
-        map.bind([.enter], to: .open, help: "open: a goal, a person, a row's details (in a goal: its people)", section: views)
+        map.bind([.enter], to: .open, help: "open: a goal, a person, a row's details", section: views)
         map.bind([.escape, .backspace, .char("h")], to: .back, help: "back (Esc also clears a filter)", section: views)
         map.bind([.tab], to: .nextTab, help: "next tab", section: views)
         map.bind([.backTab], to: .previousTab, help: "previous tab", section: views)

@@ -57,8 +57,10 @@ final class GoalDetailScreen: Screen {
         case nil: break
         }
         switch action {
-        // In a goal, Enter shows who is behind the selected saving and the goal (as `u` does).
-        case .open: return people(data).map { .present($0) } ?? .consumed
+        // Enter shows the selected saving whole, as on every list (`u` shows its people).
+        case .open:
+            guard list.selected < entries.count else { return .consumed }
+            return .present(Self.card(entries[list.selected], data))
         case .back, .quit: return .pop
         case .newGoal: return NewGoalForm.open(data)
         default: return .ignored

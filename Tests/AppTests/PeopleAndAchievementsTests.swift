@@ -64,11 +64,17 @@ import TermUI
         #expect(lines.contains { $0.contains("Balloons") })
     }
 
-    @Test func enterInAGoalShowsItsPeople() async {
+    /// Enter means one thing on every list (issue 50, item 9): in a goal's feed it opens the
+    /// saving's card, as in Activity; `u` shows the people.
+    @Test func enterInAGoalShowsTheSavingAndUItsPeople() async {
         let app = AppHarness()
         _ = await app.start()
         _ = await app.press(.enter)
-        let lines = await app.press(.enter)
+        var lines = await app.press(.enter)
+        #expect(app.core.overlays.last is DetailCard)
+        #expect(lines.joined(separator: "\n").contains("Saving"))
+        _ = await app.press(.escape)
+        lines = await app.press(.char("u"))
         let text = lines.joined(separator: "\n")
         #expect(text.contains("Person"))
         #expect(text.contains("of 4 · Esc closes"))  // the saver, the owner and the three shared
