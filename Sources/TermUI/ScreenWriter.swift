@@ -22,8 +22,9 @@ struct ScreenWriter {
         /// Scrolling a region (terminfo `csr`); off while pictures are part of the screen's
         /// pixels (sixel, iTerm2), which a scroll would move where nothing redraws them.
         var scrollRegions = true
-        /// Each frame ends with the cursor shown where the frame puts it (`CellBuffer.cursor`),
-        /// for a screen reader to follow; otherwise it stays hidden where the last write left it.
+        /// Each frame ends with the cursor where the frame puts it (`CellBuffer.cursor`: the
+        /// selected row, a form's insertion point), so a magnifier or a screen reader finds the
+        /// selection; with this set (`--screen-reader`) it is also shown, else it stays hidden.
         var placesCursor = false
     }
 
@@ -83,15 +84,16 @@ struct ScreenWriter {
             writeRow(y, of: next, over: old, all: forced.contains(y))
         }
         if pen != .plain && pen != nil { emit("\u{1B}[0m") }
-        if features.placesCursor {
-            if let at = next.cursor, at.x >= 0, at.x < next.width, at.y >= 0, at.y < next.height {
-                moveTo(at.x, at.y)
-                if cursorShown != true { emit("\u{1B}[?25h") }
+        if let at = next.cursor, at.x >= 0, at.x < next.width, at.y >= 0, at.y < next.height {
+            // Every frame: the cursor follows the selection, shown only for a screen reader.
+            moveTo(at.x, at.y)
+            if features.placesCursor && cursorShown != true {
+                emit("\u{1B}[?25h")
                 cursorShown = true
-            } else if cursorShown != false {
-                emit("\u{1B}[?25l")
-                cursorShown = false
             }
+        } else if features.placesCursor && cursorShown != false {
+            emit("\u{1B}[?25l")
+            cursorShown = false
         }
         screen = next
         return out

@@ -12,9 +12,9 @@ import TestSupport
 /// point, so a screen reader or braille display reads what is selected; the spinner is words.
 @MainActor
 @Suite(.timeLimit(.minutes(1))) struct ScreenReaderTests {
-    static func app(width: Int = 100, height: Int = 30) -> AppHarness {
+    static func app(width: Int = 100, height: Int = 30, screenReader: Bool = true) -> AppHarness {
         var configuration = AppCore.Configuration(sourceName: "demo", colors: true, timeZone: TimeZone(identifier: "UTC")!, images: false)
-        configuration.screenReader = true
+        configuration.screenReader = screenReader
         let core = AppCore(api: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), configuration: configuration,
                            achievements: (try? BundledAchievements.load()) ?? AchievementsFile(title: "", achievements: []),
                            now: { fixedNow })
@@ -50,6 +50,37 @@ import TestSupport
         _ = await app.press(.char("1"), .enter, .char("j"))
         let detail = try #require(app.core.screen(GoalDetailScreen.self))
         #expect(app.terminal.screen.cursor?.y == Self.selectedRow(detail.list))
+    }
+
+    /// Issue 50, item 4: without the mode too, at three sizes, every frame puts the cursor on the
+    /// selection: each tab's selected row, the goal's, the help's first line, a form's insertion
+    /// point (the writer then moves the terminal's cursor there, hidden: `ScreenWriterCursorTests`).
+    @Test(arguments: [(100, 30), (80, 24), (40, 12)])
+    func theCursorFollowsTheSelectionWithoutTheModeAtEverySize(width: Int, height: Int) async throws {
+        let app = Self.app(width: width, height: height, screenReader: false)
+        _ = await app.start()
+        let lists: [(key: Character, list: () -> ListState?)] = [
+            ("1", { app.core.goalList.list }),
+            ("2", { app.core.activity.list }),
+            ("3", { app.core.screen(RoundUpsScreen.self)?.list }),
+            ("4", { app.core.screen(AchievementsScreen.self)?.list }),
+            ("5", { app.core.screen(PeopleScreen.self)?.list }),
+        ]
+        for (key, list) in lists {
+            _ = await app.press(.char(key), .char("j"))
+            let state = try #require(list(), "tab \(key)")
+            let cursor = try #require(app.terminal.screen.cursor, "tab \(key) at \(width)×\(height): no cursor")
+            #expect(cursor.y == Self.selectedRow(state), "tab \(key) at \(width)×\(height): cursor \(cursor)")
+        }
+        _ = await app.press(.char("1"), .enter, .char("j"))
+        let detail = try #require(app.core.screen(GoalDetailScreen.self))
+        #expect(app.terminal.screen.cursor?.y == Self.selectedRow(detail.list), "the goal at \(width)×\(height)")
+        _ = await app.press(.char("?"))
+        let help = try #require(app.terminal.screen.cursor, "the help at \(width)×\(height)")
+        #expect(app.terminal.lines[help.y].contains("Move"), "the help at \(width)×\(height): \(app.terminal.lines[help.y])")
+        _ = await app.press(.escape, .escape, .char("a"), .char("C"), .char("a"), .char("r"))
+        let form = try #require(app.terminal.screen.cursor, "the form at \(width)×\(height)")
+        #expect(app.terminal.lines[form.y].contains("Car"), "the form at \(width)×\(height): \(app.terminal.lines[form.y])")
     }
 
     @Test func theHelpAndAFormPutTheCursorOnWhatIsRead() async throws {

@@ -362,7 +362,7 @@ struct ScreenModel {
 }
 
 /// For a screen reader the writer ends each frame with the cursor where the frame puts it, shown;
-/// otherwise it never sends the cursor anywhere on purpose (bytes per `j` stay as they were).
+/// otherwise it still ends each frame at the selection, hidden (a few bytes a frame).
 @Suite struct ScreenWriterCursorTests {
     static func frame(cursor: CursorPosition?) -> CellBuffer {
         var frame = CellBuffer(width: 20, height: 4)
@@ -390,11 +390,21 @@ struct ScreenModel {
         #expect(String(decoding: writer.frame(Self.frame(cursor: nil)), as: UTF8.self).hasSuffix("\u{1B}[?25l"))
     }
 
-    @Test func withoutTheModeTheCursorIsNeitherMovedNorShown() {
+    /// Issue 50, item 4: without the mode the cursor still follows the selection every frame
+    /// (a magnifier follows it), but is never shown.
+    @Test func withoutTheModeTheCursorIsMovedButNeverShown() {
         var writer = ScreenWriter(features: .init(), theme: .standard)
-        _ = writer.frame(Self.frame(cursor: nil))
+        var model = ScreenModel(width: 20, height: 4)
+        model.play(writer.frame(Self.frame(cursor: nil)))
         let bytes = writer.frame(Self.frame(cursor: CursorPosition(x: 4, y: 2)))
-        #expect(bytes.isEmpty, "a frame that differs only in its cursor sends nothing")
+        model.play(bytes)
+        #expect((model.x, model.y) == (4, 2))
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(!text.contains("?25h") && !text.contains("?25l"))
+        let next = writer.frame(Self.frame(cursor: CursorPosition(x: 1, y: 0)))
+        model.play(next)
+        #expect((model.x, model.y) == (1, 0))
+        #expect(!String(decoding: next, as: UTF8.self).contains("?25h"))
     }
 
     @Test func aListPutsTheCursorOnTheSelectedRowsText() {
