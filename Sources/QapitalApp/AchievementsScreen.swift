@@ -76,6 +76,16 @@ final class AchievementsScreen: TabScreen {
         return list.navigate(action, count: achievements.count) ? .consumed : .ignored
     }
 
+    func selection(_ data: ScreenData) -> AnyHashable? {
+        let achievements = Self.visible(data.achievements, filter: filter, show: show)
+        return list.selected < achievements.count ? achievements[list.selected].id : nil
+    }
+
+    func select(_ selection: AnyHashable, _ data: ScreenData) {
+        let achievements = Self.visible(data.achievements, filter: filter, show: show)
+        list.select(achievements.firstIndex { AnyHashable($0.id) == selection }, count: achievements.count)
+    }
+
     func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
         switch click(&list, x: x, y: y, count: Self.visible(data.achievements, filter: filter, show: show).count) {
         case .outside: return .ignored

@@ -174,6 +174,18 @@ final class ActivityScreen: TabScreen {
         }
     }
 
+    func selection(_ data: ScreenData) -> AnyHashable? {
+        sync(data)
+        return rows.activity(atRow: list.selected)
+    }
+
+    func select(_ selection: AnyHashable, _ data: ScreenData) {
+        // The rows again under the new filter, then the activity's row among them.
+        sync(data)
+        guard let activity = selection.base as? Activity else { return }
+        list.select(rows.row(of: activity), count: rowCount)
+    }
+
     /// Brings the rows up to date with the feed (after events, keys and frames).
     func sync(_ data: ScreenData) {
         Self.sync(rows: &rows, list: &list, newAbove: &newAbove, filter: filter, feed: data.feed, users: data.users, timeZone: data.timeZone)

@@ -133,8 +133,8 @@ public final class AppCore {
         let screen = self.screen
         let action = keys.action(for: key, on: screen)
         if action == .back, !screen.filter.isEmpty {
-            // Esc clears a filter first.
-            screen.filter = ""
+            // Esc clears a filter first (the selection stays on its row).
+            screen.clearFilter(data)
             return
         }
         guard apply(screen.handle(key, action: action, data), from: nil).isIgnored, let action else { return }

@@ -32,10 +32,12 @@ final class FilterLine: Overlay {
         case .keep:
             return .close()
         case .clear:
-            screen.filter = ""
+            screen.clearFilter(data)
             return .close()
         case .edit, nil:
-            if input.handle(key) == .edited { screen.filter = input.text }
+            if input.handle(key) == .edited {
+                if input.text.isEmpty { screen.clearFilter(data) } else { screen.filter = input.text }
+            }
             return .consumed
         }
     }

@@ -67,6 +67,17 @@ final class GoalDetailScreen: Screen {
         }
     }
 
+    func selection(_ data: ScreenData) -> AnyHashable? {
+        let entries = entries(data)
+        return list.selected < entries.count ? entries[list.selected] : nil
+    }
+
+    func select(_ selection: AnyHashable, _ data: ScreenData) {
+        let entries = entries(data)
+        list.select(entries.firstIndex { AnyHashable($0) == selection }, count: entries.count)
+        selectedEntry = list.selected < entries.count ? entries[list.selected] : nil
+    }
+
     /// A saving in full: when, what (the message whole), how much, who, by which rule.
     static func card(_ entry: FeedEntry, _ data: ScreenData) -> DetailCard {
         let item = entry.item

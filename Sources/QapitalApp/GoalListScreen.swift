@@ -49,6 +49,13 @@ final class GoalListScreen: TabScreen {
 
     func refresh(_ data: ScreenData) -> [Command] { [.loadGoals] }
 
+    func selection(_ data: ScreenData) -> AnyHashable? { selectedGoal(data)?.id }
+
+    func select(_ selection: AnyHashable, _ data: ScreenData) {
+        let goals = visible(data)
+        list.select(goals.firstIndex { AnyHashable($0.id) == selection }, count: goals.count)
+    }
+
     func people(_ data: ScreenData) -> UserPopup? {
         guard let goal = selectedGoal(data) else { return nil }
         return UserPopup(people: [goal.ownerId] + goal.connectedUserIds, startingAt: goal.connectedUserIds.first)

@@ -94,6 +94,16 @@ final class PeopleScreen: TabScreen {
 
     init() {}
 
+    func selection(_ data: ScreenData) -> AnyHashable? {
+        let people = visible(data)
+        return list.selected < people.count ? people[list.selected].id : nil
+    }
+
+    func select(_ selection: AnyHashable, _ data: ScreenData) {
+        let people = visible(data)
+        list.select(people.firstIndex { AnyHashable($0.id) == selection }, count: people.count)
+    }
+
     func visible(_ data: ScreenData) -> [Person] {
         Self.visible(PeopleData.people(data), filter: filter, data)
     }

@@ -96,6 +96,16 @@ final class RoundUpsScreen: TabScreen {
         }
     }
 
+    func selection(_ data: ScreenData) -> AnyHashable? {
+        let lines = Self.visibleLines(data.roundUps.summary, filter: filter)
+        return list.selected < lines.count ? lines[list.selected].id : nil
+    }
+
+    func select(_ selection: AnyHashable, _ data: ScreenData) {
+        let lines = Self.visibleLines(data.roundUps.summary, filter: filter)
+        list.select(lines.firstIndex { AnyHashable($0.id) == selection }, count: lines.count)
+    }
+
     /// Enter on a payment: it in full, with its round-up and whether that is part of the week's total.
     static func card(_ line: RoundUp.Line, saveable: Bool, calendar: Calendar, format: DisplayFormat) -> DetailCard {
         let payment = line.transaction

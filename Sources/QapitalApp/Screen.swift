@@ -147,6 +147,11 @@ protocol Screen: AnyObject {
     /// A left click at a cell of the screen's area: a list row selects it, the selected row
     /// opens (as Enter). `.ignored` where nothing is clickable.
     func click(x: Int, y: Int, _ data: ScreenData) -> Outcome
+    /// What the selected row is (a goal's id, an activity), so that clearing the filter keeps it
+    /// selected (`clearFilter`); nil where nothing is selected.
+    func selection(_ data: ScreenData) -> AnyHashable?
+    /// Selects the row `selection` names, if the list shows it, scrolled into view.
+    func select(_ selection: AnyHashable, _ data: ScreenData)
 }
 
 /// A screen that is a tab of its own (listed in `AppCore.tabs`), made when the app starts. Its
@@ -173,6 +178,17 @@ extension Screen {
     func shown(_ data: ScreenData) -> Shown { Shown() }
     func click(x: Int, y: Int, _ data: ScreenData) -> Outcome { .ignored }
     func laidOut(_ layout: Layout, _ data: ScreenData) {}
+    func selection(_ data: ScreenData) -> AnyHashable? { nil }
+    func select(_ selection: AnyHashable, _ data: ScreenData) {}
+
+    /// Clears the filter and keeps the row that was selected selected (Esc, the filter line's
+    /// Esc, deleting its last character), as less, tig and lazygit do; a list that cannot say
+    /// starts at its top.
+    func clearFilter(_ data: ScreenData) {
+        let kept = selection(data)
+        filter = ""
+        if let kept { select(kept, data) }
+    }
 
     /// The click of a list screen, from where its `ListView` drew the rows last: another row is
     /// selected, the selected one opens as Enter does.
@@ -222,6 +238,13 @@ extension Overlay {
 }
 
 extension ListState {
+    /// Selects row `index` (when there is one) and scrolls as little as shows it.
+    mutating func select(_ index: Int?, count: Int) {
+        guard let index else { return }
+        selected = index
+        clamp(count: count)
+    }
+
     /// The one list navigation: moves, pages, ends and filter matches, for every list (the goal
     /// picker's too). Returns false for actions that are not list moves.
     mutating func navigate(_ action: AppAction, count: Int) -> Bool {
