@@ -134,7 +134,10 @@ public struct CommandContext: Sendable {
     /// A goal by id or by name (any case); a name that is not one goal's is refused.
     public static func goal(_ text: String, in goals: [Goal]) throws(CommandFailure) -> Goal {
         if let goal = goals.first(where: { $0.id.rawValue == text }) { return goal }
-        let named = goals.filter { $0.name.caseInsensitiveCompare(text) == .orderedSame }
+        var named = goals.filter { $0.name.caseInsensitiveCompare(text) == .orderedSame }
+        // Else a name the goal is also known by (SimpleFIN: the account's name as the config
+        // file gives it, or the bank's id), however its shown name reads today.
+        if named.isEmpty { named = goals.filter { $0.aliases.contains { $0.caseInsensitiveCompare(text) == .orderedSame } } }
         if named.count == 1 { return named[0] }
         let shown = Cell.plain(String(text.prefix(40)))
         if named.count > 1 {

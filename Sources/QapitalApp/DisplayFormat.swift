@@ -188,4 +188,15 @@ enum UsersNaming {
         }
         return false
     }
+
+}
+
+extension DisplayFormat {
+    /// A goal's name for `width` columns: whole where it fits; else without what follows its
+    /// first " · " (the institution a bank's goal carries, "Vacation · Maple Credit Union"), so
+    /// the name the user chose is never cut for the bank's.
+    nonisolated static func fitted(_ name: String, to width: Int) -> String {
+        guard TextWidth.of(name) > width, let dot = name.range(of: " · ") else { return name }
+        return String(name[..<dot.lowerBound])
+    }
 }

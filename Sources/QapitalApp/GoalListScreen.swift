@@ -252,13 +252,15 @@ final class GoalListScreen: TabScreen {
         let rightWidth = right.reduce(0) { $0 + $1.width }
         let nameWidth = row.maxX - x - rightWidth - 1
         if nameWidth >= minimumNameWidth {
-            buffer.write(DisplayFormat.highlighting([Span(goal.name, .bold)], filter), x: x, y: row.y, maxWidth: nameWidth)
+            buffer.write(DisplayFormat.highlighting([Span(DisplayFormat.fitted(goal.name, to: nameWidth), .bold)], filter), x: x, y: row.y,
+                         maxWidth: nameWidth)
             buffer.write(right, x: row.maxX - rightWidth, y: row.y)
         } else {
             // Too narrow for columns: name and saved amount only.
             let amount = goal.balance.formatted
             let amountWidth = TextWidth.of(amount)
-            buffer.write(goal.name, x: x, y: row.y, maxWidth: max(0, row.maxX - x - amountWidth - 1), style: .bold)
+            let room = max(0, row.maxX - x - amountWidth - 1)
+            buffer.write(DisplayFormat.fitted(goal.name, to: room), x: x, y: row.y, maxWidth: room, style: .bold)
             buffer.writeRightAligned(amount, maxX: row.maxX, y: row.y, style: DisplayFormat.moneyStyle)
         }
     }

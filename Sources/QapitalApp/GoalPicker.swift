@@ -59,7 +59,7 @@ final class GoalPicker: Overlay {
         }
         let nameWidth = min(32, choices.map { TextWidth.of($0.name) }.max() ?? 0)
         for (index, goal) in choices.enumerated() {
-            let text = " " + TextWidth.pad(TextWidth.truncate(goal.name, to: nameWidth), to: nameWidth) + "  "
+            let text = " " + TextWidth.pad(TextWidth.truncate(DisplayFormat.fitted(goal.name, to: nameWidth), to: nameWidth), to: nameWidth) + "  "
                 + DisplayFormat.amountColumn(goal.balance.formatted, to: 12) + " "
             lines.append([Span(text, index == list.selected ? Style(fg: .role(.selection), attributes: .reverse) : .plain)])
         }

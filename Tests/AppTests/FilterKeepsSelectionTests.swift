@@ -59,3 +59,14 @@ import TestSupport
         #expect(detail.filter.isEmpty && detail.selection(app.core.screenData) == kept)
     }
 }
+
+/// Issue 50, item 6: a bank's goal name drops the institution where it does not fit, never the
+/// name the user chose.
+@Suite struct FittedGoalNameTests {
+    @Test func theInstitutionGoesFirst() {
+        #expect(DisplayFormat.fitted("Vacation · SimpleFIN Demo Bank", to: 40) == "Vacation · SimpleFIN Demo Bank")
+        #expect(DisplayFormat.fitted("Vacation · SimpleFIN Demo Bank", to: 20) == "Vacation")
+        #expect(DisplayFormat.fitted("Vacation Fund · Maple Credit Union (needs attention)", to: 30) == "Vacation Fund")
+        #expect(DisplayFormat.fitted("A long name without an institution", to: 10) == "A long name without an institution")
+    }
+}

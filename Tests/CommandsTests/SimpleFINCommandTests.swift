@@ -38,4 +38,29 @@ import TestSupport
         #expect(text.contains("suggestion") && !text.contains("made by the bank"))
         await server.stop()
     }
+
+    /// Issue 50, item 6: a goal is found by the name the config file gives it and by the bank's
+    /// id for the account, in any case, whatever its shown name ("Vacation · SimpleFIN Demo Bank")
+    /// says today; a name no goal has is still one line.
+    @Test func aGoalIsFoundByTheConfiguredNameAndTheBanksId() async throws {
+        let handler = SimpleFINDemoAPI(backend: DemoBackend(now: fixedNow), clock: { fixedNow })
+        let server = try DemoHTTPServer(handler: handler)
+        try await server.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("simplefin-goal-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = ["XDG_CONFIG_HOME": folder.path + "/config", "XDG_CACHE_HOME": folder.path + "/cache", "HOME": folder.path]
+        var request = BankRequest(baseURL: SimpleFINAPI.bridgeURL, token: SimpleFINDemoAPI.setupToken(baseURL: await server.baseURL.absoluteString),
+                                  allowInsecureHTTP: false, log: nil, settings: ["goals": "Vacation; Emergency fund"])
+        request.headless = true
+        let api = try await SimpleFINStart.connect(request, environment: environment, now: { fixedNow })
+        let goals = try await api.goals()
+        let vacation = try #require(goals.first { $0.name.hasPrefix("Vacation · ") }, "\(goals.map(\.name))")
+        #expect(vacation.name != "Vacation")
+        for name in ["Vacation", "vacation", "VACATION", vacation.id.rawValue, try #require(vacation.aliases.last)] {
+            #expect(try CommandContext.goal(name, in: goals).id == vacation.id, "\(name)")
+        }
+        #expect(try CommandContext.goal("emergency FUND", in: goals).name.hasPrefix("Emergency fund"))
+        #expect(throws: CommandFailure.self) { try CommandContext.goal("Holiday", in: goals) }
+        await server.stop()
+    }
 }

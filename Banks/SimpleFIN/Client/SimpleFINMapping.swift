@@ -169,7 +169,10 @@ public struct SimpleFINMapping: Sendable {
             let connection = TextSanitizer.clean(store.connectionName(account))
             if !connection.isEmpty { name += " · " + connection }
             if attention.contains(account.connectionKey) { name += " (" + SimpleFINMapping.attention + ")" }
-            return Goal(id: GoalID(account.key), name: name, ownerId: SimpleFINMapping.holderId, target: target, balance: balance)
+            var goal = Goal(id: GoalID(account.key), name: name, ownerId: SimpleFINMapping.holderId, target: target, balance: balance)
+            // The names the config file may call it by: the account's own, and the bank's id.
+            goal.aliases = [TextSanitizer.clean(account.name), TextSanitizer.clean(account.id)].filter { !$0.isEmpty }
+            return goal
         }
     }
 

@@ -33,6 +33,10 @@ public struct Goal: Identifiable, Hashable, Sendable {
     public var connectedUserIds: [Int]
     /// The goal's own colour, where the source gives one (a Monzo pot's style).
     public var tint: GoalTint?
+    /// Other names the user may call it by where its shown name says more (SimpleFIN: the
+    /// account's own name and the bank's id for it, beside "Vacation · Maple Credit Union"):
+    /// `--goal` and a rule's `goal` match them too.
+    public var aliases: [String] = []
 
     public init(id: GoalID, name: String, ownerId: Int, imageURL: URL? = nil, target: Money?, balance: Money,
                 status: Status = .active, connectedUserIds: [Int] = [], tint: GoalTint? = nil) {
@@ -61,6 +65,8 @@ extension Goal: Codable {
         case id, name, userId, goalImageURL, targetAmount, currentBalance, status, connectedUsers
         /// Kept in the offline cache (the Qapital API sends none); an unknown value is no tint.
         case tint
+        /// Kept in the offline cache, so a goal is found by the same names offline.
+        case aliases
     }
 
     public init(from decoder: Decoder) throws {
@@ -77,6 +83,7 @@ extension Goal: Codable {
             connectedUserIds: try container.decodeIfPresent([Int].self, forKey: .connectedUsers) ?? [],
             tint: (try? container.decodeIfPresent(String.self, forKey: .tint)).flatMap { $0.flatMap(GoalTint.init(rawValue:)) }
         )
+        aliases = ((try? container.decodeIfPresent([String].self, forKey: .aliases)) ?? nil)?.prefix(8).map(TextSanitizer.clean) ?? []
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -90,6 +97,7 @@ extension Goal: Codable {
         try container.encode(status.rawValue, forKey: .status)
         try container.encode(connectedUserIds, forKey: .connectedUsers)
         try container.encodeIfPresent(tint?.rawValue, forKey: .tint)
+        if !aliases.isEmpty { try container.encode(aliases, forKey: .aliases) }
     }
 }
 
