@@ -72,7 +72,8 @@ final class RoundUpsScreen: TabScreen {
             return .run(.showNextWeek)
         case .save:
             // Retries a failed transfer with its id; otherwise the goal picker, or why not.
-            if let reason = data.noMoneyMoves { return .notice(reason) }
+            // The tab says why already (each message once): `s` only points at it.
+            if data.noMoneyMoves != nil { return .notice("Nothing is sent from here: the line above says why.") }
             if store.transfer?.failureMessage != nil { return .run(.retryTransfer) }
             if let problem = store.saveProblem { return .notice(problem.message) }
             return .present(GoalPicker(offer: Self.offer(store)))
@@ -246,7 +247,11 @@ final class RoundUpsScreen: TabScreen {
         if let summary = store.summary, !summary.lines.isEmpty {
             // What the record says was saved of this week (this run, an earlier one, another machine).
             let saved = store.progress?.saved ?? []
-            for part in saved.suffix(2) {
+            // The transfer this run just made says so itself, with the goal's new balance (each
+            // message once): its record line is left out while that line shows.
+            let justSaved: UUID? = if let transfer = store.transfer, transfer.week.start == store.week.start,
+                                      case .succeeded = transfer.phase { transfer.id } else { nil }
+            for part in saved.suffix(2) where part.key != justSaved {
                 let when = part.savedAt.map { " on " + dayLabel($0, calendar: store.week.calendar, year: true) } ?? ""
                 let text = part.state == .savedElsewhere
                     ? "✓ Saved by another run or machine\(when)"

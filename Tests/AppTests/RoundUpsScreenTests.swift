@@ -171,6 +171,8 @@ enum RoundUpsApp {
         #expect(frame()[14] == " Saving $1.58 into Dog…")
         await settle()
         #expect(frame()[14] == " ✓ Saved $1.58 into Dog: its balance is now $51.58")
+        // Each message once (issue 50, item 11): the record's own line for this save is not said again.
+        #expect(frame().filter { $0.contains("Saved $1.58 into Dog") }.count == 1, "\(frame().joined(separator: "\n"))")
         #expect(core.goals.goal(id: 2)?.balance == dogBefore + Money(minorUnits: 158, currency: .usd))
         await press(.char("1"))
         #expect(frame(width: 80)[2] == " DO  Dog                    $51.58 no target")
@@ -305,5 +307,23 @@ enum RoundUpsApp {
             #expect(bodies.count == 3 && Set(bodies).count == 1)
             #expect(bodies[0].contains(store.transfer!.id.uuidString))
         }
+    }
+}
+
+/// Issue 50, item 11: on a read-only source the tab says why nothing is sent; `s` does not say
+/// it a second time.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct ReadOnlySaysItOnceTests {
+    @Test func sOnAReadOnlySourcePointsAtTheReasonInsteadOfRepeatingIt() async throws {
+        let reason = "SimpleFIN is read-only: these round-ups are suggestions and nothing is sent"
+        var configuration = AppCore.Configuration(sourceName: "simplefin", colors: false, timeZone: TimeZone(identifier: "UTC")!, images: false)
+        configuration.noMoneyMoves = reason
+        let core = AppCore(api: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), configuration: configuration, now: { fixedNow })
+        let app = AppHarness(core: core, width: 100, height: 30)
+        _ = await app.start()
+        await app.press(.char("3"), .char("["), .char("s"))
+        let screen = app.terminal.lines.joined(separator: "\n")
+        #expect(screen.components(separatedBy: "SimpleFIN is read-only").count - 1 == 1, "\(screen)")
+        #expect(screen.contains("Nothing is sent from here"))
     }
 }
