@@ -228,6 +228,19 @@ struct StatusLine {
             let form = sourceForms.first { TextWidth.of($0) + 2 <= room } ?? sourceForms[sourceForms.count - 1]
             left[header] = Span(" " + form + " ", left[header].style)
         }
+        // A note beside a message gives way to the header: the balance is never pushed out of
+        // the bar by it (issue 50, item 11); what is cut of it ends in "…".
+        if let note, !noteIsTheMessage, let at = left.firstIndex(where: { $0.text == " " + note + " " }) {
+            let others = left.enumerated().filter { $0.offset != at }.reduce(0) { $0 + $1.element.width }
+            let room = width - others - right.reduce(0) { $0 + $1.width } - 1
+            if left[at].width > room {
+                if room >= 8 {
+                    left[at] = Span(" " + TextWidth.truncate(note, to: room - 2) + " ", left[at].style)
+                } else {
+                    left.remove(at: at)
+                }
+            }
+        }
         return (left, center, right)
     }
 

@@ -53,6 +53,28 @@ import TestSupport
     }
 }
 
+/// Issue 50, item 11: a long note beside a message never pushes the balance out of the bar
+/// (bunq: "…may round up twice  €6,0…"); the note is cut instead.
+@MainActor @Suite struct TheBalanceStaysInTheBarTests {
+    @Test(arguments: [80, 100, 120])
+    func aLongNoteGivesWayToTheBalance(width: Int) async {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)))
+        api.script { $0.account = { Account(id: "a", name: "Main", currency: .usd, createdAt: fixedNow, holder: "Alex",
+                                            effectiveBalance: Money(minorUnits: 604_248, currency: .usd)) } }
+        var configuration = AppCore.Configuration(sourceName: "bank", colors: false, timeZone: TimeZone(identifier: "UTC")!)
+        configuration.noGoalCreation = ReadOnlyWordsTests.noGoals
+        var capabilities = AppCore.Capabilities()
+        capabilities.sourceNote = { ReadOnlyWordsTests.note }
+        let core = AppCore(api: api, configuration: configuration, capabilities: capabilities,
+                           achievements: AchievementsFile(title: "", achievements: []), now: { fixedNow })
+        let app = AppHarness(core: core, width: width, height: 30)
+        _ = await app.start()
+        let lines = await app.press(.char("a"))  // a notice beside the note
+        let bar = lines.last ?? ""
+        #expect(bar.contains("$6,042.48"), "\(bar)")
+    }
+}
+
 /// A source without idempotency keys (bunq) finds its mark and says when and into which goal the
 /// week was saved; the Round-ups tab said only "Already saved by another run or machine".
 @MainActor @Suite struct SavedElsewhereWordsTests {
