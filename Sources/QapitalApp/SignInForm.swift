@@ -92,13 +92,16 @@ public struct SignInForm {
         case .checking: status = [Span("Checking…", Style(fg: .role(.warning)))]
         case .refused(let message): status = [Span("✗ " + message, Style(fg: .role(.error), attributes: .bold))]
         }
-        let box = area.centered(width: min(area.width, 72), height: min(area.height, 11))
+        let width = min(area.width, 72)
+        // The status (a refusal can be long: SimpleFIN's 403 on a claim) wraps at words, read whole.
+        let statusLines = SpanWrap.wrap(status, width: max(1, width - 4))
+        let box = area.centered(width: width, height: min(area.height, 10 + max(1, statusLines.count)))
         let body = box.inset(dx: 2, dy: 1)
         let lines: [[Span]] = [
             [Span("Sign in to " + origin, .bold)],
             [],
             [Span(tokenLabel + "  ", muted)],
-            status,
+        ] + (statusLines.isEmpty ? [[]] : statusLines) + [
             [],
             [Span(remember ? "[x]" : "[ ]", focus == .remember ? Style(attributes: .reverse) : .plain),
              Span(" Remember it on this computer (a file only you can read)")],

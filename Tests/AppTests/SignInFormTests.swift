@@ -90,3 +90,19 @@ import TermUI
         #expect(!text.contains("s3cret"))
     }
 }
+
+/// Issue 50, item 5: a long refusal is read whole in the form, wrapped at words, at any width.
+@Suite struct SignInFormWrapsTests {
+    static let refusal = "POST /claim: HTTP 403: the setup token was already claimed and may be compromised: disable it on the SimpleFIN Bridge and make a new one"
+
+    @Test(arguments: [(100, 30), (60, 20), (80, 24)])
+    func aLongRefusalIsReadWhole(width: Int, height: Int) {
+        let form = SignInForm(origin: "beta-bridge.simplefin.org", refusal: Self.refusal, title: "SimpleFIN Bridge")
+        var buffer = CellBuffer(width: width, height: height)
+        form.draw(into: &buffer, area: buffer.area)
+        let words = (0..<height).map { y in (0..<width).map { String(buffer[$0, y].scalar) }.joined() }
+            .joined(separator: " ").replacingOccurrences(of: "│", with: " ")
+            .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        #expect(words.contains("✗ " + Self.refusal), "\(words)")
+    }
+}
