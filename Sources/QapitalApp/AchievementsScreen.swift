@@ -186,8 +186,13 @@ final class AchievementsScreen: TabScreen {
         x += buffer.write(DisplayFormat.highlighting([Span(TextWidth.pad("Level \(achievement.level)", to: 10), base.adding(.bold))], filter),
                           x: x, y: row.y)
         let points = "\(achievement.progress) / \(achievement.total) pts"
-        let status = locked ? "🔒 locked" : (isDone(achievement) ? "✓ done" : "")
-        let right = "  " + TextWidth.pad(points, to: 14, alignRight: true) + "  " + TextWidth.pad(status, to: 9)
+        var status = locked ? "🔒 locked" : (isDone(achievement) ? "✓ done" : "")
+        var right = "  " + TextWidth.pad(points, to: 14, alignRight: true) + "  " + TextWidth.pad(status, to: 9)
+        // Narrow: the state's mark alone rather than a word cut ("🔒 lo…", issue 50, item 12).
+        if x + TextWidth.of(right) > row.maxX {
+            status = locked ? "🔒" : (isDone(achievement) ? "✓" : "")
+            right = "  " + TextWidth.pad(points, to: 14, alignRight: true) + " " + TextWidth.pad(status, to: 2)
+        }
         let rightWidth = TextWidth.of(right)
         let barWidth = min(30, row.maxX - x - rightWidth - 1)
         if barWidth >= 4 {

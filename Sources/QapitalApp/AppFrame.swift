@@ -52,8 +52,11 @@ struct AppFrame {
         let area = buffer.area
         let statusLines = statusLines(in: area, data)
         guard let body = Self.body(of: area, statusLines: statusLines), let screen = stack.last else {
-            buffer.write("Terminal too small (\(area.width)×\(area.height)); need \(Self.minimumWidth)×\(Self.minimumHeight)",
-                         x: 0, y: 0, maxWidth: area.width)
+            // Wrapped at words over the rows there are: read whole even at 10 columns.
+            let words = "Terminal too small (\(area.width)×\(area.height)); need \(Self.minimumWidth)×\(Self.minimumHeight)"
+            for (row, line) in SpanWrap.wrap([Span(words)], width: max(1, area.width)).prefix(area.height).enumerated() {
+                buffer.write(line, x: 0, y: row, maxWidth: area.width)
+            }
             return nil
         }
         tabBar.draw(into: &buffer, rect: area.top(1))

@@ -187,8 +187,8 @@ final class GoalListScreen: TabScreen {
     /// Which columns a row of `width` cells shows (`bar`: the bar column's cells, 0 for none): the
     /// saved amount always; as the row narrows the people go first, then the bar shortens to a
     /// short one, then to the percentage alone, then goes while names would be cut (the summary
-    /// beside the list shows the selected goal's), then the name gives way down to
-    /// `minimumNameWidth`, then the target, then the bar.
+    /// beside the list shows the selected goal's), then the target while that keeps names whole,
+    /// then the name gives way down to `minimumNameWidth`, then the target, then the bar.
     nonisolated static func layout(width: Int, columns: AmountColumns) -> (target: Bool, bar: Int, people: Bool) {
         let (bar, people) = (barWidths.full, 15)
         func needed(_ choice: (target: Bool, bar: Int, people: Bool)) -> Int {
@@ -197,6 +197,8 @@ final class GoalListScreen: TabScreen {
         // Names whole: the people, then the bar give way first (shortened before it goes; below 60 columns never short).
         let whole: [(target: Bool, bar: Int, people: Bool)] = [
             (true, bar, true), (true, bar, false), (true, barWidths.short, false), (true, barWidths.percentage, false), (true, 0, false),
+            // Then the target: a name the user chose matters more than "of $1,500.00" (issue 50, item 12).
+            (false, 0, false),
         ]
         for choice in whole {
             if choice.people && width < 80 || choice.bar > 0 && choice.bar < bar && width < 60 { continue }

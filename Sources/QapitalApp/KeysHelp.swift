@@ -41,8 +41,10 @@ final class KeysHelp: Overlay {
 
     private(set) var scroll = 0
     private let entries: [HelpEntry]
+    /// The cells a line has in the box, from the last layout (descriptions wrap to it).
+    private var width: Int?
     /// Each line's text, for `/`.
-    private let texts: [String]
+    private var texts: [String] { HelpOverlay.lines(for: entries, width: width).map { $0.map(\.text).joined() } }
     /// Lines the box shows at once, from the last layout.
     private var page = 1
     /// The search being typed after `/`, and the last one searched for.
@@ -55,13 +57,13 @@ final class KeysHelp: Overlay {
     /// `entries`: the help as the key maps in use bind the keys (rebound by the config file).
     init(entries: [HelpEntry] = KeysHelp.defaultEntries) {
         self.entries = entries
-        texts = HelpOverlay.lines(for: entries).map { $0.map(\.text).joined() }
     }
 
     private var lastScroll: Int { max(0, texts.count - page) }
 
     func layOut(area: Rect, _ data: ScreenData) {
-        page = max(1, HelpOverlay.modal(for: entries).frame(in: area).height - 2)
+        width = max(1, area.width - 4)
+        page = max(1, HelpOverlay.modal(for: entries, width: width).frame(in: area).height - 2)
         scroll = min(scroll, lastScroll)
     }
 
@@ -118,7 +120,7 @@ final class KeysHelp: Overlay {
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
-        var modal = HelpOverlay.modal(for: entries, title: "Keys", scroll: scroll)
+        var modal = HelpOverlay.modal(for: entries, title: "Keys", scroll: scroll, width: width)
         if !query.isEmpty {
             modal.lines = modal.lines.map { DisplayFormat.highlighting($0, query) }
         }

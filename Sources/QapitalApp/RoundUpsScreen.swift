@@ -400,14 +400,18 @@ final class RoundUpsScreen: TabScreen {
     }
 
     /// Column widths of a payment row: date, then amount and round-up from the right.
-    private static func dateWidth(_ row: Rect) -> Int { row.width >= 60 ? 16 : 10 }
-    private static let amountWidth = 12
-    private static let roundUpWidth = 11
+    /// Below 50 columns what matters least gives way first (issue 50, item 12): the date is its
+    /// weekday alone (the heading names the week) and the amounts take their own width, so the
+    /// payee keeps its name.
+    private static func dateWidth(_ row: Rect) -> Int { row.width >= 60 ? 16 : row.width >= 50 ? 10 : 3 }
+    private static func amountWidth(_ row: Rect) -> Int { row.width >= 50 ? 12 : 9 }
+    private static func roundUpWidth(_ row: Rect) -> Int { row.width >= 50 ? 11 : 8 }
 
     static func drawColumnHeadings(into buffer: inout CellBuffer, row: Rect) {
         let style = Style(fg: .role(.muted), attributes: .underline)
-        buffer.write(TextWidth.pad("Date", to: dateWidth(row)) + "  Paid to", x: row.x + 1, y: row.y, style: style)
-        let right = TextWidth.pad("Amount", to: amountWidth, alignRight: true) + TextWidth.pad("Round-up", to: roundUpWidth, alignRight: true)
+        buffer.write(TextWidth.pad(row.width >= 50 ? "Date" : "Day", to: dateWidth(row)) + "  Paid to", x: row.x + 1, y: row.y, style: style)
+        let right = TextWidth.pad("Amount", to: amountWidth(row), alignRight: true)
+            + TextWidth.pad(row.width >= 50 ? "Round-up" : "Round", to: roundUpWidth(row), alignRight: true)
         buffer.writeRightAligned(right, maxX: row.maxX - 1, y: row.y, style: style)
     }
 
@@ -417,14 +421,15 @@ final class RoundUpsScreen: TabScreen {
         let muted = Style(fg: .role(.muted))
         let roundUp = saveable ? line.roundUp.formatted : "(\(line.roundUp.formatted))"
         let right = [
-            Span(DisplayFormat.amountColumn(transaction.amount.formatted, to: amountWidth), saveable ? Style(fg: .role(.moneyOut)) : muted),
-            Span(DisplayFormat.amountColumn(roundUp, to: roundUpWidth), saveable ? DisplayFormat.moneyStyle : muted),
+            Span(DisplayFormat.amountColumn(transaction.amount.formatted, to: amountWidth(row)), saveable ? Style(fg: .role(.moneyOut)) : muted),
+            Span(DisplayFormat.amountColumn(roundUp, to: roundUpWidth(row)), saveable ? DisplayFormat.moneyStyle : muted),
         ]
         let rightWidth = right.reduce(0) { $0 + $1.width }
         var x = row.x + 1
         let date = row.width >= 60
             ? dayLabel(transaction.timestamp, calendar: calendar) + " " + format.time(transaction.timestamp)
-            : dayLabel(transaction.timestamp, calendar: calendar)
+            : row.width >= 50 ? dayLabel(transaction.timestamp, calendar: calendar)
+            : String(dayLabel(transaction.timestamp, calendar: calendar).prefix(3))
         x += buffer.write(TextWidth.pad(date, to: dateWidth(row)) + "  ", x: x, y: row.y, style: muted)
         let nameWidth = row.maxX - x - rightWidth - 1
         if nameWidth > 0 {

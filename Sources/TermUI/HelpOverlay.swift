@@ -22,7 +22,9 @@ public enum HelpOverlay {
     }
 
     /// The same for entries gathered from several maps; sections keep the order they first appear in.
-    public static func lines(for helpEntries: [HelpEntry]) -> [[Span]] {
+    /// `width`: the cells a line has; a description longer than its room wraps at words under
+    /// itself (its keys' column left blank), read whole at any width.
+    public static func lines(for helpEntries: [HelpEntry], width: Int? = nil) -> [[Span]] {
         let entries = helpEntries.map { (section: $0.section, keys: $0.keyLabel, help: $0.help) }
         let keyColumn = entries.map { TextWidth.of($0.keys) }.max() ?? 0
         var lines: [[Span]] = []
@@ -32,10 +34,19 @@ public enum HelpOverlay {
             if i > 0 { lines.append([]) }
             lines.append([Span(section, .bold)])
             for entry in entries where entry.section == section {
-                lines.append([
-                    Span("  " + TextWidth.pad(entry.keys, to: keyColumn), Style(fg: .role(.accent))),
-                    Span("  " + entry.help),
-                ])
+                let indent = keyColumn + 4
+                guard let width, width - indent >= 12, indent + TextWidth.of(entry.help) > width else {
+                    lines.append([
+                        Span("  " + TextWidth.pad(entry.keys, to: keyColumn), Style(fg: .role(.accent))),
+                        Span("  " + entry.help),
+                    ])
+                    continue
+                }
+                for (index, part) in SpanWrap.wrap([Span(entry.help)], width: width - indent).enumerated() {
+                    let keys = index == 0 ? entry.keys : ""
+                    lines.append([Span("  " + TextWidth.pad(keys, to: keyColumn), Style(fg: .role(.accent))),
+                                  Span("  " + part.map(\.text).joined())])
+                }
             }
         }
         return lines
@@ -45,8 +56,8 @@ public enum HelpOverlay {
         modal(for: keyMap.helpEntries, title: title, scroll: scroll)
     }
 
-    public static func modal(for entries: [HelpEntry], title: String = "Keys", scroll: Int = 0) -> Modal {
-        var modal = Modal(title: title, lines: lines(for: entries), footer: "Esc to close")
+    public static func modal(for entries: [HelpEntry], title: String = "Keys", scroll: Int = 0, width: Int? = nil) -> Modal {
+        var modal = Modal(title: title, lines: lines(for: entries, width: width), footer: "Esc to close")
         modal.scroll = scroll
         return modal
     }

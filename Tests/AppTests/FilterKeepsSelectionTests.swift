@@ -70,3 +70,45 @@ import TestSupport
         #expect(DisplayFormat.fitted("A long name without an institution", to: 10) == "A long name without an institution")
     }
 }
+
+/// Issue 50, item 12: at 80 columns (and 64) the help's descriptions wrap at words under
+/// themselves, every one read whole, no line wider than the box.
+@MainActor @Suite struct HelpWrapsTests {
+    @Test(arguments: [76, 60])
+    func everyDescriptionIsReadWhole(width: Int) {
+        let entries = KeysHelp.defaultEntries
+        let lines = HelpOverlay.lines(for: entries, width: width)
+        let widest = lines.map { $0.map(\.text).joined() }.max { TextWidth.of($0) < TextWidth.of($1) } ?? ""
+        #expect(TextWidth.of(widest) <= width, "wider than \(width): \(widest)")
+        let words = lines.map { $0.map(\.text).joined() }.joined(separator: " ")
+            .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        for entry in entries {
+            #expect(words.contains(entry.help.split(separator: " ").joined(separator: " ")), "\(entry.help)")
+        }
+        #expect(entries.contains { TextWidth.of($0.help) + 21 > 76 }, "at least one description is longer than its room at 80 columns")
+    }
+}
+
+/// Issue 50, item 12: at 40×12 what matters least gives way: the payee keeps its name in
+/// Round-ups (the date is the weekday), an achievement's state is its mark rather than a cut word,
+/// and at 19 columns the too-small line is read whole.
+@MainActor @Suite(.timeLimit(.minutes(1))) struct NarrowTerminalTests {
+    @Test func fortyColumnsKeepWhatMatters() async throws {
+        let core = AppCore(api: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)),
+                           configuration: .init(sourceName: "demo", colors: false, timeZone: TimeZone(identifier: "UTC")!, images: false),
+                           achievements: try BundledAchievements.load(), now: { fixedNow })
+        let app = AppHarness(core: core, width: 40, height: 12)
+        _ = await app.start()
+        let roundUps = await app.press(.char("3"))
+        let payees = app.core.roundUps.summary?.lines.map(\.transaction.counterparty) ?? []
+        // A payee of up to 13 characters is whole (was 3: "Pai" for "Paid to", "B…" for Bakery).
+        let short = try #require(payees.prefix(4).first { TextWidth.of($0) <= 13 && TextWidth.of($0) >= 5 })
+        #expect(roundUps.contains { $0.contains(short) }, "\(roundUps.joined(separator: "\n"))")
+        #expect(roundUps.contains { $0.contains("Paid to") })
+        let achievements = await app.press(.char("4"))
+        #expect(!achievements.joined().contains("lo…"), "\(achievements.joined(separator: "\n"))")
+        let tiny = await app.resize(width: 19, height: 6)
+        let words = tiny.joined(separator: " ").split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        #expect(words.contains("Terminal too small (19×6); need 20×6"), "\(tiny)")
+    }
+}
