@@ -24,6 +24,8 @@ public final class AppCore {
     private(set) var data: ScreenData
     private let commands: CommandRunner
     private var signIn: SignInOffer
+    /// Keys that wait for data (`Outcome.hold`), given again once a store answers.
+    private var held = HeldKeys()
     private(set) var status: StatusLine
     private let keys: ScreenKeys
     /// Each tab's screens, the tab's own first (Enter on a goal pushes its detail).
@@ -88,7 +90,7 @@ public final class AppCore {
     @discardableResult public func update(_ event: Event) -> Bool {
         var changed = true
         switch event {
-        case .terminal(.key(let key)): status.acted(key); handle(key)
+        case .terminal(.key(let key)): if !held.isHolding { status.acted(key) }; handle(key)  // the wait stays said
         case .terminal(.quitSignal(let signal)): (quitSignal, shouldQuit) = (signal, true)
         case .terminal(.resize), .picture: break  // the next frame is drawn at the new size, with the picture
         case .store(let storeEvent): receive(storeEvent)
@@ -120,10 +122,15 @@ public final class AppCore {
         if let form = signIn.form(over: overlays) { overlays.append(form) }
         for screen in stacks.joined() { run(screen.receive(event, data)) }
         for overlay in overlays { apply(overlay.receive(event, data), from: overlay) }
+        for key in held.take() { handle(key) }  // what waited for data, in order (held again if still waiting)
     }
 
     /// The event pump: the top overlay, then the screen, then the keys every screen shares.
     private func handle(_ key: Key) {
+        if held.isHolding {
+            if key == .escape { _ = held.take(); showNotice("Cancelled: the keys typed meanwhile were dropped.") } else { held.hold(key) }
+            return
+        }
         if let top = overlays.last, !apply(top.handle(key, data), from: top).isIgnored { return }
         if key == .resize { return }
         if case .click(let x, let y) = key {
@@ -137,7 +144,12 @@ public final class AppCore {
             screen.clearFilter(data)
             return
         }
-        guard apply(screen.handle(key, action: action, data), from: nil).isIgnored, let action else { return }
+        let outcome = screen.handle(key, action: action, data)
+        if case .hold(let waiting) = outcome {
+            held.hold(key)
+            return showNotice(waiting)
+        }
+        guard apply(outcome, from: nil).isIgnored, let action else { return }
         switch action {
         case .nextTab: switchTab(to: (tabIndex + 1) % stacks.count)
         case .previousTab: switchTab(to: (tabIndex + stacks.count - 1) % stacks.count)
@@ -156,7 +168,7 @@ public final class AppCore {
     @discardableResult
     private func apply(_ outcome: Outcome, from overlay: (any Overlay)?) -> Outcome {
         switch outcome {
-        case .ignored, .consumed: break
+        case .ignored, .consumed, .hold: break
         case .push(let next):
             overlays.removeAll { $0 === overlay }  // (a card that opens a screen goes as it opens)
             stacks[tabIndex].append(next)

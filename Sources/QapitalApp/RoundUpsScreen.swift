@@ -75,6 +75,10 @@ final class RoundUpsScreen: TabScreen {
             // The tab says why already (each message once): `s` only points at it.
             if data.noMoneyMoves != nil { return .notice("Nothing is sent from here: the line above says why.") }
             if store.transfer?.failureMessage != nil { return .run(.retryTransfer) }
+            // The week is still on its way: the key, and those typed after it, wait for it (issue 50, item 8).
+            if store.saveProblem == .notLoaded, store.status.isLoading {
+                return .hold("Waiting for the week to load… (Esc cancels)")
+            }
             if let problem = store.saveProblem { return .notice(problem.message) }
             return .present(GoalPicker(offer: Self.offer(store)))
         case .toggleChart:

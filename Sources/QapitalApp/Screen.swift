@@ -102,6 +102,10 @@ indirect enum Outcome {
     case replace(with: any Overlay)
     /// Commands for the stores (load, save, fetch older…), then what else the key led to.
     case run([Command], then: Outcome)
+    /// The key needs data still on its way: the core keeps it, and every key typed after it, in
+    /// order, and gives them again once a store answers (`HeldKeys`); Esc drops them. The text
+    /// says what is waited for.
+    case hold(String)
 
     /// Commands, and the key is consumed.
     static func run(_ commands: Command...) -> Outcome { .run(commands, then: .consumed) }

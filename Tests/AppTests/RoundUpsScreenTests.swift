@@ -327,3 +327,54 @@ enum RoundUpsApp {
         #expect(screen.contains("Nothing is sent from here"))
     }
 }
+
+/// Issue 50, item 8: keys typed while the week loads are kept and done in order once it is in
+/// (`s j Enter y` during bunq's 2 s load did nothing); Esc drops them.
+@MainActor
+@Suite(.timeLimit(.minutes(1))) struct KeysWhileTheWeekLoadsTests {
+    static func app() -> (AppHarness, FakeSavingsAPI) {
+        let api = RoundUpsApp.api(backend: DemoBackend(now: fixedNow), now: fixedNow)
+        let core = AppCore(api: api, configuration: .init(sourceName: "test", colors: false, timeZone: RoundUpsApp.stockholm),
+                           now: { RoundUpsApp.weekLater })
+        return (AppHarness(core: core, width: 80, height: 24), api)
+    }
+
+    static func transactionsAsked(_ api: FakeSavingsAPI) -> Int {
+        api.calls.count { if case .transactions = $0 { true } else { false } }
+    }
+
+    @Test func sAndTheKeysAfterItWaitForTheWeekThenAreDoneInOrder() async throws {
+        let (app, api) = Self.app()
+        _ = await app.start()
+        api.hold([.transactions])
+        // Last week (the scripted one, over by now), held on its way.
+        app.terminal.send(.key(.char("3")))
+        app.terminal.send(.key(.char("[")))
+        let asked = Self.transactionsAsked(api)
+        _ = await app.runner.run(until: { Self.transactionsAsked(api) > asked }, timeout: .seconds(30))
+        for key in [Key.char("s"), .char("j"), .enter, .char("y")] { app.terminal.send(.key(key)) }
+        _ = await app.runner.run(until: { app.terminal.lines.contains { $0.contains("Waiting for the week to load") } }, timeout: .seconds(30))
+        #expect(app.terminal.lines.contains { $0.contains("Waiting for the week to load") }, "\(app.terminal.lines.joined(separator: "\n"))")
+        #expect(api.transferIds.isEmpty)
+        api.release()
+        _ = await app.screen()
+        // s opened the picker, j chose its second goal (Dog), Enter the confirmation, y saved.
+        #expect(api.transferIds.count == 1, "\(app.terminal.lines.joined(separator: "\n"))")
+        #expect(api.calls.contains { if case .transfer(let goal, _, _) = $0 { goal == 2 } else { false } })
+    }
+
+    @Test func escDropsWhatWasHeld() async throws {
+        let (app, api) = Self.app()
+        _ = await app.start()
+        api.hold([.transactions])
+        app.terminal.send(.key(.char("3")))
+        app.terminal.send(.key(.char("[")))
+        let asked = Self.transactionsAsked(api)
+        _ = await app.runner.run(until: { Self.transactionsAsked(api) > asked }, timeout: .seconds(30))
+        for key in [Key.char("s"), .char("j"), .escape] { app.terminal.send(.key(key)) }
+        _ = await app.runner.run(until: { app.terminal.lines.contains { $0.contains("Cancelled") } }, timeout: .seconds(30))
+        api.release()
+        _ = await app.screen()
+        #expect(api.transferIds.isEmpty && !(app.core.overlays.last is GoalPicker))
+    }
+}
