@@ -43,15 +43,7 @@ public enum RulesCommands {
         var lines: [Line] = []
         for rule in file.rules {
             let goal = try goal(of: rule, in: goals)
-            // A round-up rule without its own step rounds as the Round-ups tab does.
-            var counting = rule
-            if case .roundUp(nil) = rule.kind { counting.kind = .roundUp(step: context.roundUpStep) }
-            let figure: RuleFigure?
-            do {
-                figure = try counting.figure(for: week, transactions: transactions, currency: context.currency)
-            } catch {
-                throw CommandFailure(.failed, error.message)
-            }
+            let figure = try Self.figure(of: rule, week: week, transactions: transactions, context)
             var (status, reason, transfer) = where_(rule, figure: figure, week: week, isOver: isOver, context: context, transactions: transactions,
                                                     record: record, goal: goal)
             let first = start(of: rule, context, record: record)
@@ -92,6 +84,19 @@ public enum RulesCommands {
         }
         if figure.amount.isZero { return (.nothing, nil, nil) }
         return (.due, nil, nil)
+    }
+
+    /// A rule's figure for `week` as every command counts it: a round-up rule without its own step
+    /// rounds as the Round-ups tab does (`--round-up-step`); a figure past what an amount may be
+    /// fails the command.
+    static func figure(of rule: Rule, week: Week, transactions: [Transaction], _ context: CommandContext) throws(CommandFailure) -> RuleFigure? {
+        var counting = rule
+        if case .roundUp(nil) = rule.kind { counting.kind = .roundUp(step: context.roundUpStep) }
+        do {
+            return try counting.figure(for: week, transactions: transactions, currency: context.currency)
+        } catch {
+            throw CommandFailure(.failed, error.message)
+        }
     }
 
     /// The goal a rule names: a goal's id, else its name in any case; one line when it names none.
@@ -199,14 +204,7 @@ public enum RulesCommands {
             var room = file.weeklyLimit?.minorUnits
             for rule in file.rules where !rule.paused {
                 let goal = try goal(of: rule, in: goals)
-                var counting = rule
-                if case .roundUp(nil) = rule.kind { counting.kind = .roundUp(step: context.roundUpStep) }
-                let figure: RuleFigure?
-                do {
-                    figure = try counting.figure(for: week, transactions: transactions, currency: context.currency)
-                } catch {
-                    throw CommandFailure(.failed, error.message)
-                }
+                let figure = try Self.figure(of: rule, week: week, transactions: transactions, context)
                 guard let figure, !figure.amount.isZero else { continue }
                 var held = false
                 if let left = room {

@@ -72,19 +72,12 @@ extension RulesCommands {
             for rule in file.rules where !rule.paused && (starts[rule.name] ?? last) <= week {
                 if let since = rule.since, week.end <= since { continue }
                 let goal = try goal(of: rule, in: goals.filter { $0.status == .active })
-                var counting = rule
-                if case .roundUp(nil) = rule.kind { counting.kind = .roundUp(step: context.roundUpStep) }
-                let figure: RuleFigure?
-                do {
-                    figure = try counting.figure(for: week, transactions: transactions, currency: context.currency)
-                } catch {
-                    throw CommandFailure(.failed, error.message)
-                }
+                let figure = try Self.figure(of: rule, week: week, transactions: transactions, context)
                 guard let figure else { continue }
                 let label = "\(rule.name) \(figure.period.label)"
                 let move: Move
                 if case .roundUp = rule.kind {
-                    let step: Int64? = if case .roundUp(let own) = counting.kind { own } else { nil }
+                    let step: Int64? = if case .roundUp(let own) = rule.kind { own ?? context.roundUpStep } else { nil }
                     let summary = RoundUp.Summary(transactions: transactions.filter { week.contains($0.timestamp) },
                                                   accountCurrency: context.currency, step: step)
                     let progress = context.saver.progress(week: week, summary: summary, now: context.now())
