@@ -343,15 +343,20 @@ enum RoundUpsApp {
         api.calls.count { if case .transactions = $0 { true } else { false } }
     }
 
-    @Test func sAndTheKeysAfterItWaitForTheWeekThenAreDoneInOrder() async throws {
+    /// The app on Round-ups with last week (the scripted one, over by now) held on its way.
+    static func loadingLastWeek() async -> (AppHarness, FakeSavingsAPI) {
         let (app, api) = Self.app()
         _ = await app.start()
         api.hold([.transactions])
-        // Last week (the scripted one, over by now), held on its way.
         app.terminal.send(.key(.char("3")))
         app.terminal.send(.key(.char("[")))
         let asked = Self.transactionsAsked(api)
         _ = await app.runner.run(until: { Self.transactionsAsked(api) > asked }, timeout: .seconds(30))
+        return (app, api)
+    }
+
+    @Test func sAndTheKeysAfterItWaitForTheWeekThenAreDoneInOrder() async throws {
+        let (app, api) = await Self.loadingLastWeek()
         for key in [Key.char("s"), .char("j"), .enter, .char("y")] { app.terminal.send(.key(key)) }
         _ = await app.runner.run(until: { app.terminal.lines.contains { $0.contains("Waiting for the week to load") } }, timeout: .seconds(30))
         #expect(app.terminal.lines.contains { $0.contains("Waiting for the week to load") }, "\(app.terminal.lines.joined(separator: "\n"))")
@@ -364,13 +369,7 @@ enum RoundUpsApp {
     }
 
     @Test func escDropsWhatWasHeld() async throws {
-        let (app, api) = Self.app()
-        _ = await app.start()
-        api.hold([.transactions])
-        app.terminal.send(.key(.char("3")))
-        app.terminal.send(.key(.char("[")))
-        let asked = Self.transactionsAsked(api)
-        _ = await app.runner.run(until: { Self.transactionsAsked(api) > asked }, timeout: .seconds(30))
+        let (app, api) = await Self.loadingLastWeek()
         for key in [Key.char("s"), .char("j"), .escape] { app.terminal.send(.key(key)) }
         _ = await app.runner.run(until: { app.terminal.lines.contains { $0.contains("Cancelled") } }, timeout: .seconds(30))
         api.release()

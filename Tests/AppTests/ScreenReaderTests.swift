@@ -27,16 +27,21 @@ import TestSupport
         return rows.y + list.selected - list.offset
     }
 
-    @Test func theCursorFollowsTheSelectionOnEveryTabAndInTheGoal() async throws {
-        let app = Self.app()
-        _ = await app.start()
-        let lists: [(key: Character, list: () -> ListState?)] = [
+    /// Each tab's number key and its list as the core holds it.
+    static func tabLists(_ app: AppHarness) -> [(key: Character, list: () -> ListState?)] {
+        [
             ("1", { app.core.goalList.list }),
             ("2", { app.core.activity.list }),
             ("3", { app.core.screen(RoundUpsScreen.self)?.list }),
             ("4", { app.core.screen(AchievementsScreen.self)?.list }),
             ("5", { app.core.screen(PeopleScreen.self)?.list }),
         ]
+    }
+
+    @Test func theCursorFollowsTheSelectionOnEveryTabAndInTheGoal() async throws {
+        let app = Self.app()
+        _ = await app.start()
+        let lists = Self.tabLists(app)
         for (key, list) in lists {
             _ = await app.press(.char(key), .char("j"), .char("j"))
             let state = try #require(list(), "tab \(key)")
@@ -59,13 +64,7 @@ import TestSupport
     func theCursorFollowsTheSelectionWithoutTheModeAtEverySize(width: Int, height: Int) async throws {
         let app = Self.app(width: width, height: height, screenReader: false)
         _ = await app.start()
-        let lists: [(key: Character, list: () -> ListState?)] = [
-            ("1", { app.core.goalList.list }),
-            ("2", { app.core.activity.list }),
-            ("3", { app.core.screen(RoundUpsScreen.self)?.list }),
-            ("4", { app.core.screen(AchievementsScreen.self)?.list }),
-            ("5", { app.core.screen(PeopleScreen.self)?.list }),
-        ]
+        let lists = Self.tabLists(app)
         for (key, list) in lists {
             _ = await app.press(.char(key), .char("j"))
             let state = try #require(list(), "tab \(key)")
