@@ -16,7 +16,7 @@ public struct UpAPI: BankAPI {
     public static let source = SourceDescription(
         name: "up", title: "Up", baseURL: productionURL, signIn: .token, tokenVariables: ["UP_TOKEN"],
         abilities: [.bankAccount], noGoalCreation: cannotCreateSavers, tokenCheck: "GET /util/ping",
-        configKeys: ["saver-targets"], documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney)
+        configKeys: ["saver-targets", "you"], documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney)
     /// Records asked for per page (Up's largest is 100).
     public static let pageSize = 100
     /// Pages followed at most in one walk: a server whose `next` never ends cannot keep the app busy.
@@ -34,6 +34,8 @@ public struct UpAPI: BankAPI {
     public let rateLimit: UpRateLimit
     /// Targets the config file sets, by saver name or id (Up has none).
     public let targets: [String: Money]
+    /// On a joint account, the name Up gives the user (`[up] you`): their payments are "you".
+    public let you: String?
     private let directory: Directory
     private let decoder: PayloadDecoder
     private let now: @Sendable () -> Date
@@ -42,7 +44,7 @@ public struct UpAPI: BankAPI {
     /// names them before Up answers).
     public init(transport: HTTPTransport, spending: Up.AccountResource, accounts: [Up.AccountResource] = [],
                 targets: [String: Money] = [:], targetAmounts: [String: Decimal] = [:], rateLimit: UpRateLimit = UpRateLimit(),
-                people: [Int: String] = [:], now: @escaping @Sendable () -> Date = { Date() }) throws(MalformedPayload) {
+                people: [Int: String] = [:], you: String? = nil, now: @escaping @Sendable () -> Date = { Date() }) throws(MalformedPayload) {
         let balance = try spending.attributes.balance.money("accounts[].attributes.balance")
         self.transport = transport
         self.spending = spending
@@ -50,6 +52,7 @@ public struct UpAPI: BankAPI {
         self.createdAt = spending.attributes.createdAt ?? UpAPI.earliestHistory
         self.rateLimit = rateLimit
         self.targets = targets.merging(UpAPI.targets(targetAmounts, currency: balance.currency)) { given, _ in given }
+        self.you = you.map(TextSanitizer.clean).flatMap { $0.isEmpty ? nil : $0 }
         self.directory = Directory()
         self.decoder = PayloadDecoder(accountCurrency: balance.currency, skipped: SkippedRecords())
         self.now = now
@@ -71,7 +74,7 @@ public struct UpAPI: BankAPI {
     /// one (the first TRANSACTIONAL). A refused token throws an `APIError` of kind `.unauthorized`.
     public static func connect(baseURL: URL, token: String?, timeout: TimeInterval = 10, allowInsecureHTTP: Bool = false,
                                log: RequestLog? = nil, targets: [String: Money] = [:], targetAmounts: [String: Decimal] = [:],
-                               rateLimit: UpRateLimit = UpRateLimit(),
+                               rateLimit: UpRateLimit = UpRateLimit(), you: String? = nil,
                                now: @escaping @Sendable () -> Date = { Date() }) async throws(APIError) -> UpAPI {
         let ping = "GET /util/ping"
         // A token is printable ASCII: anything else (a pasted line break, a space) would make a
@@ -90,7 +93,7 @@ public struct UpAPI: BankAPI {
         }
         do {
             let api = try UpAPI(transport: transport, spending: chosen, accounts: accounts, targets: targets, targetAmounts: targetAmounts,
-                                rateLimit: rateLimit, now: now)
+                                rateLimit: rateLimit, you: you, now: now)
             // The listing just read the spending account: the first look at it asks nothing more.
             api.answerNextAsk(with: header(chosen, balance: try chosen.attributes.balance.money("attributes.balance"),
                                            createdAt: api.createdAt).withFeedBalance(asOf: now()))
@@ -218,7 +221,7 @@ public struct UpAPI: BankAPI {
         let joint = isJoint
         learnPeople(items)
         return mapEach(items, label, name: { "id \($0.id)" }) { item throws(MalformedPayload) in
-            try UpMapping.goalFeedItem(item, accounts: accounts, joint: joint)
+            try UpMapping.goalFeedItem(item, accounts: accounts, joint: joint, you: you)
         }.sorted { $0.timestamp > $1.timestamp }
     }
 
@@ -244,7 +247,7 @@ public struct UpAPI: BankAPI {
         let savers = directory.saverNames
         let joint = isJoint
         let activities = mapEach(items, label, name: { "id \($0.id)" }) { item throws(MalformedPayload) in
-            try UpMapping.activity(item, savers: savers, joint: joint)
+            try UpMapping.activity(item, savers: savers, joint: joint, you: you)
         }
         return ActivityPage(oldest: createdAt, activities: activities.sorted { $0.timestamp > $1.timestamp })
     }
@@ -290,7 +293,7 @@ public struct UpAPI: BankAPI {
     private func learnPeople(_ items: [Up.TransactionResource]) {
         for item in items {
             guard let name = item.attributes.performingCustomer?.displayName.map(TextSanitizer.clean), !name.isEmpty else { continue }
-            directory.meet(id: UpMapping.userId(item, joint: isJoint), name: name)
+            directory.meet(id: UpMapping.userId(item, joint: isJoint, you: you), name: name)
         }
     }
 

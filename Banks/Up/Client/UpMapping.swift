@@ -28,10 +28,13 @@ public enum UpMapping {
                     target: target.flatMap { $0.currency == balance.currency ? $0 : nil }, balance: balance)
     }
 
-    /// Who made the payment: the performing customer on a joint account, else the holder.
-    public static func userId(_ transaction: Up.TransactionResource, joint: Bool) -> Int {
+    /// Who made the payment: the performing customer on a joint account, else the holder. Up
+    /// names no signed-in customer, so `you` (the config file's `[up] you`) says which name is the
+    /// user's: that one is the holder, "you" as on every other source.
+    public static func userId(_ transaction: Up.TransactionResource, joint: Bool, you: String? = nil) -> Int {
         guard joint, let name = transaction.attributes.performingCustomer?.displayName.map(TextSanitizer.clean),
               !name.isEmpty else { return holderId }
+        if let you, name.caseInsensitiveCompare(you) == .orderedSame { return holderId }
         return userId(forName: name)
     }
 
@@ -89,13 +92,13 @@ public enum UpMapping {
     }
 
     public static func activity(_ transaction: Up.TransactionResource, savers: [String: String],
-                                joint: Bool) throws(MalformedPayload) -> Activity {
+                                joint: Bool, you: String? = nil) throws(MalformedPayload) -> Activity {
         try checkAmounts(transaction.attributes)
         let kind = kind(transaction, savers: savers)
         // Money into a saver is credited to the saver Up names (`relationships.transferAccount`), never by name.
         return Activity(id: transaction.id, message: message(transaction, savers: savers),
                         amount: try transaction.attributes.amount.money("attributes.amount"),
-                        userId: userId(transaction, joint: joint), timestamp: transaction.attributes.createdAt,
+                        userId: userId(transaction, joint: joint, you: you), timestamp: transaction.attributes.createdAt,
                         kind: kind, goalId: kind == .moveToGoal ? transaction.relationships?.transferAccount?.data.map { GoalID($0.id) } : nil,
                         category: transaction.relationships?.category?.data?.id)
     }
@@ -119,7 +122,7 @@ public enum UpMapping {
 
     /// An item of a saver's own feed: money into the saver (from "Spending", a round-up) or out of it.
     public static func goalFeedItem(_ transaction: Up.TransactionResource, accounts: [String: String],
-                                    joint: Bool) throws(MalformedPayload) -> FeedItem {
+                                    joint: Bool, you: String? = nil) throws(MalformedPayload) -> FeedItem {
         let attributes = transaction.attributes
         try checkAmounts(attributes)
         let amount = try attributes.amount.money("attributes.amount")
@@ -127,7 +130,7 @@ public enum UpMapping {
         var runs = [MarkupText.Run(amount.isNegative ? "Moved to " : "Added from "), MarkupText.Run(other, bold: true)]
         if isHeld(attributes) { runs.append(MarkupText.Run(" · held")) }
         return FeedItem(id: transaction.id, type: "saving", timestamp: attributes.createdAt, message: MarkupText(runs: runs),
-                        amount: amount, userId: userId(transaction, joint: joint))
+                        amount: amount, userId: userId(transaction, joint: joint, you: you))
     }
 
     /// Every amount of a transaction must read (an amount that does not is a bad record, not a

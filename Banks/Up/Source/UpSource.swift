@@ -13,7 +13,7 @@ public extension RegisteredSource {
         open: .bank(BankConnector(
             connect: { request throws(APIError) in
                 try await UpAPI.connect(baseURL: request.baseURL, token: request.token, allowInsecureHTTP: request.allowInsecureHTTP,
-                                        log: request.log, targetAmounts: try upTargets(request))
+                                        log: request.log, targetAmounts: try upTargets(request), you: request.settings["you"])
             },
             offline: { request, directory in
                 guard let record = LastBankAccount<KeptUpAccounts>(source: "up", cacheDirectory: directory, baseURL: request.baseURL).load(),
@@ -21,7 +21,7 @@ public extension RegisteredSource {
                       let api = try? UpAPI(transport: UpAPI.transport(baseURL: request.baseURL, token: request.token,
                                                                       allowInsecureHTTP: request.allowInsecureHTTP, log: request.log),
                                            spending: record.account.spending, accounts: record.account.accounts, targetAmounts: targets,
-                                           people: record.account.peopleById)
+                                           people: record.account.peopleById, you: request.settings["you"])
                 else { return nil }
                 return (api, record.header)
             },

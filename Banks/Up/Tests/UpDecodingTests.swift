@@ -96,6 +96,11 @@ let aud = Currency.from(code: "AUD")!
         #expect(joint.message.plainText.hasSuffix("round-up A$1.08 incl. boost A$1.00"))
         // On one's own account the performing customer is the holder.
         #expect(try UpMapping.activity(item, savers: [:], joint: false).userId == UpMapping.holderId)
+        // Issue 50, item 16: `[up] you` names the user on a joint account: their payments are the
+        // holder's ("you", as on Starling and Monzo), in any case; another name is still its own.
+        #expect(try UpMapping.activity(item, savers: [:], joint: true, you: "jess").userId == UpMapping.holderId)
+        #expect(try UpMapping.goalFeedItem(item, accounts: [:], joint: true, you: "Jess").userId == UpMapping.holderId)
+        #expect(try UpMapping.activity(item, savers: [:], joint: true, you: "Alex").userId == UpMapping.userId(forName: "Jess"))
     }
 
     @Test func heldPaymentIsMarked() throws {
