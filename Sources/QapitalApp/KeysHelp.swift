@@ -41,10 +41,13 @@ final class KeysHelp: Overlay {
 
     private(set) var scroll = 0
     private let entries: [HelpEntry]
-    /// The cells a line has in the box, from the last layout (descriptions wrap to it).
-    private var width: Int?
-    /// Each line's text, for `/`.
-    private var texts: [String] { HelpOverlay.lines(for: entries, width: width).map { $0.map(\.text).joined() } }
+    /// The cells a line has in the box, from the last layout (descriptions wrap to it); the
+    /// lines' texts follow it.
+    private var width: Int? {
+        didSet { if width != oldValue { texts = Self.texts(entries, width: width) } }
+    }
+    /// Each line's text as wrapped to `width`, for `/` (made once a width, not at each look).
+    private var texts: [String]
     /// Lines the box shows at once, from the last layout.
     private var page = 1
     /// The search being typed after `/`, and the last one searched for.
@@ -57,6 +60,11 @@ final class KeysHelp: Overlay {
     /// `entries`: the help as the key maps in use bind the keys (rebound by the config file).
     init(entries: [HelpEntry] = KeysHelp.defaultEntries) {
         self.entries = entries
+        texts = Self.texts(entries, width: nil)
+    }
+
+    private static func texts(_ entries: [HelpEntry], width: Int?) -> [String] {
+        HelpOverlay.lines(for: entries, width: width).map { $0.map(\.text).joined() }
     }
 
     private var lastScroll: Int { max(0, texts.count - page) }
