@@ -72,7 +72,7 @@ public enum RulesCommands {
         if !isOver { return (.underWay, "due \(context.day(week.end))", nil) }
         if case .roundUp = rule.kind {
             let summary = RoundUp.Summary(transactions: transactions.filter { week.contains($0.timestamp) },
-                                          accountCurrency: context.currency, step: context.roundUpStep)
+                                          accountCurrency: context.currency, step: roundUpStep(of: rule, context))
             let progress = context.saver.progress(week: week, summary: summary, now: context.now())
             if progress.isSaved { return (.saved, nil, progress.saved.last?.key) }
             if let pending = progress.pending { return (.due, "sent, no answer yet: sent again first", pending.key) }
@@ -91,12 +91,19 @@ public enum RulesCommands {
     /// fails the command.
     static func figure(of rule: Rule, week: Week, transactions: [Transaction], _ context: CommandContext) throws(CommandFailure) -> RuleFigure? {
         var counting = rule
-        if case .roundUp(nil) = rule.kind { counting.kind = .roundUp(step: context.roundUpStep) }
+        if case .roundUp = rule.kind { counting.kind = .roundUp(step: roundUpStep(of: rule, context)) }
         do {
             return try counting.figure(for: week, transactions: transactions, currency: context.currency)
         } catch {
             throw CommandFailure(.failed, error.message)
         }
+    }
+
+    /// A round-up rule's step in minor units: its own, else the app's (`--round-up-step`, as the
+    /// Round-ups tab rounds); nil for the currency's own. Nil for other kinds.
+    static func roundUpStep(of rule: Rule, _ context: CommandContext) -> Int64? {
+        guard case .roundUp(let own) = rule.kind else { return nil }
+        return own ?? context.roundUpStep
     }
 
     /// The goal a rule names: a goal's id, else its name in any case; one line when it names none.

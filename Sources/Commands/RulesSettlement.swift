@@ -14,7 +14,6 @@ extension RulesCommands {
     struct Move {
         let rule: Rule
         let goal: Goal
-        let week: Week
         let part: SavedRoundUp
         /// Sent before without an answer: sent again first, the same key and amount.
         let resend: Bool
@@ -77,18 +76,17 @@ extension RulesCommands {
                 let label = "\(rule.name) \(figure.period.label)"
                 let move: Move
                 if case .roundUp = rule.kind {
-                    let step: Int64? = if case .roundUp(let own) = rule.kind { own ?? context.roundUpStep } else { nil }
                     let summary = RoundUp.Summary(transactions: transactions.filter { week.contains($0.timestamp) },
-                                                  accountCurrency: context.currency, step: step)
+                                                  accountCurrency: context.currency, step: Self.roundUpStep(of: rule, context))
                     let progress = context.saver.progress(week: week, summary: summary, now: context.now())
                     if let problem = progress.currencyProblem { throw CommandFailure(.failed, problem) }
                     if let pending = progress.pending {
-                        move = Move(rule: rule, goal: goal, week: week, part: pending, resend: true, roundUps: true)
+                        move = Move(rule: rule, goal: goal, part: pending, resend: true, roundUps: true)
                     } else if progress.isSaved {
                         if week == last { lines.append("\(label): already saved") }
                         continue
                     } else if let part = context.saver.nextPart(progress, goal: goal, now: context.now()) {
-                        move = Move(rule: rule, goal: goal, week: week, part: part, resend: false, roundUps: true)
+                        move = Move(rule: rule, goal: goal, part: part, resend: false, roundUps: true)
                     } else {
                         if week == last { lines.append("\(label): nothing to save") }
                         continue
@@ -101,7 +99,7 @@ extension RulesCommands {
                         continue
                     }
                     if let existing {
-                        move = Move(rule: rule, goal: goal, week: week, part: existing, resend: true, roundUps: false)
+                        move = Move(rule: rule, goal: goal, part: existing, resend: true, roundUps: false)
                     } else if figure.amount.isZero {
                         if week == last { lines.append("\(label): nothing to save") }
                         continue
@@ -109,7 +107,7 @@ extension RulesCommands {
                         let part = SavedRoundUp(key: key, week: figure.period.label, goalId: goal.id, goalName: goal.name,
                                                 amount: figure.amount, payments: figure.counted.sorted(), startedAt: context.now(),
                                                 rule: rule.name)
-                        move = Move(rule: rule, goal: goal, week: week, part: part, resend: false, roundUps: false)
+                        move = Move(rule: rule, goal: goal, part: part, resend: false, roundUps: false)
                     }
                 }
                 // The weekly limit: what the record holds for the week, what this run sends, and this.

@@ -119,10 +119,15 @@ public struct RulesFile: Hashable, Sendable {
                 }
                 return out
             }
-            func noCategory() throws(Problem) {
+            /// The payments a guilty pleasure or a spend-less rule counts: `match`, required
+            /// (`category` is refused with why).
+            func paymentWords() throws(Problem) -> [String] {
                 if field("category") != nil {
                     throw problem(name, "category", "not read yet: no source gives the app a payment's category; use match")
                 }
+                let match = try words("match")
+                guard !match.isEmpty else { throw problem(name, "match", "missing (the words a payment's counterparty contains)") }
+                return match
             }
 
             let kind: Rule.Kind
@@ -138,9 +143,7 @@ public struct RulesFile: Hashable, Sendable {
                 kind = .roundUp(step: step)
             case "guilty-pleasure":
                 let each = try amount(try required("amount", "what each payment saves"), name, "amount")
-                try noCategory()
-                let match = try words("match")
-                guard !match.isEmpty else { throw problem(name, "match", "missing (the words a payment's counterparty contains)") }
+                let match = try paymentWords()
                 kind = .guiltyPleasure(amount: each, match: match)
             case "set-and-forget":
                 let each = try amount(try required("amount", "what each week or month saves"), name, "amount")
@@ -164,9 +167,7 @@ public struct RulesFile: Hashable, Sendable {
                 kind = .fiftyTwoWeek(amount: unit, start: start, reverse: reverse)
             case "spend-less":
                 let target = try amount(try required("target", "what the week may come to"), name, "target")
-                try noCategory()
-                let match = try words("match")
-                guard !match.isEmpty else { throw problem(name, "match", "missing (the words a payment's counterparty contains)") }
+                let match = try paymentWords()
                 kind = .spendLess(target: target, match: match)
             case "payday":
                 let percent = try hundredths(try required("percent", "1 to 100, at most two decimals"), name)
