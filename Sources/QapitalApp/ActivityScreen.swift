@@ -153,7 +153,10 @@ final class ActivityScreen: TabScreen {
         Self.render(state: self, rows: rows, list: &list, feed: data.feed, users: data.users, format: data.format,
                     spinnerFrame: data.spinnerFrame, images: data.images, keys: data.keys, holder: PeopleRoster.holder(of: data.goals.goals),
                     newAbove: newAbove, into: &buffer, area: area)
-        return Layout(area: area, list: list)
+        // The footer row (the last) says a failure to load when it is on screen.
+        var failure: String?
+        if case .failed(let message) = data.feed.phase, list.visibleRange(count: rows.count + 1).contains(rows.count) { failure = message }
+        return Layout(area: area, list: list, failureShown: failure)
     }
 
     /// After the frame: the list as drawn, the rows and weekly totals up to date.

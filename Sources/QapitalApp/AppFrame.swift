@@ -35,10 +35,10 @@ struct AppFrame {
 
     /// The status bar's height in `area`: one line, and those of a message too long for it (while
     /// the screen keeps at least half the terminal's height).
-    func statusLines(in area: Rect, _ data: ScreenData) -> Int {
+    func statusLines(in area: Rect, _ data: ScreenData, shownInBody: String? = nil) -> Int {
         let room = min(StatusLine.spillLines, (area.height - Self.minimumHeight) / 2)
         return 1 + status.spill(width: area.width, maxLines: room, filter: stack.last?.filter ?? "", hints: hints(data.keys),
-                                cachedAt: cachedAt, refreshKey: data.keys[.refresh]).count
+                                cachedAt: cachedAt, refreshKey: data.keys[.refresh], shownInBody: shownInBody).count
     }
 
     /// Where the screen and the overlays go in this frame (nil when the terminal is too small).
@@ -50,8 +50,8 @@ struct AppFrame {
     func draw(into buffer: inout CellBuffer, _ data: ScreenData) -> Layout? {
         buffer.clear()
         let area = buffer.area
-        let statusLines = statusLines(in: area, data)
-        guard let body = Self.body(of: area, statusLines: statusLines), let screen = stack.last else {
+        var statusLines = statusLines(in: area, data)
+        guard var body = Self.body(of: area, statusLines: statusLines), let screen = stack.last else {
             // Wrapped at words over the rows there are: read whole even at 10 columns.
             let words = "Terminal too small (\(area.width)×\(area.height)); need \(Self.minimumWidth)×\(Self.minimumHeight)"
             for (row, line) in SpanWrap.wrap([Span(words)], width: max(1, area.width)).prefix(area.height).enumerated() {
@@ -60,7 +60,19 @@ struct AppFrame {
             return nil
         }
         tabBar.draw(into: &buffer, rect: area.top(1))
-        let layout = screen.draw(into: &buffer, area: body, data)
+        var layout = screen.draw(into: &buffer, area: body, data)
+        // The screen says the failure itself: the bar does not, and a long one takes no lines
+        // above it. Only where the body says it whole: one it cut is read whole in the bar.
+        if let failure = layout.failureShown, !(body.y..<body.maxY).contains(where: { buffer.rowText($0).contains("✗ " + failure) }) {
+            layout.failureShown = nil
+        }
+        let fewer = self.statusLines(in: area, data, shownInBody: layout.failureShown)
+        if fewer != statusLines, let taller = Self.body(of: area, statusLines: fewer) {
+            (statusLines, body) = (fewer, taller)
+            buffer.clear()
+            tabBar.draw(into: &buffer, rect: area.top(1))
+            layout = screen.draw(into: &buffer, area: body, data)
+        }
         // A screen without a selection (loading, empty, an error): the cursor on its first words.
         if buffer.cursor == nil, let row = (body.y..<body.maxY).first(where: { y in
             (body.x..<body.maxX).contains { buffer[$0, y].scalar != " " }
@@ -68,7 +80,7 @@ struct AppFrame {
             buffer.placeCursor(onTextOf: body.row(row - body.y))
         }
         status.draw(into: &buffer, rect: area.bottom(statusLines), filter: screen.filter, hints: hints(data.keys), cachedAt: cachedAt,
-                    refreshKey: data.keys[.refresh])
+                    refreshKey: data.keys[.refresh], shownInBody: layout.failureShown)
         for overlay in overlays { overlay.draw(into: &buffer, area: body, statusBar: area.bottom(1), data) }
         return layout
     }

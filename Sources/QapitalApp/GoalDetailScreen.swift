@@ -148,7 +148,8 @@ final class GoalDetailScreen: Screen {
         Self.render(state: self, list: &list, store: data.goals, users: data.users, format: data.format, colors: data.colors,
                     images: data.images, calendar: Week.calendar(in: data.timeZone), keys: data.keys,
                     into: &buffer, area: area)
-        return Layout(area: area, list: list)
+        let failure = data.goals.goal(id: goalId) != nil && entries(data).isEmpty ? data.goals.feed(for: goalId).status.failureMessage : nil
+        return Layout(area: area, list: list, failureShown: failure)
     }
 
     func laidOut(_ layout: Layout, _ data: ScreenData) {

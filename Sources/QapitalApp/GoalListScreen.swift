@@ -85,7 +85,7 @@ final class GoalListScreen: TabScreen {
         Self.render(state: self, list: &list, store: data.goals, users: data.users, colors: data.colors, images: data.images,
                     noGoalCreation: data.noGoalCreation,
                     keys: data.keys, into: &buffer, area: area)
-        return Layout(area: area, list: list)
+        return Layout(area: area, list: list, failureShown: visible(data).isEmpty ? data.goals.status.failureMessage : nil)
     }
 
     func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }

@@ -180,7 +180,7 @@ final class PeopleScreen: TabScreen {
                     : ("No one matches “\(filter)”. Esc clears the filter.", muted)
             }
             buffer.write(message.0, x: area.x + 1, y: area.y + 1, maxWidth: area.width - 2, style: message.1)
-            return Layout(area: area, list: list)
+            return Layout(area: area, list: list, failureShown: all.isEmpty ? data.goals.status.failureMessage : nil)
         }
         // The column titles, or (for a source with nobody else) the line saying so.
         if PeopleData.isAlone(all, goals: data.goals.goals) {

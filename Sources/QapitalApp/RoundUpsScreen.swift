@@ -142,7 +142,9 @@ final class RoundUpsScreen: TabScreen {
         var list = self.list
         Self.render(state: self, list: &list, store: data.roundUps, format: data.format, keys: data.keys,
                     bankMoves: data.noMoneyMoves, into: &buffer, area: area)
-        return Layout(area: area, list: list)
+        // Where the payments would be (`emptyMessage`), once the screen has room for it.
+        let failure = area.height >= 3 && (data.roundUps.summary?.lines.isEmpty ?? true) ? data.roundUps.status.failureMessage : nil
+        return Layout(area: area, list: list, failureShown: failure)
     }
 
     func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }

@@ -211,6 +211,9 @@ extension Screen {
 struct Layout {
     var area: Rect
     var list: ListState?
+    /// A failure the screen drew in its body ("✗ … — press r to retry"): the status bar does not
+    /// say it a second time (issue 50, item 11).
+    var failureShown: String?
 }
 
 /// Where a click fell in a list.

@@ -183,7 +183,9 @@ struct StatusLine {
     }
 
     /// The bar's three parts: the source and its state, the message (error, filter or notice), the keys.
-    private func parts(width: Int, filter: String, hints: String, cachedAt: Date?, refreshKey: String) -> (left: [Span], center: [Span], right: [Span]) {
+    /// `shownInBody`: a failure the screen already says in its body, not said again here.
+    private func parts(width: Int, filter: String, hints: String, cachedAt: Date?, refreshKey: String,
+                       shownInBody: String? = nil) -> (left: [Span], center: [Span], right: [Span]) {
         var left = [Span(" " + sourceName + " ")]
         // Where the header is in `left` (notes go before it).
         var header = 0
@@ -203,7 +205,7 @@ struct StatusLine {
         if let frame = spinnerFrame { left.append(Span(frame + " ")) }
         var center: [Span] = []
         var noteIsTheMessage = false
-        if let error, approvalNote == nil {
+        if let error, approvalNote == nil, !Self.sameNews(error.message, shownInBody) {
             center = [Span("✗ " + error.message, Style(fg: .role(.error), attributes: [.bold, .reverse]))]
         } else if !filter.isEmpty {
             center = [Span("filter: " + filter + " (Esc clears)")]
@@ -244,14 +246,25 @@ struct StatusLine {
         return (left, center, right)
     }
 
+    /// Whether the bar's error says what the screen's body says already: the same failure, or
+    /// another request failing for the same reason ("GET /activities: cannot connect to …" beside
+    /// "GET /savingsgoals: cannot connect to …" is one piece of news).
+    static func sameNews(_ message: String, _ shownInBody: String?) -> Bool {
+        guard let shownInBody else { return false }
+        func reason(_ text: String) -> Substring? { text.range(of: ": ").map { text[$0.upperBound...] } }
+        return message == shownInBody || (reason(message) != nil && reason(message) == reason(shownInBody))
+    }
+
     /// Most lines a message takes above the bar when it does not fit in it.
     static let spillLines = 3
 
     /// The message's lines above the bar when it does not fit beside the source and the keys
     /// (wrapped to the width, so it is read whole for its lifetime); none when it fits. At most
     /// `maxLines` (the last cut with `…` only past that).
-    func spill(width: Int, maxLines: Int, filter: String, hints: String, cachedAt: Date?, refreshKey: String = "r") -> [[Span]] {
-        spill(parts(width: width, filter: filter, hints: hints, cachedAt: cachedAt, refreshKey: refreshKey), width: width, maxLines: maxLines)
+    func spill(width: Int, maxLines: Int, filter: String, hints: String, cachedAt: Date?, refreshKey: String = "r",
+               shownInBody: String? = nil) -> [[Span]] {
+        spill(parts(width: width, filter: filter, hints: hints, cachedAt: cachedAt, refreshKey: refreshKey, shownInBody: shownInBody),
+              width: width, maxLines: maxLines)
     }
 
     private func spill(_ parts: (left: [Span], center: [Span], right: [Span]), width: Int, maxLines: Int) -> [[Span]] {
@@ -271,8 +284,10 @@ struct StatusLine {
 
     /// The bar in `rect`'s last row; a message that does not fit in it goes in the rows above
     /// (`spill`, as many as `rect` has above the bar).
-    func draw(into buffer: inout CellBuffer, rect: Rect, filter: String, hints: String, cachedAt: Date?, refreshKey: String = "r") {
-        var (left, center, right) = parts(width: rect.width, filter: filter, hints: hints, cachedAt: cachedAt, refreshKey: refreshKey)
+    func draw(into buffer: inout CellBuffer, rect: Rect, filter: String, hints: String, cachedAt: Date?, refreshKey: String = "r",
+              shownInBody: String? = nil) {
+        var (left, center, right) = parts(width: rect.width, filter: filter, hints: hints, cachedAt: cachedAt, refreshKey: refreshKey,
+                                          shownInBody: shownInBody)
         let spilled = spill((left, center, right), width: rect.width, maxLines: rect.height - 1)
         if !spilled.isEmpty {
             center = []

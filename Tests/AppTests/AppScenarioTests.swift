@@ -169,7 +169,8 @@ import TermUI
         _ = await app.start()
         var lines = await app.press(.char("2"))
         #expect(lines.contains { $0.contains("✗ GET /activities: HTTP 500 — press r to retry") })
-        #expect(lines.last!.contains("✗ GET /activities: HTTP 500"))
+        // Said once: the bar does not say it again (issue 50, item 11).
+        #expect(!lines.last!.contains("✗"), "\(lines.last!)")
         // The rest of the app keeps working.
         lines = await app.press(.char("1"))
         #expect(lines.contains { $0.contains("Balloons") })

@@ -177,18 +177,31 @@ import TestSupport
         let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "Monzo")
         api.script { $0.goals = { throw APIError(kind: .cannotConnect, request: "GET /savingsgoals", message: Self.longFailure) } }
         let app = AppHarness(api: api, width: width, height: 24)
-        let lines = await app.start()
+        _ = await app.start()
+        // On Achievements, whose body does not say the failure, the bar says it.
+        let lines = await app.press(.char("4"))
         // The bar's lines at the bottom, read as one text.
         let bottom = Self.words(lines.suffix(4).joined(separator: " "))
         #expect(bottom.contains(Self.words("✗ " + Self.longFailure)), "\(lines.suffix(4).joined(separator: "\n"))")
         #expect(lines.last?.contains("? help") == true)
     }
 
+    /// The Goals tab cuts a long failure in its body: the bar still says it whole.
+    @Test func aFailureTheBodyCutsIsReadWholeInTheBar() async throws {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "Monzo")
+        api.script { $0.goals = { throw APIError(kind: .cannotConnect, request: "GET /savingsgoals", message: Self.longFailure) } }
+        let app = AppHarness(api: api, width: 80, height: 24)
+        let lines = await app.start()
+        #expect(lines[2].hasPrefix(" ✗ GET /savingsgoals") && !lines[2].contains("(is it up?)"), "\(lines[2])")
+        #expect(Self.words(lines.suffix(4).joined(separator: " ")).contains(Self.words("✗ " + Self.longFailure)), "\(lines.suffix(4))")
+    }
+
     @Test func aMessageLongerThanThreeLinesIsCutWithAnEllipsisOnTheThird() async throws {
         let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "Monzo")
         api.script { $0.goals = { throw APIError(kind: .cannotConnect, request: "GET /savingsgoals", message: Self.longFailure) } }
         let app = AppHarness(api: api, width: 30, height: 24)
-        let lines = await app.start()
+        _ = await app.start()
+        let lines = await app.press(.char("4"))
         // Three lines above the bar, the third ending in "…"; the bar keeps its place.
         #expect(lines[20].hasPrefix(" ✗ GET"), "\(lines.suffix(5).joined(separator: "\n"))")
         #expect(lines[22].trimmingCharacters(in: .whitespaces).hasSuffix("…"))
@@ -234,7 +247,9 @@ import TestSupport
     @Test func aShortMessageStaysInTheBar() async throws {
         let app = AppHarness(api: flakyActivitiesAPI(), width: 100, height: 24)
         _ = await app.start()
-        let lines = await app.press(.char("2"))
+        // Activity says it in its body; on Achievements, which has none, the bar says it.
+        _ = await app.press(.char("2"))
+        let lines = await app.press(.char("4"))
         #expect(lines[22].contains("HTTP 500") == false)
         #expect(lines[23].contains("✗ GET /activities: HTTP 500"))
     }

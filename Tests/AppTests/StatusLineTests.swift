@@ -29,9 +29,36 @@ import TestSupport
         api.releaseOne(.goals)
         #expect(await Self.letTasksRun { app.core.pendingEvents > afterActivities })
         api.release()
-        let screen = await app.screen()
-        let bar = screen.last ?? ""
+        // On Achievements, whose body says no failure, the bar says the newest.
+        let bar = await app.press(.char("4")).last ?? ""
         #expect(bar.contains("✗ GET /savingsgoals: cannot connect"), "\(bar)")
+    }
+
+    /// A failure a tab says in its body ("✗ … — press r to retry") is not said again in the bar;
+    /// nor is another request failing for the same reason. A tab without such a body (Achievements)
+    /// leaves it to the bar (issue 50, item 11: "an offline error twice").
+    @Test func aFailureTheBodySaysIsNotSaidAgainInTheBar() async {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceName: "fake")
+        api.script { $0.unreachable = [.goals, .activities, .transactions] }
+        let app = AppHarness(api: api)
+        _ = await app.start()
+        for (tab, request) in [("1", "GET /savingsgoals"), ("2", "GET /activities"), ("3", "GET /transactions"), ("5", "GET /savingsgoals")] {
+            let screen = await app.press(.char(Character(tab)))
+            let body = screen.dropFirst().dropLast()
+            #expect(body.contains { $0.contains("✗ \(request)") && $0.contains("press r to retry") }, "tab \(tab): \(screen)")
+            #expect(screen.last?.contains("✗") == false, "tab \(tab): \(screen.last ?? "")")
+        }
+        let achievements = await app.press(.char("4"))
+        #expect(achievements.last?.contains("✗ GET /") == true, "\(achievements.last ?? "")")
+        #expect(!achievements.dropLast().contains { $0.contains("✗") }, "\(achievements)")
+    }
+
+    @Test func theSameReasonIsTheSameNews() {
+        #expect(StatusLine.sameNews("GET /a: cannot connect to h", "GET /b: cannot connect to h"))
+        #expect(StatusLine.sameNews("disk full", "disk full"))
+        #expect(!StatusLine.sameNews("GET /a: cannot connect to h", "GET /a: HTTP 500"))
+        #expect(!StatusLine.sameNews("disk full", nil))
+        #expect(!StatusLine.sameNews("refused", "also refused"))
     }
 
     /// A long bank header (SimpleFIN's: account, connection, age, available) gives way part by
