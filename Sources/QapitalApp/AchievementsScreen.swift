@@ -7,7 +7,7 @@ import TermUI
 /// its picture (`bg_image_url`, a level badge without one); locked ones dimmed and marked.
 /// `f` steps the filter through all, done, in progress and locked (the title says which).
 @MainActor
-final class AchievementsScreen: TabScreen {
+final class AchievementsScreen: TabScreen, ListScreen {
     nonisolated static let title = "Achievements"
     /// Its own keys: `f` steps through all, done, in progress and locked.
     enum Action: String, ScreenAction {
@@ -45,10 +45,7 @@ final class AchievementsScreen: TabScreen {
         var next: Show { Show.allCases[(Show.allCases.firstIndex(of: self)! + 1) % Show.allCases.count] }
     }
 
-    var list = ListState()
-    var filter = "" {
-        didSet { list.top() }
-    }
+    var model = ListModel()
     var show = Show.all {
         didSet { list.top() }
     }
@@ -71,27 +68,16 @@ final class AchievementsScreen: TabScreen {
             show = show.next
             return .consumed
         }
-        let achievements = Self.visible(data.achievements, filter: filter, show: show)
-        if action == .open, list.selected < achievements.count { return .present(Self.card(achievements[list.selected])) }
-        return list.navigate(action, count: achievements.count) ? .consumed : .ignored
+        if action == .open, let achievement = selectedRow(data) { return .present(Self.card(achievement)) }
+        return navigate(action, data) ? .consumed : .ignored
     }
 
-    func selection(_ data: ScreenData) -> AnyHashable? {
-        let achievements = Self.visible(data.achievements, filter: filter, show: show)
-        return list.selected < achievements.count ? achievements[list.selected].id : nil
-    }
-
-    func select(_ selection: AnyHashable, _ data: ScreenData) {
-        let achievements = Self.visible(data.achievements, filter: filter, show: show)
-        list.select(achievements.firstIndex { AnyHashable($0.id) == selection }, count: achievements.count)
-    }
-
-    func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
-        switch click(&list, x: x, y: y, count: Self.visible(data.achievements, filter: filter, show: show).count) {
-        case .outside: return .ignored
-        case .moved: return .consumed
-        case .selected: return handle(.enter, action: .open, data)
-        }
+    /// Those `f` shows; the filter finds "level N" and "locked".
+    func rows(_ data: ScreenData) -> [Achievement] { data.achievements.achievements.filter(show.includes) }
+    func identity(_ achievement: Achievement) -> AnyHashable { achievement.id }
+    func matches(_ achievement: Achievement, filter: String, _ data: ScreenData) -> Bool {
+        "level \(achievement.level)".localizedCaseInsensitiveContains(filter)
+            || (achievement.isLocked && "locked".localizedCaseInsensitiveContains(filter))
     }
 
     /// Enter: the achievement in full.
@@ -105,7 +91,7 @@ final class AchievementsScreen: TabScreen {
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
         var list = self.list
-        Self.render(state: self, list: &list, file: data.achievements, colors: data.colors, images: data.images,
+        Self.render(state: self, achievements: visible(data), list: &list, file: data.achievements, colors: data.colors, images: data.images,
                     into: &buffer, area: area)
         return Layout(area: area, list: list)
     }
@@ -119,24 +105,14 @@ final class AchievementsScreen: TabScreen {
     func shown(_ data: ScreenData) -> Shown {
         var shown = Shown()
         guard drewPictures else { return shown }
-        let achievements = Self.visible(data.achievements, filter: filter, show: show)
+        let achievements = visible(data)
         for index in list.visibleRange(count: achievements.count) { shown.add(picture: achievements[index].backgroundImageURL) }
         return shown
     }
 
-    static func visible(_ file: AchievementsFile, filter: String, show: Show = .all) -> [Achievement] {
-        let shown = file.achievements.filter(show.includes)
-        guard !filter.isEmpty else { return shown }
-        return shown.filter { achievement in
-            "level \(achievement.level)".localizedCaseInsensitiveContains(filter)
-                || (achievement.isLocked && "locked".localizedCaseInsensitiveContains(filter))
-        }
-    }
-
-    static func render(state: AchievementsScreen, list: inout ListState, file: AchievementsFile, colors: Bool = false, images: (any PicturesReading)? = nil,
+    static func render(state: AchievementsScreen, achievements: [Achievement], list: inout ListState, file: AchievementsFile, colors: Bool = false, images: (any PicturesReading)? = nil,
                        into buffer: inout CellBuffer, area: Rect) {
         guard area.height > 0 else { return }
-        let achievements = visible(file, filter: state.filter, show: state.show)
         let title = file.title.isEmpty ? "Achievements" : file.title
         let written = buffer.write(title, x: area.x + 1, y: area.y, maxWidth: area.width - 2,
                                    style: Style(fg: .role(.title), attributes: .bold))
@@ -151,7 +127,7 @@ final class AchievementsScreen: TabScreen {
             return
         }
         let pictures = area.width >= pictureMinWidth
-        let drawn = ListView().draw(into: &buffer, rect: body, count: achievements.count, state: &list) { buffer, index, row, _ in
+        let drawn = state.model.view.draw(into: &buffer, rect: body, count: achievements.count, state: &list) { buffer, index, row, _ in
             drawRow(achievements[index], filter: state.filter, pictures: pictures, colors: colors, images: images, into: &buffer, row: row)
         }
         // The selection recolours its row: the selected picture is drawn again on top.

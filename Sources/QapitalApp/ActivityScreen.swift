@@ -5,7 +5,7 @@ import TermUI
 
 /// Tab 2: the whole feed, newest first, grouped by day, with a loading, error or end row last.
 @MainActor
-final class ActivityScreen: TabScreen {
+final class ActivityScreen: TabScreen, ListModelScreen {
     nonisolated static let title = "Activity"
     /// Its own keys: after a year of empty windows, `m` walks another year back.
     enum Action: String, ScreenAction {
@@ -17,13 +17,11 @@ final class ActivityScreen: TabScreen {
         map.bind([.char("m")], to: Action.lookFurtherBack, help: "after a year without activity: look a year further back", section: "Activity")
         return map
     }()
-    var list = ListState()
-    var filter = "" {
-        didSet { list.top() }
-    }
+    /// Its `newAbove` counts activities a refresh or a save put above the selection.
+    var model = ListModel()
+    /// The activities the filter lets through under their days' headings, kept up to date
+    /// incrementally (a long history is not filtered again at each key).
     var rows = ActivityRows()
-    /// Activities a refresh or a save put above the selection, not yet scrolled to ("N new ↑").
-    var newAbove = 0
     /// Row count including the footer row, as last brought up to date.
     var rowCount: Int { rows.count + 1 }
 
@@ -40,8 +38,8 @@ final class ActivityScreen: TabScreen {
         sync(data)
         if action == .open { return open(data) }
         let before = list.selected
-        guard list.navigate(action, count: rowCount) else { return .ignored }
-        defer { if (rows.ordinal(ofRow: list.selected) ?? Int.max) <= newAbove { newAbove = 0 } }
+        guard model.navigate(action, count: rowCount) else { return .ignored }
+        defer { if (rows.ordinal(ofRow: list.selected) ?? Int.max) <= model.newAbove { model.newAbove = 0 } }
         // Day headers are not stops: step over one in the direction of travel.
         if list.selected < rows.count, case .day = rows.rows[list.selected] {
             let direction = list.selected >= before ? 1 : -1
@@ -81,7 +79,7 @@ final class ActivityScreen: TabScreen {
 
     /// A click selects an activity (on a day's header: its first activity).
     func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
-        let outcome = click(&list, x: x, y: y, count: rowCount)
+        let outcome = model.click(x: x, y: y, count: rowCount)
         if outcome == .selected { return handle(.enter, action: .open, data) }
         guard case .moved = outcome else { return .ignored }
         sync(data)
@@ -141,9 +139,9 @@ final class ActivityScreen: TabScreen {
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
         // Drawn from copies brought up to date with the feed (nothing to do when `laidOut` or an
         // event already did): drawing changes nothing.
-        var (rows, list) = (self.rows, self.list)
-        var newAbove = self.newAbove
-        Self.sync(rows: &rows, list: &list, newAbove: &newAbove, filter: filter, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        var (rows, model) = (self.rows, self.model)
+        Self.sync(rows: &rows, model: &model, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        var list = model.list
         var area = area
         if area.width >= Self.headerMinimum.width, area.height >= Self.headerMinimum.height, !data.feed.activities.isEmpty {
             let weekly = weeklyTotals(data)
@@ -152,7 +150,7 @@ final class ActivityScreen: TabScreen {
         }
         Self.render(state: self, rows: rows, list: &list, feed: data.feed, users: data.users, format: data.format,
                     spinnerFrame: data.spinnerFrame, images: data.images, keys: data.keys, holder: PeopleRoster.holder(of: data.goals.goals),
-                    newAbove: newAbove, into: &buffer, area: area)
+                    view: model.view, into: &buffer, area: area)
         // The footer row (the last) says a failure to load when it is on screen.
         var failure: String?
         if case .failed(let message) = data.feed.phase, list.visibleRange(count: rows.count + 1).contains(rows.count) { failure = message }
@@ -163,7 +161,7 @@ final class ActivityScreen: TabScreen {
     func laidOut(_ layout: Layout, _ data: ScreenData) {
         keepUpToDate(data, totals: layout.area.height > 0)
         list = layout.list ?? list
-        if list.offset == 0 { newAbove = 0 }  // the new activities are in sight
+        if list.offset == 0 { model.newAbove = 0 }  // the new activities are in sight
     }
 
     /// The rows, and the weekly totals once a frame wanted them, brought up to date with the
@@ -191,7 +189,7 @@ final class ActivityScreen: TabScreen {
 
     /// Brings the rows up to date with the feed (after events, keys and frames).
     func sync(_ data: ScreenData) {
-        Self.sync(rows: &rows, list: &list, newAbove: &newAbove, filter: filter, feed: data.feed, users: data.users, timeZone: data.timeZone)
+        Self.sync(rows: &rows, model: &model, feed: data.feed, users: data.users, timeZone: data.timeZone)
     }
 
     /// "Saved into goals per week ▁▂▅█▃  this week $12.34": the newest weeks that fit. When
@@ -219,29 +217,29 @@ final class ActivityScreen: TabScreen {
 
     /// Brings the rows up to date with the feed (incremental: only new activities are looked at).
     @MainActor
-    static func sync(rows: inout ActivityRows, list: inout ListState, newAbove: inout Int, filter: String, feed: any FeedReading,
-                     users: any UsersReading, timeZone: TimeZone) {
-        // A refresh replaced the list. At the top, the cursor stays at the top, on the newest
+    static func sync(rows: inout ActivityRows, model: inout ListModel, feed: any FeedReading, users: any UsersReading, timeZone: TimeZone) {
+        let filter = model.filter
+        // A refresh replaced the model.list. At the top, the cursor stays at the top, on the newest
         // activity (as in tig and lazygit); elsewhere it stays on its activity, at the same place
         // on screen, and the activities that came above it are counted ("N new ↑").
         let replaced = rows.identity != feed.listIdentity
-        let before = replaced ? rows.activity(atRow: list.selected) : nil
-        let ordinalBefore = replaced ? rows.ordinal(ofRow: list.selected) : nil
+        let before = replaced ? rows.activity(atRow: model.list.selected) : nil
+        let ordinalBefore = replaced ? rows.ordinal(ofRow: model.list.selected) : nil
         let atTop = replaced && (ordinalBefore == 1 || rows.count == 0)
         rows.update(with: feed.activities, identity: feed.listIdentity, filter: filter, timeZone: timeZone) { matches($0, filter: filter, users: users) }
         if atTop {
-            list.offset = 0
-            list.selected = 0
-            newAbove = 0
+            model.list.offset = 0
+            model.list.selected = 0
+            model.newAbove = 0
         } else if let before, let row = rows.row(of: before) {
-            list.offset += row - list.selected
-            list.selected = row
-            if let ordinalBefore, let ordinal = rows.ordinal(ofRow: row), ordinal > ordinalBefore { newAbove += ordinal - ordinalBefore }
+            model.list.offset += row - model.list.selected
+            model.list.selected = row
+            if let ordinalBefore, let ordinal = rows.ordinal(ofRow: row), ordinal > ordinalBefore { model.newAbove += ordinal - ordinalBefore }
         }
-        list.clamp(count: rows.count + 1)
+        model.list.clamp(count: rows.count + 1)
         // The cursor never rests on a day header: it stands on that day's first activity.
-        if list.selected < rows.count, case .day = rows.rows[list.selected] {
-            list.moveBy(1, count: rows.count + 1)
+        if model.list.selected < rows.count, case .day = rows.rows[model.list.selected] {
+            model.list.moveBy(1, count: rows.count + 1)
         }
     }
 
@@ -267,16 +265,14 @@ final class ActivityScreen: TabScreen {
     @MainActor
     static func render(state: ActivityScreen, rows: ActivityRows, list: inout ListState, feed: any FeedReading, users: any UsersReading,
                        format: DisplayFormat, spinnerFrame: String?, images: (any PicturesReading)? = nil, keys: KeyLabels = .defaults,
-                       holder: Int? = nil, newAbove: Int = 0, into buffer: inout CellBuffer,
+                       holder: Int? = nil, view: ListView = ListView(), into buffer: inout CellBuffer,
                        area: Rect) {
         let rowCount = rows.count + 1
         let activities = feed.activities
-        var view = ListView()
+        var view = view
         // The selected activity is marked by a block over its time, not the whole row: a step of
         // `j` then rewrites a few cells, as `less` would (docs/performance.md, bytes per j).
         view.selectionColumns = 9
-        // Activities that came above the selection and are not seen yet: how many, beside "N of M".
-        view.newAbove = newAbove
         // When the selection is a day's first activity at the top, show the day's header above it.
         list.update(visibleRows: view.rowsArea(in: area).height, count: rowCount)
         let selected = list.selected

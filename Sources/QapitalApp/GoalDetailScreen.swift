@@ -5,7 +5,7 @@ import TermUI
 
 /// A goal opened with Enter: its header, then its feed newest first. Pushed on the Goals tab.
 @MainActor
-final class GoalDetailScreen: Screen {
+final class GoalDetailScreen: ListScreen {
     nonisolated static let title = "Goal"
     /// Its own keys: the chart shown or hidden, the selected saving in a card.
     enum Action: String, ScreenAction {
@@ -20,31 +20,33 @@ final class GoalDetailScreen: Screen {
         return map
     }()
     let goalId: GoalID
-    var list = ListState()
+    /// The feed; its `newAbove` counts savings a reload put above the selection.
+    var model = ListModel()
     /// The balance chart above the feed, where the height allows (`c` hides and shows it).
     var showsChart = true
-    var filter = "" {
-        didSet { list.top() }
-    }
     /// The saving the cursor is on, to find it again when the feed is loaded anew.
     private var selectedEntry: FeedEntry?
-    /// Savings a reload put above the selection, not yet scrolled to ("N new ↑").
-    var newAbove = 0
 
     init(goalId: GoalID) {
         self.goalId = goalId
     }
 
-    private func entries(_ data: ScreenData) -> [FeedEntry] {
-        Self.visibleEntries(data.goals.feed(for: goalId).entries, filter: filter, users: data.users)
+    /// The goal's savings, newest first; the filter finds the message, the saver and the rule.
+    func rows(_ data: ScreenData) -> [FeedEntry] { data.goals.feed(for: goalId).entries }
+    func identity(_ entry: FeedEntry) -> AnyHashable { entry }
+    func matches(_ entry: FeedEntry, filter: String, _ data: ScreenData) -> Bool {
+        entry.item.message.plainText.localizedCaseInsensitiveContains(filter)
+            || data.users.displayName(for: entry.item.userId).localizedCaseInsensitiveContains(filter)
+            || (entry.rule?.kind.label.localizedCaseInsensitiveContains(filter) ?? false)
     }
+
+    private func entries(_ data: ScreenData) -> [FeedEntry] { visible(data) }
 
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
         guard let action else { return .ignored }
         let entries = entries(data)
-        if list.navigate(action, count: entries.count) {
-            if list.selected < newAbove { newAbove = 0 }
-            selectedEntry = list.selected < entries.count ? entries[list.selected] : nil
+        if navigate(action, data) {
+            selectedEntry = selectedRow(data)
             return .consumed
         }
         switch Action(action) {
@@ -67,15 +69,10 @@ final class GoalDetailScreen: Screen {
         }
     }
 
-    func selection(_ data: ScreenData) -> AnyHashable? {
-        let entries = entries(data)
-        return list.selected < entries.count ? entries[list.selected] : nil
-    }
-
     func select(_ selection: AnyHashable, _ data: ScreenData) {
         let entries = entries(data)
         list.select(entries.firstIndex { AnyHashable($0) == selection }, count: entries.count)
-        selectedEntry = list.selected < entries.count ? entries[list.selected] : nil
+        selectedEntry = selectedRow(data)
     }
 
     /// A saving in full: when, what (the message whole), how much, who, by which rule.
@@ -91,14 +88,6 @@ final class GoalDetailScreen: Screen {
         return DetailCard(title: "Saving", fields: fields)
     }
 
-    func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
-        switch click(&list, x: x, y: y, count: entries(data).count) {
-        case .outside: return .ignored
-        case .moved: return .consumed
-        case .selected: return handle(.enter, action: .open, data)
-        }
-    }
-
     func refresh(_ data: ScreenData) -> [Command] { [.loadGoalFeed(goalId)] }
 
     /// The feed loaded anew (r, a save into the goal): at the top the cursor stays at the top, on
@@ -112,7 +101,7 @@ final class GoalDetailScreen: Screen {
             let moved = index - list.selected
             list.offset = max(0, list.offset + moved)
             list.selected = index
-            if moved > 0 { newAbove += moved }
+            if moved > 0 { model.newAbove += moved }
         }
         selectedEntry = list.selected < entries.count ? entries[list.selected] : nil
         return []
@@ -145,7 +134,7 @@ final class GoalDetailScreen: Screen {
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
         var list = self.list
-        Self.render(state: self, list: &list, store: data.goals, users: data.users, format: data.format, colors: data.colors,
+        Self.render(state: self, entries: entries(data), list: &list, store: data.goals, users: data.users, format: data.format, colors: data.colors,
                     images: data.images, calendar: Week.calendar(in: data.timeZone), keys: data.keys,
                     into: &buffer, area: area)
         let failure = data.goals.goal(id: goalId) != nil && entries(data).isEmpty ? data.goals.feed(for: goalId).status.failureMessage : nil
@@ -156,7 +145,7 @@ final class GoalDetailScreen: Screen {
         list = layout.list ?? list
         let entries = entries(data)
         selectedEntry = list.selected < entries.count ? entries[list.selected] : nil
-        if list.offset == 0 { newAbove = 0 }  // the new savings are in sight
+        if list.offset == 0 { model.newAbove = 0 }  // the new savings are in sight
     }
 
     /// The goal an activity or saving names: one of its bold words is a goal's name.
@@ -180,17 +169,7 @@ final class GoalDetailScreen: Screen {
     static let headerHeight = 5
 
     @MainActor
-    static func visibleEntries(_ entries: [FeedEntry], filter: String, users: any UsersReading) -> [FeedEntry] {
-        guard !filter.isEmpty else { return entries }
-        return entries.filter { entry in
-            entry.item.message.plainText.localizedCaseInsensitiveContains(filter)
-                || users.displayName(for: entry.item.userId).localizedCaseInsensitiveContains(filter)
-                || (entry.rule?.kind.label.localizedCaseInsensitiveContains(filter) ?? false)
-        }
-    }
-
-    @MainActor
-    static func render(state: GoalDetailScreen, list: inout ListState, store: any GoalsReading, users: any UsersReading, format: DisplayFormat,
+    static func render(state: GoalDetailScreen, entries: [FeedEntry], list: inout ListState, store: any GoalsReading, users: any UsersReading, format: DisplayFormat,
                        colors: Bool, images: (any PicturesReading)? = nil, calendar: Calendar = Week.calendar(in: .current), keys: KeyLabels = .defaults,
                        into buffer: inout CellBuffer, area: Rect) {
         guard let goal = store.goal(id: state.goalId) else {
@@ -221,7 +200,6 @@ final class GoalDetailScreen: Screen {
                 body = body.rows([.length(chartHeight), .fill(1)])[1]
             }
         }
-        let entries = visibleEntries(feed.entries, filter: state.filter, users: users)
         list.clamp(count: entries.count)
         if entries.isEmpty {
             let message: (String, Style)
@@ -235,9 +213,7 @@ final class GoalDetailScreen: Screen {
             buffer.write(message.0, x: body.x + 1, y: body.y, maxWidth: body.width - 2, style: message.1)
             return
         }
-        var view = ListView()
-        view.newAbove = state.newAbove
-        view.draw(into: &buffer, rect: body, count: entries.count, state: &list) { buffer, index, row, _ in
+        state.model.view.draw(into: &buffer, rect: body, count: entries.count, state: &list) { buffer, index, row, _ in
             drawEntry(entries[index], users: users, format: format, filter: state.filter, holder: PeopleRoster.holder(of: store.goals),
                       into: &buffer, row: row)
         }

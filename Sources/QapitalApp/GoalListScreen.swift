@@ -4,33 +4,28 @@ import TermUI
 
 /// Tab 1: the active goals, and beside them on a wide terminal the selected goal's summary.
 @MainActor
-final class GoalListScreen: TabScreen {
+final class GoalListScreen: TabScreen, ListScreen {
     nonisolated static let title = "Goals"
     /// Columns from which the summary stands beside the list.
     static let splitWidth = 100
 
-    var list = ListState()
-    var filter = "" {
-        didSet { list.top() }
-    }
+    var model = ListModel()
 
     init() {}
 
-    private func visible(_ data: ScreenData) -> [Goal] { Self.visibleGoals(data.goals.goals, filter: filter) }
-
-    private func selectedGoal(_ data: ScreenData) -> Goal? {
-        let goals = visible(data)
-        return list.selected < goals.count ? goals[list.selected] : nil
-    }
+    /// The goals in server order; the filter finds a goal by its name.
+    func rows(_ data: ScreenData) -> [Goal] { data.goals.goals }
+    func matches(_ goal: Goal, filter: String, _ data: ScreenData) -> Bool { goal.name.localizedCaseInsensitiveContains(filter) }
+    func identity(_ goal: Goal) -> AnyHashable { goal.id }
 
     func start(_ data: ScreenData) -> [Command] { [.loadGoals] }
 
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
         guard let action else { return .ignored }
-        if list.navigate(action, count: visible(data).count) { return .consumed }
+        if navigate(action, data) { return .consumed }
         switch action {
         case .open:
-            guard let goal = selectedGoal(data) else { return .consumed }
+            guard let goal = selectedRow(data) else { return .consumed }
             return .run([.loadGoalFeed(goal.id)], then: .push(GoalDetailScreen(goalId: goal.id)))
         case .newGoal:
             return NewGoalForm.open(data)
@@ -39,33 +34,16 @@ final class GoalListScreen: TabScreen {
         }
     }
 
-    func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
-        switch click(&list, x: x, y: y, count: visible(data).count) {
-        case .outside: return .ignored
-        case .moved: return .consumed
-        case .selected: return handle(.enter, action: .open, data)
-        }
-    }
-
     func refresh(_ data: ScreenData) -> [Command] { [.loadGoals] }
 
-    func selection(_ data: ScreenData) -> AnyHashable? { selectedGoal(data)?.id }
-
-    func select(_ selection: AnyHashable, _ data: ScreenData) {
-        let goals = visible(data)
-        list.select(goals.firstIndex { AnyHashable($0.id) == selection }, count: goals.count)
-    }
-
     func people(_ data: ScreenData) -> UserPopup? {
-        guard let goal = selectedGoal(data) else { return nil }
+        guard let goal = selectedRow(data) else { return nil }
         return UserPopup(people: [goal.ownerId] + goal.connectedUserIds, startingAt: goal.connectedUserIds.first)
     }
 
     func receive(_ event: StoreEvent, _ data: ScreenData) -> [Command] {
         // A goal the user just created is selected.
-        if case .goalCreated(let goal) = event, let index = visible(data).firstIndex(where: { $0.id == goal.id }) {
-            list.selected = index
-        }
+        if case .goalCreated(let goal) = event { select(goal.id, data) }
         return []
     }
 
@@ -82,28 +60,22 @@ final class GoalListScreen: TabScreen {
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
         var list = self.list
-        Self.render(state: self, list: &list, store: data.goals, users: data.users, colors: data.colors, images: data.images,
+        let goals = visible(data)
+        Self.render(goals: goals, filter: filter, list: &list, store: data.goals, users: data.users, colors: data.colors, images: data.images,
                     noGoalCreation: data.noGoalCreation,
                     keys: data.keys, into: &buffer, area: area)
-        return Layout(area: area, list: list, failureShown: visible(data).isEmpty ? data.goals.status.failureMessage : nil)
+        return Layout(area: area, list: list, failureShown: goals.isEmpty ? data.goals.status.failureMessage : nil)
     }
 
     func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }
 
-    /// The goals the filter lets through, in server order.
-    static func visibleGoals(_ goals: [Goal], filter: String) -> [Goal] {
-        guard !filter.isEmpty else { return goals }
-        return goals.filter { $0.name.localizedCaseInsensitiveContains(filter) }
-    }
-
     @MainActor
-    static func render(state: GoalListScreen, list: inout ListState, store: any GoalsReading, users: any UsersReading, colors: Bool,
+    static func render(goals: [Goal], filter: String, list: inout ListState, store: any GoalsReading, users: any UsersReading, colors: Bool,
                        images: (any PicturesReading)? = nil, noGoalCreation: String? = nil, keys: KeyLabels = .defaults,
                        into buffer: inout CellBuffer, area: Rect) {
-        let goals = visibleGoals(store.goals, filter: state.filter)
         list.clamp(count: goals.count)
         if goals.isEmpty {
-            drawEmpty(store: store, filter: state.filter, keys: keys, noGoalCreation: noGoalCreation, into: &buffer, area: area)
+            drawEmpty(store: store, filter: filter, keys: keys, noGoalCreation: noGoalCreation, into: &buffer, area: area)
             return
         }
         var listArea = area
@@ -116,7 +88,7 @@ final class GoalListScreen: TabScreen {
         let columns = AmountColumns(goals)
         let view = ListView()
         let drawn = view.draw(into: &buffer, rect: listArea, count: goals.count, state: &list) { buffer, index, row, _ in
-            drawRow(goals[index], users: users, colors: colors, filter: state.filter, images: images, columns: columns,
+            drawRow(goals[index], users: users, colors: colors, filter: filter, images: images, columns: columns,
                     into: &buffer, row: row)
         }
         // The selection overlay recolours the row; the selected thumbnail is drawn again on top.

@@ -17,7 +17,8 @@ final class GoalPicker: Overlay {
     }()
     nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
 
-    var list = ListState()
+    /// The list's model, as every list's (moves, pages, ends); no filter here, so `n` and `N` move nothing.
+    var model = ListModel()
     /// What is saved into the chosen goal; the picker knows no store of it.
     let offer: SaveOffer
 
@@ -29,21 +30,20 @@ final class GoalPicker: Overlay {
         let goals = data.goals.goals
         switch Self.keyMap.action(for: key) {
         case .choose:
-            guard list.selected < goals.count else { return .consumed }
-            return .replace(with: SaveConfirmation(offer, into: goals[list.selected].id))
+            guard let goal = model.selected(in: goals) else { return .consumed }
+            return .replace(with: SaveConfirmation(offer, into: goal.id))
         case .cancel:
             return .close()
         case nil:
-            // (No filter here: `n` and `N` are no moves.)
             if let action = AppAction.keyMap.action(for: key), action != .nextMatch, action != .previousMatch {
-                _ = list.navigate(action, count: goals.count)
+                _ = model.navigate(action, count: goals.count)
             }
             return .consumed
         }
     }
 
     func layOut(area: Rect, _ data: ScreenData) {
-        list.update(visibleRows: max(1, area.height - 4), count: data.goals.goals.count)
+        model.list.update(visibleRows: max(1, area.height - 4), count: data.goals.goals.count)
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
@@ -61,10 +61,10 @@ final class GoalPicker: Overlay {
         for (index, goal) in choices.enumerated() {
             let text = " " + TextWidth.pad(TextWidth.truncate(DisplayFormat.fitted(goal.name, to: nameWidth), to: nameWidth), to: nameWidth) + "  "
                 + DisplayFormat.amountColumn(goal.balance.formatted, to: 12) + " "
-            lines.append([Span(text, index == list.selected ? Style(fg: .role(.selection), attributes: .reverse) : .plain)])
+            lines.append([Span(text, index == model.list.selected ? Style(fg: .role(.selection), attributes: .reverse) : .plain)])
         }
         var modal = Modal(title: "Save \(offer.amount.formatted) into…", lines: lines, footer: "Enter choose · Esc cancel")
-        modal.scroll = list.offset
+        modal.scroll = model.list.offset
         modal.draw(into: &buffer, in: area)
     }
 }

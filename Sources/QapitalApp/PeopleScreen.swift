@@ -83,46 +83,22 @@ enum PeopleData {
 /// what they saved in the last 30 days. `/` searches names, ids and their goals' names; Enter
 /// opens the person.
 @MainActor
-final class PeopleScreen: TabScreen {
+final class PeopleScreen: TabScreen, ListScreen {
     nonisolated static let title = "People"
-    var list = ListState()
-    var filter = "" {
-        didSet { list.top() }
-    }
+    var model = ListModel()
     /// Set once the tab was shown: from then on every goal's feed is wanted (for "saved").
     private var wantsFeeds = false
 
     init() {}
 
-    func selection(_ data: ScreenData) -> AnyHashable? {
-        let people = visible(data)
-        return list.selected < people.count ? people[list.selected].id : nil
-    }
-
-    func select(_ selection: AnyHashable, _ data: ScreenData) {
-        let people = visible(data)
-        list.select(people.firstIndex { AnyHashable($0.id) == selection }, count: people.count)
-    }
-
-    func visible(_ data: ScreenData) -> [Person] {
-        Self.visible(PeopleData.people(data), filter: filter, data)
-    }
-
-    static func visible(_ people: [Person], filter: String, _ data: ScreenData) -> [Person] {
-        guard !filter.isEmpty else { return people }
-        return people.filter { matches($0, filter: filter, data) }
-    }
+    func rows(_ data: ScreenData) -> [Person] { PeopleData.people(data) }
+    func identity(_ person: Person) -> AnyHashable { person.id }
 
     /// The name, "#id" or "User #id", and the names of their goals.
-    static func matches(_ person: Person, filter: String, _ data: ScreenData) -> Bool {
+    func matches(_ person: Person, filter: String, _ data: ScreenData) -> Bool {
         data.users.displayName(for: person.id).localizedCaseInsensitiveContains(filter)
             || "User #\(person.id)".localizedCaseInsensitiveContains(filter)
             || PeopleData.goals(of: person, data).contains { $0.name.localizedCaseInsensitiveContains(filter) }
-    }
-
-    private func selected(_ data: ScreenData) -> Person? {
-        let people = visible(data)
-        return list.selected < people.count ? people[list.selected] : nil
     }
 
     func appear(_ data: ScreenData) -> [Command] {
@@ -138,10 +114,10 @@ final class PeopleScreen: TabScreen {
 
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
         guard let action else { return .ignored }
-        if list.navigate(action, count: visible(data).count) { return .consumed }
+        if navigate(action, data) { return .consumed }
         switch action {
         case .open:
-            guard let person = selected(data) else { return .consumed }
+            guard let person = selectedRow(data) else { return .consumed }
             return .push(PersonScreen(userId: person.id))
         default:
             return .ignored
@@ -151,7 +127,7 @@ final class PeopleScreen: TabScreen {
     func refresh(_ data: ScreenData) -> [Command] { PeopleData.refresh(data) }
 
     func people(_ data: ScreenData) -> UserPopup? {
-        selected(data).flatMap { UserPopup(people: [$0.id]) }
+        selectedRow(data).flatMap { UserPopup(people: [$0.id]) }
     }
 
     func shown(_ data: ScreenData) -> Shown {
@@ -165,8 +141,8 @@ final class PeopleScreen: TabScreen {
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
         guard area.height > 0 else { return Layout(area: area) }
-        let all = PeopleData.people(data)
-        let people = Self.visible(all, filter: filter, data)
+        let all = rows(data)
+        let people = model.filtered(all) { matches($0, filter: $1, data) }
         var list = self.list
         list.clamp(count: people.count)
         let muted = Style(fg: .role(.muted))
@@ -189,7 +165,7 @@ final class PeopleScreen: TabScreen {
             drawTitles(into: &buffer, row: area.row(0))
         }
         let body = area.rows([.length(1), .fill(1)])[1]
-        let drawn = ListView().draw(into: &buffer, rect: body, count: people.count, state: &list) { buffer, index, row, _ in
+        let drawn = model.view.draw(into: &buffer, rect: body, count: people.count, state: &list) { buffer, index, row, _ in
             Self.drawRow(people[index], data, filter: filter, into: &buffer, row: row)
         }
         // The selection recolours its row: the selected avatar is drawn again on top.

@@ -6,13 +6,10 @@ import TermUI
 /// A person opened from tab 5: their avatar large, the goals they are part of, and their recent
 /// savings and activity; Enter on a goal or a saving opens the goal.
 @MainActor
-final class PersonScreen: Screen {
+final class PersonScreen: ListModelScreen {
     nonisolated static let title = "Person"
     let userId: Int
-    var list = ListState()
-    var filter = "" {
-        didSet { list.top() }
-    }
+    var model = ListModel()
 
     enum Row {
         case heading(String)
@@ -73,7 +70,7 @@ final class PersonScreen: Screen {
         guard let action else { return .ignored }
         let rows = rows(data)
         let before = list.selected
-        if list.navigate(action, count: rows.count) {
+        if model.navigate(action, count: rows.count) {
             Self.settle(&list, rows, direction: list.selected >= before ? 1 : -1)
             return .consumed
         }
@@ -101,6 +98,18 @@ final class PersonScreen: Screen {
             return .present(ActivityScreen.card(activity, data))
         case .heading, .note:
             return .consumed
+        }
+    }
+
+    /// A goal or an event is selected; the selected one opens, as Enter does.
+    func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
+        let rows = rows(data)
+        switch model.click(x: x, y: y, count: rows.count) {
+        case .outside: return .ignored
+        case .moved:
+            Self.settle(&list, rows, direction: 1)  // a heading's click selects what is under it
+            return .consumed
+        case .selected: return handle(.enter, action: .open, data)
         }
     }
 
@@ -148,7 +157,7 @@ final class PersonScreen: Screen {
         let stops = rows.prefix(list.selected + 1).filter(\.isStop).count
         let onStop = list.selected < rows.count && rows[list.selected].isStop
         let position = ListPosition.item(onStop ? stops : nil, of: rows.count(where: \.isStop))
-        ListView().draw(into: &buffer, rect: body, count: rows.count, state: &list, position: position) { buffer, index, row, _ in
+        model.view.draw(into: &buffer, rect: body, count: rows.count, state: &list, position: position) { buffer, index, row, _ in
             Self.drawRow(rows[index], userId: userId, data, filter: filter, into: &buffer, row: row)
         }
         return Layout(area: area, list: list)

@@ -5,7 +5,7 @@ import TermUI
 /// Tab 3: a week's card payments with their round-ups and the total that can be saved; `s`
 /// opens the goal picker (`GoalPicker`), then the confirmation (`SaveConfirmation`).
 @MainActor
-final class RoundUpsScreen: TabScreen {
+final class RoundUpsScreen: TabScreen, ListScreen {
     nonisolated static let title = "Round-ups"
 
     /// Its own keys: the weeks, the chart, saving the week into a goal.
@@ -25,7 +25,8 @@ final class RoundUpsScreen: TabScreen {
         return map
     }()
 
-    var list = ListState()
+    /// The week's payments; the filter shows only those whose counterparty matches (the totals stay the week's).
+    var model = ListModel()
     /// The twelve weeks' bars, where the height allows (`c` hides and shows them).
     var showsChart = true
 
@@ -36,18 +37,12 @@ final class RoundUpsScreen: TabScreen {
         return Command.afterSaving(into: goal.id, data)
     }
 
-    func click(x: Int, y: Int, _ data: ScreenData) -> Outcome {
-        let count = Self.visibleLines(data.roundUps.summary, filter: filter).count
-        switch click(&list, x: x, y: y, count: count) {
-        case .outside: return .ignored
-        case .moved: return .consumed
-        case .selected: return handle(.enter, action: .open, data)
-        }
+    func rows(_ data: ScreenData) -> [RoundUp.Line] { data.roundUps.summary?.lines ?? [] }
+    func matches(_ line: RoundUp.Line, filter: String, _ data: ScreenData) -> Bool {
+        line.transaction.counterparty.localizedCaseInsensitiveContains(filter)
     }
-    /// Shows only payments whose counterparty matches; the totals stay the week's.
-    var filter = "" {
-        didSet { list.top() }
-    }
+    func identity(_ line: RoundUp.Line) -> AnyHashable { line.id }
+
     private var started = false
 
     init() {}
@@ -61,7 +56,7 @@ final class RoundUpsScreen: TabScreen {
     func handle(_ key: Key, action: AppAction?, _ data: ScreenData) -> Outcome {
         guard let action else { return .ignored }
         let store = data.roundUps
-        if list.navigate(action, count: Self.visibleLines(store.summary, filter: filter).count) { return .consumed }
+        if navigate(action, data) { return .consumed }
         switch Action(action) {
         case .previousWeek:
             list.top()
@@ -92,23 +87,11 @@ final class RoundUpsScreen: TabScreen {
         case .newGoal:
             return NewGoalForm.open(data)
         case .open:
-            let lines = Self.visibleLines(store.summary, filter: filter)
-            guard list.selected < lines.count, let summary = store.summary else { return .consumed }
-            return .present(Self.card(lines[list.selected], saveable: summary.isSaveable(lines[list.selected]), calendar: store.week.calendar,
-                                      format: data.format))
+            guard let line = selectedRow(data), let summary = store.summary else { return .consumed }
+            return .present(Self.card(line, saveable: summary.isSaveable(line), calendar: store.week.calendar, format: data.format))
         default:
             return .ignored
         }
-    }
-
-    func selection(_ data: ScreenData) -> AnyHashable? {
-        let lines = Self.visibleLines(data.roundUps.summary, filter: filter)
-        return list.selected < lines.count ? lines[list.selected].id : nil
-    }
-
-    func select(_ selection: AnyHashable, _ data: ScreenData) {
-        let lines = Self.visibleLines(data.roundUps.summary, filter: filter)
-        list.select(lines.firstIndex { AnyHashable($0.id) == selection }, count: lines.count)
     }
 
     /// Enter on a payment: it in full, with its round-up and whether that is part of the week's total.
@@ -140,7 +123,7 @@ final class RoundUpsScreen: TabScreen {
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
         var list = self.list
-        Self.render(state: self, list: &list, store: data.roundUps, format: data.format, keys: data.keys,
+        Self.render(state: self, lines: visible(data), list: &list, store: data.roundUps, format: data.format, keys: data.keys,
                     bankMoves: data.noMoneyMoves, into: &buffer, area: area)
         // Where the payments would be (`emptyMessage`), once the screen has room for it.
         let failure = area.height >= 3 && (data.roundUps.summary?.lines.isEmpty ?? true) ? data.roundUps.status.failureMessage : nil
@@ -149,11 +132,6 @@ final class RoundUpsScreen: TabScreen {
 
     func laidOut(_ layout: Layout, _ data: ScreenData) { list = layout.list ?? list }
 
-    static func visibleLines(_ summary: RoundUp.Summary?, filter: String) -> [RoundUp.Line] {
-        let lines = summary?.lines ?? []
-        guard !filter.isEmpty else { return lines }
-        return lines.filter { $0.transaction.counterparty.localizedCaseInsensitiveContains(filter) }
-    }
 
     // MARK: - Words
 
@@ -178,7 +156,7 @@ final class RoundUpsScreen: TabScreen {
     /// the footer (totals, what was saved, the transfer), its lowest-ranked lines left out where
     /// the height is short. `bankMoves`: the bank makes and moves the round-ups itself (Up): its
     /// totals are shown as made, with that line instead of `s`.
-    static func render(state: RoundUpsScreen, list: inout ListState, store: any RoundUpsReading, format: DisplayFormat, keys: KeyLabels = .defaults,
+    static func render(state: RoundUpsScreen, lines: [RoundUp.Line], list: inout ListState, store: any RoundUpsReading, format: DisplayFormat, keys: KeyLabels = .defaults,
                        bankMoves: String? = nil, into buffer: inout CellBuffer, area: Rect) {
         guard area.height >= 3 else { return }
         let footer = footerLines(store, keys: keys, bankMoves: bankMoves, width: max(1, area.width - 2))
@@ -196,7 +174,7 @@ final class RoundUpsScreen: TabScreen {
         }
         if let summary = store.summary, !summary.lines.isEmpty {
             drawColumnHeadings(into: &buffer, row: headingsRow)
-            drawPayments(summary, filter: state.filter, calendar: store.week.calendar, format: format, list: &list, into: &buffer, rect: body)
+            drawPayments(summary, lines: lines, view: state.model.view, filter: state.filter, calendar: store.week.calendar, format: format, list: &list, into: &buffer, rect: body)
         } else {
             let (text, style) = emptyMessage(store, keys: keys)
             buffer.write(text, x: body.x + 1, y: body.y, maxWidth: body.width - 2, style: style)
@@ -213,10 +191,9 @@ final class RoundUpsScreen: TabScreen {
     }
 
     /// The week's payments that match `filter`, or why none does.
-    private static func drawPayments(_ summary: RoundUp.Summary, filter: String, calendar: Calendar, format: DisplayFormat,
+    private static func drawPayments(_ summary: RoundUp.Summary, lines: [RoundUp.Line], view: ListView, filter: String, calendar: Calendar, format: DisplayFormat,
                                      list: inout ListState, into buffer: inout CellBuffer, rect: Rect) {
-        let lines = visibleLines(summary, filter: filter)
-        ListView().draw(into: &buffer, rect: rect, count: lines.count, state: &list) { buffer, index, row, _ in
+        view.draw(into: &buffer, rect: rect, count: lines.count, state: &list) { buffer, index, row, _ in
             drawLine(lines[index], saveable: summary.isSaveable(lines[index]), calendar: calendar,
                      format: format, filter: filter, into: &buffer, row: row)
         }

@@ -193,16 +193,6 @@ extension Screen {
         filter = ""
         if let kept { select(kept, data) }
     }
-
-    /// The click of a list screen, from where its `ListView` drew the rows last: another row is
-    /// selected, the selected one opens as Enter does.
-    func click(_ list: inout ListState, x: Int, y: Int, count: Int) -> ListClick {
-        guard let index = list.index(atX: x, y: y, count: count) else { return .outside }
-        if index == list.selected { return .selected }
-        list.selected = index
-        list.clamp(count: count)
-        return .moved
-    }
 }
 
 /// What a frame laid out for a screen: the area it had, and its list as drawn (clamped to the

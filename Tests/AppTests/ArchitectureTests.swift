@@ -68,6 +68,24 @@ import TermUI
         #expect(found.isEmpty, "\(found)")
     }
 
+    /// One list model: no file but ListScreen.swift keeps a `ListState` of its own, a filter
+    /// of its own, or moves a `ListState` by itself; every list keeps a `ListModel` (issue 45, item 2).
+    @Test func everyListKeepsTheOneListModel() throws {
+        var found: [String] = []
+        var models: [String] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: Self.sources.path) where file.hasSuffix(".swift") {
+            let code = SourceSeamTests.code(try String(contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8))
+            if code.contains("var model = ListModel()") { models.append(file) }
+            guard file != "ListScreen.swift" else { continue }
+            for pattern in ["ListState()", "var filter = \"\" {", "list.navigate(", "list.index(atX"] where code.contains(pattern) {
+                found.append("\(file): \(pattern)")
+            }
+        }
+        #expect(found.isEmpty, "\(found)")
+        #expect(Set(models) == ["GoalListScreen.swift", "ActivityScreen.swift", "GoalDetailScreen.swift", "PeopleScreen.swift",
+                                "PersonScreen.swift", "AchievementsScreen.swift", "RoundUpsScreen.swift", "GoalPicker.swift"], "\(models)")
+    }
+
     /// Screens and overlays lay out with `Split` (`rows`, `columns`), not rectangles computed by
     /// hand; what is left places a picture at a point its caller chose.
     @Test func layoutComesFromSplit() throws {

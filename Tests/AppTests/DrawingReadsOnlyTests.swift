@@ -59,10 +59,10 @@ import TermUI
         expectDrawingChangesNothing(person, list: { person.list }, app)
         let offer = RoundUpsScreen.offer(app.core.roundUps)
         let picker = GoalPicker(offer: offer)
-        picker.list.selected = 3
+        picker.model.list.selected = 3
         var buffer = CellBuffer(width: 80, height: 40)
         picker.draw(into: &buffer, area: buffer.area, statusBar: buffer.area.bottom(1), app.core.screenData)
-        #expect(picker.list == GoalPicker(offer: offer).list.with(selected: 3))
+        #expect(picker.model.list == GoalPicker(offer: offer).model.list.with(selected: 3))
     }
 
     /// Everything a frame could change, as text: every screen and overlay of every tab, and what

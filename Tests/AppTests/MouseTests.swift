@@ -49,6 +49,25 @@ import TermUI
         #expect(app.isSelected(row: entry + 1))
     }
 
+    /// People and a person's page had no clicks before the one list model; now they click as every list does.
+    @Test func peopleAndAPersonClickAsEveryList() async throws {
+        let app = AppHarness()
+        _ = await app.start()
+        await app.press(.char("5"))
+        let people = try #require(app.core.screen as? PeopleScreen)
+        let rows = try #require(people.list.rowsRect)
+        await app.press(.click(x: rows.x + 10, y: rows.y + 1))
+        #expect(people.list.selected == 1)
+        await app.press(.click(x: rows.x + 10, y: rows.y + 1))
+        let person = try #require(app.core.screen as? PersonScreen)
+        let personRows = try #require(person.list.rowsRect)
+        // The first row is the "Goals" heading: a click there selects the goal under it.
+        await app.press(.char("G"))
+        #expect(person.list.selected > 1)
+        await app.press(.click(x: personRows.x + 4, y: personRows.y))
+        #expect(person.list.selected == 1)
+    }
+
     @Test func aClickOnATabSwitchesToIt() async throws {
         let app = AppHarness()
         let screen = await app.start()
