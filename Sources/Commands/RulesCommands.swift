@@ -17,6 +17,8 @@ public enum RulesCommands {
         public let status: Status
         public let reason: String?
         public let transferId: UUID?
+        /// The payments the figure counted.
+        public let payments: [Transaction]
     }
 
     /// `rules --check`: each rule in words, after its goal is found; the first problem throws.
@@ -50,7 +52,9 @@ public enum RulesCommands {
             if rule.since == nil, week < first, status != .paused {
                 (status, reason, transfer) = (.nothing, "before the rule was first read, in week \(first.isoLabel) (give it since to count earlier weeks)", nil)
             }
-            lines.append(Line(rule: rule, goal: goal, figure: figure, status: status, reason: reason, transferId: transfer))
+            let counted = Set(figure?.counted ?? [])
+            lines.append(Line(rule: rule, goal: goal, figure: figure, status: status, reason: reason, transferId: transfer,
+                              payments: transactions.filter { counted.contains($0.id) }))
         }
         return lines
     }
@@ -191,21 +195,27 @@ public enum RulesCommands {
         }
     }
 
-    /// `rules --backtest`: what each rule would have moved in each of the `weeks` weeks before
-    /// this one, from the same figures, with the weeks the weekly limit would have held (the
-    /// floor needs a past balance no source gives, so it is not replayed). Nothing is sent.
-    public static func backtest(_ context: CommandContext, file: RulesFile, weeks count: Int) async throws {
+    /// A week of a rule in a backtest: what it would have moved, and whether the weekly limit
+    /// (the rules before it in the file taking their part first) would have held it.
+    public struct BacktestRow: Sendable {
+        public let week: Week
+        public let rule: Rule
+        public let goal: Goal
+        public let amount: Money
+        public let held: Bool
+    }
+
+    /// The weeks of a backtest (the `count` before this one, oldest first) and every rule's move
+    /// in them, from the same figures `rules --save` moves. Nothing is sent.
+    public static func backtestRows(_ context: CommandContext, file: RulesFile, weeks count: Int) async throws -> ([Week], [BacktestRow]) {
         let goals = try await context.api.goals()
-        let output = context.output
-        defer { output.flush() }
         var week = Week(containing: context.now(), calendar: context.calendar)
         var weeks: [Week] = []
         for _ in 0..<max(1, count) {
             week = week.previous
             weeks.insert(week, at: 0)
         }
-        struct Row { let week: Week; let rule: Rule; let goal: Goal; let amount: Money; let held: Bool }
-        var rows: [Row] = []
+        var rows: [BacktestRow] = []
         for week in weeks {
             let transactions = try await context.api.transactions(from: week.start, to: week.end)
             var room = file.weeklyLimit?.minorUnits
@@ -218,9 +228,19 @@ public enum RulesCommands {
                     held = figure.amount.minorUnits > left
                     if !held { room = left - figure.amount.minorUnits }
                 }
-                rows.append(Row(week: week, rule: rule, goal: goal, amount: figure.amount, held: held))
+                rows.append(BacktestRow(week: week, rule: rule, goal: goal, amount: figure.amount, held: held))
             }
         }
+        return (weeks, rows)
+    }
+
+    /// `rules --backtest`: what each rule would have moved in each of the `weeks` weeks before
+    /// this one, from the same figures, with the weeks the weekly limit would have held (the
+    /// floor needs a past balance no source gives, so it is not replayed). Nothing is sent.
+    public static func backtest(_ context: CommandContext, file: RulesFile, weeks count: Int) async throws {
+        let (weeks, rows) = try await backtestRows(context, file: file, weeks: count)
+        let output = context.output
+        defer { output.flush() }
         let moved = Money(minorUnits: Money.sum(rows.filter { !$0.held }.map(\.amount.minorUnits)), currency: context.currency)
         switch context.format {
         case .table:

@@ -22,6 +22,8 @@ public enum StoreEvent: Hashable, Sendable {
     case account
     /// A token check on the sign-in form finished (accepted or refused).
     case signIn
+    /// The savings rules' week, their figures, a save or the rules file changed (`RulesStore`).
+    case rules
 }
 
 /// Where a store posts its events: the app hands each store the same sink (one stream), tests
