@@ -68,6 +68,9 @@ extension AppCore {
         /// Who saves round-ups and where the saved weeks are kept (the key of a week's transfer
         /// comes from it); by default the demo's, kept for this run only.
         public var roundUpSaver = RoundUpSaver(identity: .demo, record: MemoryRoundUpRecord())
+        /// The savings rules (the rules file, their figures, the settlement) for the Rules tab;
+        /// nil: the tab says there are none to read.
+        public var rulesBook: (any RulesBook)?
 
         public init(cache: (any OfflineCache)? = nil, connectivity: Connectivity? = nil, refreshCache: (@Sendable () -> Void)? = nil,
                     skippedRecords: SkippedRecords? = nil, signIn: SignInCapability? = nil) {

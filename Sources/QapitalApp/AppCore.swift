@@ -10,7 +10,7 @@ import TermUI
 public final class AppCore {
     /// The tabs, in order; a tab's number is its place. A new tab is one line here.
     nonisolated static let builtInTabs: [any TabScreen.Type] = [GoalListScreen.self, ActivityScreen.self, RoundUpsScreen.self,
-                                                                AchievementsScreen.self, PeopleScreen.self]
+                                                                AchievementsScreen.self, PeopleScreen.self, RulesScreen.self]
     /// The tab bar, the number keys, the help and the config's key names follow this list.
     nonisolated static var tabs: [any TabScreen.Type] { builtInTabs + AddedTabs.screens }
 
@@ -47,7 +47,7 @@ public final class AppCore {
         self.queue = queue
         self.configuration = configuration
         stores = AppStores(api: api, configuration: configuration, cache: capabilities.cache, saver: capabilities.roundUpSaver,
-                           signIn: capabilities.signIn, events: sink, pictureArrived: { queue.post(.picture($0)) }, now: now)
+                           signIn: capabilities.signIn, rulesBook: capabilities.rulesBook, events: sink, pictureArrived: { queue.post(.picture($0)) }, now: now)
         data = ScreenData(stores, achievements: achievements, configuration: configuration,
                           format: DisplayFormat(timeZone: configuration.timeZone, now: now))
         commands = CommandRunner(stores: stores, refreshCache: capabilities.refreshCache)

@@ -11,6 +11,8 @@ final class AppStores {
     let users: UserDirectory
     let roundUps: RoundUpStore
     let goalCreator: GoalCreator
+    /// The savings rules, where the command line gave a `RulesBook`.
+    let rules: RulesStore?
     /// The bank account behind the source, for the status bar (nil for sources without one).
     let account: AccountStore
     /// Pictures, when shown at all (with colours and without `--no-images`).
@@ -21,7 +23,7 @@ final class AppStores {
     let cache: (any OfflineCache)?
 
     init(api: any SavingsAPI, configuration: AppCore.Configuration, cache: (any OfflineCache)?, saver: RoundUpSaver,
-         signIn: AppCore.SignInCapability? = nil, events: EventSink<StoreEvent>, pictureArrived: @escaping @MainActor (URL) -> Void,
+         signIn: AppCore.SignInCapability? = nil, rulesBook: (any RulesBook)? = nil, events: EventSink<StoreEvent>, pictureArrived: @escaping @MainActor (URL) -> Void,
          now: @escaping @Sendable () -> Date) {
         self.cache = cache
         users = UserDirectory(api: api, now: now, events: events)
@@ -30,6 +32,7 @@ final class AppStores {
         roundUps = RoundUpStore(api: api, goals: goals, accountCurrency: configuration.currency, roundUpStep: configuration.roundUpStep,
                                 calendar: Week.calendar(in: configuration.timeZone), now: now, events: events, saver: saver)
         goalCreator = GoalCreator(api: api, goals: goals, events: events)
+        rules = rulesBook.map { RulesStore(book: $0, calendar: Week.calendar(in: configuration.timeZone), now: now, events: events) }
         account = AccountStore(api: api, events: events)
         tokenCheck = signIn.map { TokenCheck($0, events: events) }
         if configuration.images && configuration.colors {
@@ -58,6 +61,6 @@ final class AppStores {
     /// Some store has a request in flight.
     var isBusy: Bool {
         goals.isBusy || feed.isBusy || users.isBusy || roundUps.isBusy || goalCreator.isBusy || account.isBusy
-            || (images?.isBusy ?? false) || (tokenCheck?.isBusy ?? false)
+            || (images?.isBusy ?? false) || (tokenCheck?.isBusy ?? false) || (rules?.isBusy ?? false)
     }
 }

@@ -26,7 +26,7 @@ final class KeysHelp: Overlay {
     nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
 
     /// Every overlay, for the help.
-    static let overlayTypes: [any Overlay.Type] = [FilterLine.self, UserPopup.self, GoalPicker.self, SaveConfirmation.self,
+    static let overlayTypes: [any Overlay.Type] = [FilterLine.self, UserPopup.self, GoalPicker.self, SaveConfirmation.self, Question.self,
                                                    NewGoalForm.self, SignInOverlay.self, DetailCard.self,
                                                    KeysHelp.self]
     /// Screens opened from a tab (not tabs themselves), for the help (a constant, as `AppCore.tabs`).

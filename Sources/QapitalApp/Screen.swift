@@ -12,6 +12,8 @@ struct ScreenData {
     let users: any UsersReading
     let roundUps: any RoundUpsReading
     let goalCreator: any GoalCreatorReading
+    /// The savings rules (nil: the command line gave none).
+    let rules: (any RulesReading)?
     /// The sign-in form's token check (sources whose token can be refused mid-session).
     let tokenCheck: (any TokenCheckReading)?
     let achievements: AchievementsFile
@@ -38,6 +40,7 @@ struct ScreenData {
         users = stores.users
         roundUps = stores.roundUps
         goalCreator = stores.goalCreator
+        rules = stores.rules
         tokenCheck = stores.tokenCheck
         images = stores.images
         self.achievements = achievements

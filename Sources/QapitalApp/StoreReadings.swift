@@ -53,6 +53,24 @@ import TermUI
     var isBusy: Bool { get }
 }
 
+/// The savings rules as the Rules tab shows them.
+@MainActor protocol RulesReading: AnyObject {
+    var file: RulesFile { get }
+    var week: Week { get }
+    var status: LoadStatus { get }
+    var lines: [RuleLine] { get }
+    var lastWeek: [RuleLine] { get }
+    var isSaving: Bool { get }
+    var report: RulesReport? { get }
+    var saves: Int { get }
+    var backtest: (rule: String, weeks: Result<[RuleBacktestWeek], RulesStore.BookProblem>)? { get }
+    var readOnlyFile: String? { get }
+    var writeProblem: String? { get }
+    var isCurrentWeek: Bool { get }
+    var canShowNextWeek: Bool { get }
+    var lastWeekOver: Week { get }
+}
+
 /// A goal being created.
 @MainActor protocol GoalCreatorReading: AnyObject {
     var phase: GoalCreator.Phase { get }
@@ -77,5 +95,6 @@ extension ActivityFeed: FeedReading {}
 extension UserDirectory: UsersReading {}
 extension RoundUpStore: RoundUpsReading {}
 extension GoalCreator: GoalCreatorReading {}
+extension RulesStore: RulesReading {}
 extension TokenCheck: TokenCheckReading {}
 extension ImageStore: PicturesReading {}

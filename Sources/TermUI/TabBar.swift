@@ -12,8 +12,12 @@ public struct TabBar: Sendable {
     }
 
     /// The labels drawn in `width` cells: " label " each, one space between.
-    public func labels(width: Int) -> [String] {
-        if Self.width(of: titles) <= width { return titles }
+    public func labels(width: Int) -> [String] { layout(width: width).labels }
+
+    /// The labels and the spaces between them: one, or none where even the numbers with one
+    /// would not fit (six tabs in 20 columns: " 1  2  3  4  5  6 ").
+    func layout(width: Int) -> (labels: [String], gap: Int) {
+        if Self.width(of: titles) <= width { return (titles, 1) }
         // The number: what comes before the first space ("1 Goals" → "1").
         var short = titles.map { String($0.prefix { $0 != " " }) }
         if titles.indices.contains(selected) {
@@ -21,19 +25,20 @@ public struct TabBar: Sendable {
             withTitle[selected] = titles[selected]
             if Self.width(of: withTitle) <= width { short = withTitle }
         }
-        return short
+        return (short, Self.width(of: short) <= width ? 1 : 0)
     }
 
-    private static func width(of labels: [String]) -> Int {
-        labels.reduce(0) { $0 + TextWidth.of($1) + 2 } + max(0, labels.count - 1)
+    private static func width(of labels: [String], gap: Int = 1) -> Int {
+        labels.reduce(0) { $0 + TextWidth.of($1) + 2 } + gap * max(0, labels.count - 1)
     }
 
     public func draw(into buffer: inout CellBuffer, rect: Rect) {
         guard !rect.isEmpty else { return }
         buffer.fill(rect.row(0), style: style)
         var spans: [Span] = []
-        for (i, title) in labels(width: rect.width).enumerated() {
-            if i > 0 { spans.append(Span(" ", style)) }
+        let (labels, gap) = layout(width: rect.width)
+        for (i, title) in labels.enumerated() {
+            if i > 0, gap > 0 { spans.append(Span(" ", style)) }
             spans.append(Span(" \(title) ", i == selected ? selectedStyle : style))
         }
         buffer.write(spans, x: rect.x, y: rect.y, maxWidth: rect.width)
@@ -43,10 +48,11 @@ public struct TabBar: Sendable {
     /// as `draw` lays them out: " label " each, one space between.
     public func index(atX x: Int, left: Int = 0, width: Int = .max) -> Int? {
         var start = left
-        for (index, label) in labels(width: width).enumerated() {
+        let (labels, gap) = layout(width: width)
+        for (index, label) in labels.enumerated() {
             let cells = TextWidth.of(label) + 2
             if x >= start && x < start + cells { return index }
-            start += cells + 1
+            start += cells + gap
         }
         return nil
     }

@@ -78,6 +78,8 @@ extension AppOptions {
         capabilities.sourceNote = sourceNote
         capabilities.skippedRecords = settings.skippedRecords
         capabilities.roundUpSaver = roundUpSaver(settings.source, account: partition, environment: environment)
+        capabilities.rulesBook = rulesBook(settings, api: cached.api, saver: capabilities.roundUpSaver, account: partition,
+                                           timeZone: .current, environment: environment)
         if let log = settings.log { capabilities.errorLog = { log.note("error: " + $0) } }
         var configuration = AppCore.Configuration(sourceName: sourceName, colors: settings.colors, currency: settings.currency,
                                                   images: settings.images, pictureSchemes: settings.pictureSchemes,

@@ -220,7 +220,7 @@ import TermUI
         #expect(app.isSelected(row: bike))
         #expect(!lines.contains { $0.contains("Shared with") })  // no summary below 100 columns
         lines = await app.resize(width: 20, height: 6)
-        #expect(lines[0].hasPrefix(" 1   2   3   4   5 "))  // the numbers alone where the names do not fit
+        #expect(lines[0].hasPrefix(" 1  2  3  4  5  6 "))  // the numbers alone, closer, where the names do not fit
         #expect(lines.last!.hasPrefix(" demo"))
         #expect(lines.last!.hasSuffix("? help "))
         lines = await app.resize(width: 19, height: 6)
@@ -235,7 +235,7 @@ import TermUI
         // The target gives way before any name is cut ("Concert tickets ⚡️" further down would
         // be; issue 50, item 12): each name whole, the saved amount beside it.
         #expect(lines == [
-            " 1 Goals   2   3   4   5                    ",
+            " 1 Goals   2   3   4   5   6                ",
             " BA  Balloons                       $400.00█",
             " DO  Dog                             $50.00█",
             " BI  Bike                           $500.00│",

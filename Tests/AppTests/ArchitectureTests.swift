@@ -83,7 +83,8 @@ import TermUI
         }
         #expect(found.isEmpty, "\(found)")
         #expect(Set(models) == ["GoalListScreen.swift", "ActivityScreen.swift", "GoalDetailScreen.swift", "PeopleScreen.swift",
-                                "PersonScreen.swift", "AchievementsScreen.swift", "RoundUpsScreen.swift", "GoalPicker.swift"], "\(models)")
+                                "PersonScreen.swift", "AchievementsScreen.swift", "RoundUpsScreen.swift", "GoalPicker.swift",
+                                "RulesScreen.swift"], "\(models)")
     }
 
     /// Screens and overlays lay out with `Split` (`rows`, `columns`), not rectangles computed by
@@ -232,26 +233,26 @@ import TermUI
         await AddedTabs.$screens.withValue([FakeTab.self]) {
             let app = AppHarness(width: 120, height: 30)
             _ = await app.start()
-            #expect(app.terminal.lines[0].contains("6 Fake"))
-            await app.press(.char("6"))
+            #expect(app.terminal.lines[0].contains("7 Fake"))
+            await app.press(.char("7"))
             #expect(app.core.screen is FakeTab)
             let screen = await app.press(.char("w"))
             #expect(screen.contains { $0.contains("The fake tab, waved 1 times") }, "\(screen.joined(separator: "\n"))")
             #expect(screen.contains { $0.contains("The stores saw a wave (") }, "its own command ran: \(screen.joined(separator: "\n"))")
 
             let help = KeysHelp.defaultEntries
-            #expect(help.contains(HelpEntry(section: "Views", keys: [.char("6")], help: "Fake")))
+            #expect(help.contains(HelpEntry(section: "Views", keys: [.char("7")], help: "Fake")))
             #expect(help.contains(HelpEntry(section: "Fake", keys: [.char("w")], help: "wave from the fake tab")))
-            #expect(KeyDocumentationTests.undocumented(in: docs) == ["| `6` | Fake |", "| `w` | wave from the fake tab |"])
+            #expect(KeyDocumentationTests.undocumented(in: docs) == ["| `7` | Fake |", "| `w` | wave from the fake tab |"])
 
-            #expect(KeyOverrides.actionNames.contains("wave") && KeyOverrides.actionNames.contains("tab-6"))
+            #expect(KeyOverrides.actionNames.contains("wave") && KeyOverrides.actionNames.contains("tab-7"))
             var keys = KeyOverrides()
             let known = keys.bind("wave", to: [.char("W")])
             #expect(known)
             #expect(KeysHelp.entries(keys).contains(HelpEntry(section: "Fake", keys: [.char("W")], help: "wave from the fake tab")))
             let rebound = AppHarness(width: 120, height: 30, keys: keys)
             _ = await rebound.start()
-            await rebound.press(.char("6"), .char("w"), .char("W"))
+            await rebound.press(.char("7"), .char("w"), .char("W"))
             #expect((rebound.core.screen as? FakeTab)?.waves == 1)
         }
         // Outside the task it is gone again.

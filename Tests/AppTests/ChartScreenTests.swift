@@ -80,7 +80,7 @@ import TestSupport
 
     /// Balloons at 100×30, no colours (so no picture), UTC, the demo's fixed clock.
     static let balloons: [String] = [
-        " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
+        " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People   6 Rules",
         " BA  Balloons",
         "Saved $400.00 of $1,500.00  ██████▋··················  26%",
         "Owner Mikael · Shared with Henrik, Johan, Erik",

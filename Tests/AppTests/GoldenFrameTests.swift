@@ -51,6 +51,11 @@ import TestSupport
         DemoFrame(name: "activity-card", keys: [.char("2"), .char("j"), .char("j"), .enter]),
         DemoFrame(name: "payment-card", keys: [.char("3"), .char("["), .enter]),
         DemoFrame(name: "sign-in", keys: [], signIn: true),
+        DemoFrame(name: "rules", keys: [.char("6")]),
+        DemoFrame(name: "rules-last-week", keys: [.char("6"), .char("[")]),
+        DemoFrame(name: "rules-card", keys: [.char("6"), .char("["), .char("j"), .enter]),
+        DemoFrame(name: "rules-save", keys: [.char("6"), .char("["), .char("s")]),
+        DemoFrame(name: "rules-backtest", keys: [.char("6"), .char("b")]),
     ]
 
     @Test(arguments: demoFrames) func demo(frame: DemoFrame) async throws {
@@ -58,8 +63,12 @@ import TestSupport
             // A source whose token was refused from the start: the sign-in form is up at once.
             var signIn = AppCore.SignInCapability(origin: "api.example.test", isRefused: { true }, check: { _, _ in nil })
             signIn.title = "Starling Bank"
-            let app = AppHarness(width: size.width, height: size.height, colors: true, images: frame.pictures,
-                                 capabilities: .init(signIn: frame.signIn ? signIn : nil), achievements: Self.achievements)
+            // The demo's rules, as the app wires them (tab 6).
+            let rules = RulesTabSetup()
+            var capabilities = rules.capabilities
+            capabilities.signIn = frame.signIn ? signIn : nil
+            let app = AppHarness(api: rules.api, width: size.width, height: size.height, colors: true, images: frame.pictures,
+                                 capabilities: capabilities, achievements: Self.achievements)
             _ = await app.start()
             for key in frame.keys { await app.press(key) }
             let text = try GoldenFile.render(app.terminal.screen, title: "\(frame.name) on the demo", pictures: frame.pictures)

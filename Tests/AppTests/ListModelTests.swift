@@ -15,7 +15,7 @@ import TestSupport
         try await AddedTabs.$screens.withValue([FakeListTab.self]) {
             let app = AppHarness(width: 100, height: 30)
             _ = await app.start()
-            var screen = await app.press(.char("6"))
+            var screen = await app.press(.char("7"))
             let tab = try #require(app.core.screen as? FakeListTab)
             // "N of M" on the list's last line.
             #expect(screen.contains { $0.contains("1 of 40") }, "\(screen.joined(separator: "\n"))")

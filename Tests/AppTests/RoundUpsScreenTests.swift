@@ -88,7 +88,7 @@ enum RoundUpsApp {
     @Test func aWeekWithPayments() async {
         await openRoundUps()
         #expect(frame() == [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People   6 Rules",
             " Week of Mon 16 Nov – Sun 22 Nov 2026                   ← [ previous · next ] →",
             " Date              Paid to                                    Amount   Round-up",
             " Wed 18 Nov 12:00  Blue Bottle Coffee                         −$5.20      $0.80",
@@ -119,7 +119,7 @@ enum RoundUpsApp {
         await openRoundUps()
         await press(.char("["))
         #expect(frame(height: 8) == [
-            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People",
+            " 1 Goals   2 Activity   3 Round-ups   4 Achievements   5 People   6 Rules",
             " Week of Mon 9 Nov – Sun 15 Nov 2026                    ← [ previous · next ] →",
             "",
             " No card payments this week: nothing to round up.",

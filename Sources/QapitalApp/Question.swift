@@ -1,0 +1,44 @@
+import FeedModel
+import TermUI
+
+/// A question with its lines (what will move, what will go) and the commands a yes runs: the
+/// Rules tab's save and delete. y or Enter runs them and closes; n, Esc or q closes, nothing run.
+@MainActor
+final class Question: Overlay {
+    enum Action: Sendable { case yes, no }
+
+    nonisolated static let keyMap: KeyMap<Action> = {
+        var map = KeyMap<Action>()
+        let section = "Rules' questions (s, x)"
+        map.bind([.enter, .char("y")], to: .yes, help: "yes", section: section)
+        map.bind([.escape, .char("n"), .char("q"), .backspace], to: .no, help: "no, close it", section: section)
+        return map
+    }()
+    nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
+
+    let title: String
+    let lines: [[Span]]
+    let yes: [Command]
+    /// What y does, in the footer ("save", "delete").
+    let verb: String
+
+    init(title: String, lines: [[Span]], verb: String, yes: [Command]) {
+        self.title = title
+        self.lines = lines
+        self.verb = verb
+        self.yes = yes
+    }
+
+    func handle(_ key: Key, _ data: ScreenData) -> Outcome {
+        switch Self.keyMap.action(for: key) {
+        case .yes: .run(yes, then: .close())
+        case .no: .close()
+        case nil: .consumed
+        }
+    }
+
+    func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
+        let footer = [Span("Enter or y: \(verb)    Esc or n: cancel", Style(fg: .role(.muted)))]
+        Modal(title: title, lines: lines + [[], footer]).draw(into: &buffer, in: area)
+    }
+}
