@@ -31,7 +31,8 @@ gzip -9n < "$manual" > "$root/usr/share/man/man1/qapital-tui.1.gz"
 "$bin" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_qapital-tui"
 "$bin" --generate-completion-script fish > "$root/usr/share/fish/vendor_completions.d/qapital-tui.fish"
 install -m 0644 README.md docs/install.md docs/cli.md "$root/usr/share/doc/qapital-tui/"
-install -m 0644 Packaging/systemd/qapital-tui-roundups.service Packaging/systemd/qapital-tui-roundups.timer "$root/usr/lib/systemd/user/"
+install -m 0644 Packaging/systemd/qapital-tui-roundups.service Packaging/systemd/qapital-tui-roundups.timer \
+    Packaging/systemd/qapital-tui-rules.service Packaging/systemd/qapital-tui-rules.timer "$root/usr/lib/systemd/user/"
 chmod 0644 "$root"/usr/share/bash-completion/completions/* "$root"/usr/share/zsh/vendor-completions/* \
     "$root"/usr/share/fish/vendor_completions.d/*
 

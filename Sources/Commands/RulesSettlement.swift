@@ -129,6 +129,8 @@ extension RulesCommands {
             "\(move.rule.name) \(move.part.week): \(move.part.amount.formatted) into \(move.goal.name)"
                 + (move.resend ? " (sent again: an earlier run got no answer)" : "")
         }
+        // A run that finds nothing due is quiet (the weekly timer's run, RULES.md); held rules are said.
+        if !dryRun, moves.isEmpty, held.isEmpty { return }
         if dryRun || moves.isEmpty {
             for line in lines + moves.map({ "would save " + what($0) + " (transfer id \($0.part.key.uuidString.lowercased()))" }) + held {
                 output.line(line)

@@ -93,12 +93,12 @@ import TestSupport
         try await RulesCommands.save(context, file: file, through: Self.last, dryRun: false, yes: true, confirm: { _ in nil })
         #expect(Self.moved(from: before, to: try await Self.balances(api)) == owed, "\(out.value)")
 
-        // Again: nothing is sent; every period says so.
+        // Again: nothing is sent, and the run is quiet (the timer's run).
         let sent = api.calls.count { if case .transfer = $0 { true } else { false } }
         let (again, said) = machine.context(api)
         try await RulesCommands.save(again, file: file, through: Self.last, dryRun: false, yes: true, confirm: { _ in nil })
         #expect(api.calls.count { if case .transfer = $0 { true } else { false } } == sent)
-        #expect(said.lines.allSatisfy { $0.hasSuffix("already saved") || $0.hasSuffix("nothing to save") }, "\(said.value)")
+        #expect(said.value.isEmpty, "\(said.value)")
         #expect(Self.moved(from: before, to: try await Self.balances(api)) == owed)
 
         // The round-up rule's week is the Round-ups tab's: `roundups --save` finds it saved.
@@ -215,7 +215,23 @@ import TestSupport
         #expect(machine.rules.start(of: "weekly") == Self.last.next.isoLabel)
         let (saving, said) = machine.context(api)
         try await RulesCommands.save(saving, file: file, through: Self.last, dryRun: false, yes: true, confirm: { _ in nil })
-        #expect(said.value == "nothing due up to week \(Self.last.isoLabel)\n")
+        #expect(said.value.isEmpty, "quiet: \(said.value)")
         #expect(!api.calls.contains { if case .transfer = $0 { true } else { false } })
+    }
+}
+
+/// The packaged weekly timer runs `rules --save` (RULES.md, "Commands"): its command line is one
+/// the program takes.
+@Suite struct RulesTimerTests {
+    @Test func theRulesTimerRunsACommandTheProgramTakes() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let unit = try String(contentsOf: root.appendingPathComponent("Packaging/systemd/qapital-tui-rules.service"), encoding: .utf8)
+        let exec = try #require(unit.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
+        let words = exec.dropFirst("ExecStart=".count).split(separator: " ").map(String.init)
+        #expect(words.first == "/usr/bin/qapital-tui" && Array(words.dropFirst()) == ["rules", "--save", "--week", "last", "--yes"])
+        let parsed = try QapitalCommand.parseAsRoot(Array(words.dropFirst()))
+        #expect(parsed is RulesCommand)
+        let package = try String(contentsOf: root.appendingPathComponent("Scripts/package.sh"), encoding: .utf8)
+        #expect(package.contains("Packaging/systemd/qapital-tui-rules.service") && package.contains("Packaging/systemd/qapital-tui-rules.timer"))
     }
 }
