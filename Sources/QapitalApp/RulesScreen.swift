@@ -17,6 +17,7 @@ final class RulesScreen: TabScreen, ListScreen {
         /// (named `save` for the config file, as Round-ups' `s`)
         case settle = "save"
         case pause, delete, backtest
+        case add, edit
     }
 
     nonisolated static let keyMap: KeyMap<AppAction> = {
@@ -27,6 +28,8 @@ final class RulesScreen: TabScreen, ListScreen {
         map.bind([.char("s")], to: Action.settle, help: "move the week's due rules, once each (asks first)", section: section)
         map.bind([.char("p")], to: Action.pause, help: "pause or resume the selected rule", section: section)
         map.bind([.char("x")], to: Action.delete, help: "delete the selected rule (asks first; its record stays)", section: section)
+        map.bind([.char("a")], to: Action.add, help: "add a rule (a form; its last 12 weeks shown before it is kept)", section: section)
+        map.bind([.char("e")], to: Action.edit, help: "edit the selected rule (the same form)", section: section)
         map.bind([.char("b")], to: Action.backtest, help: "what the selected rule would have moved in each of the last 12 weeks",
                  section: section)
         return map
@@ -92,6 +95,18 @@ final class RulesScreen: TabScreen, ListScreen {
                 [Span("Delete "), Span(line.rule.name, .bold), Span(": \(line.words), into \(line.goalName)?")],
                 [Span("What it moved stays moved, and its record stays.", Style(fg: .role(.muted)))],
             ], verb: "delete", yes: [.writeRules(file)]))
+        case .add, .edit:
+            if let readOnly = rules.readOnlyFile { return .notice("Not changed: \(readOnly).") }
+            if rules.status != .loaded { return .notice("The rules are still loading.") }
+            var editing: Rule?
+            if Action(action) == .edit {
+                guard let line = selectedRow(data) else { return .consumed }
+                editing = line.rule
+            }
+            let calendar = Week.calendar(in: data.timeZone)
+            return .present(RuleForm(file: rules.file, editing: editing, goals: data.goals.goals, currency: data.currency,
+                                     weekUnderWay: Week(containing: data.format.now(), calendar: calendar).start, calendar: calendar,
+                                     preview: { .backtestRule($0, rule: $1) }, keep: { .writeRules($0) }))
         case .backtest:
             guard let line = selectedRow(data) else { return .consumed }
             return .run([.backtestRule(rules.file, rule: line.rule.name)], then: .present(RuleBacktestCard(rule: line.rule.name)))

@@ -56,6 +56,7 @@ import TestSupport
         DemoFrame(name: "rules-card", keys: [.char("6"), .char("["), .char("j"), .enter]),
         DemoFrame(name: "rules-save", keys: [.char("6"), .char("["), .char("s")]),
         DemoFrame(name: "rules-backtest", keys: [.char("6"), .char("b")]),
+        DemoFrame(name: "rules-form", keys: [.char("6"), .char("e")]),
     ]
 
     @Test(arguments: demoFrames) func demo(frame: DemoFrame) async throws {

@@ -124,6 +124,48 @@ struct RulesTabSetup {
         #expect(lines.contains { $0.contains("In all $") })
     }
 
+    /// `a`: the form checks the rule as the file is read, shows its last twelve weeks before it is
+    /// kept, and Enter again writes the file with it (owing from the week under way).
+    @Test func aRuleIsAddedAfterItsTwelveWeeksAreShown() async throws {
+        let setup = RulesTabSetup()
+        let app = setup.app()
+        _ = await app.start()
+        await app.press(.char("6"), .char("a"))
+        let form = try #require(app.core.overlays.last as? RuleForm)
+        for character in "treats" { await app.press(.char(character)) }
+        await app.press(.tab, .tab, .right, .tab)  // kind guilty-pleasure, goal: the second goal
+        for character in "3.00" { await app.press(.char(character)) }
+        await app.press(.tab)
+        for character in "Uber, Shell" { await app.press(.char(character)) }
+        var lines = await app.press(.enter)
+        #expect(setup.written.withLock { $0.isEmpty }, "nothing is kept before its weeks are shown")
+        #expect(lines.filter { $0.contains("2026-W") }.count == 12, "\(lines.joined(separator: "\n"))")
+        #expect(lines.contains { $0.contains("In all $") } && lines.contains { $0.contains("Enter again keeps it") })
+        lines = await app.press(.enter)
+        #expect(!app.core.overlays.contains { $0 === form })
+        let written = try #require(setup.written.withLock { $0.last })
+        let added = try #require(written.rules.last)
+        #expect(added.name == "treats" && added.goal == app.core.goals.goals[1].name)
+        #expect(added.kind == .guiltyPleasure(amount: Money(minorUnits: 300, currency: .usd), match: ["Uber", "Shell"]))
+        #expect(added.since == Week(containing: fixedNow, calendar: Week.calendar(in: TimeZone(identifier: "UTC")!)).start)
+        #expect(written.rules.dropLast() == setup.file.rules[...])
+        #expect(lines.contains { $0.hasPrefix(" treats") }, "\(lines.joined(separator: "\n"))")
+    }
+
+    /// A field the file would refuse: its one line in the form, nothing written; Esc closes.
+    @Test func aFieldTheFileRefusesIsSaidInTheForm() async throws {
+        let setup = RulesTabSetup()
+        let app = setup.app()
+        _ = await app.start()
+        await app.press(.char("6"), .char("e"))
+        #expect(app.core.overlays.last is RuleForm)
+        await app.press(.tab, .tab, .tab)
+        let lines = await app.press(.char("x"), .enter)
+        #expect(lines.contains { $0.contains("✗ rules.toml: rule “round-ups”: step:") }, "\(lines.joined(separator: "\n"))")
+        await app.press(.escape)
+        #expect(app.core.overlays.isEmpty && setup.written.withLock { $0.isEmpty })
+    }
+
     /// A rules file that does not read: the tab says the one line, and there are no rules.
     @Test func aFileThatDoesNotReadIsSaidInTheTab() async throws {
         let context = CommandContext(api: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceKind: "demo", currency: .usd, format: .table,
