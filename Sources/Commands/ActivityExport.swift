@@ -143,11 +143,15 @@ public enum ActivityExport {
         private var accountSide: CheckedSum
         private var newest: Date?
         private let layout: TableLayout
+        /// The journal's `rule:` tags: which moves a savings rule made, from the records.
+        private var ruleMoves: RuleMoves
 
         init(context: CommandContext, goals: [Goal], kind: Kind) {
             self.context = context
             self.goals = goals
             self.kind = kind
+            ruleMoves = RuleMoves(transfers: context.format == .ledger
+                                  ? context.saver.record.allParts() + (context.rules?.allParts() ?? []) : [])
             total = CheckedSum(context.currency)
             accountSide = CheckedSum(context.currency)
             let goalWidth = min(24, max(4, goals.map { TableLayout.width($0.name) }.max() ?? 4))
@@ -191,7 +195,10 @@ public enum ActivityExport {
                              String(activity.userId), Cell.csv(message), Cell.csv(activity.id)].joined(separator: ","))
             case .ledger:
                 output.line("\(context.day(activity.timestamp)) \(Cell.ledgerDescription(message))")
-                output.line("    ; time: \(Cell.isoTime(activity.timestamp)), user: \(activity.userId), id: \(Cell.ledgerTagValue(activity.id))")
+                // `rule:` for a savings rule's transfer (`hledger balance tag:rule=coffee`).
+                let rule = ruleMoves.isEmpty ? nil : ruleMoves.rule(of: activity, goal: goal?.id ?? activity.goalId)
+                output.line("    ; time: \(Cell.isoTime(activity.timestamp)), user: \(activity.userId), id: \(Cell.ledgerTagValue(activity.id))"
+                            + (rule.map { ", rule: " + Cell.ledgerTagValue($0) } ?? ""))
                 for posting in LedgerPostings.of(activity, goal: goal, source: context.sourceKind) { output.line("    " + posting) }
                 output.line("")
             }

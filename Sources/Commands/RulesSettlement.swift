@@ -85,7 +85,7 @@ extension RulesCommands {
                     } else if progress.isSaved {
                         if week == last { lines.append("\(label): already saved") }
                         continue
-                    } else if let part = context.saver.nextPart(progress, goal: goal, now: context.now()) {
+                    } else if let part = context.saver.nextPart(progress, goal: goal, now: context.now(), rule: rule.name) {
                         move = Move(rule: rule, goal: goal, part: part, resend: false, roundUps: true)
                     } else {
                         if week == last { lines.append("\(label): nothing to save") }

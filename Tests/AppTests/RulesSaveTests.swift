@@ -220,6 +220,39 @@ import TestSupport
     }
 }
 
+extension RulesSaveTests {
+    /// `export --output ledger` tags each transfer a rule made `rule: NAME` (from the records), so
+    /// hledger answers "what did my coffee rule save": for every rule that moved, exactly its
+    /// figure, and nothing else is tagged.
+    @Test func theJournalTagsEachRulesTransfer() async throws {
+        // The transfers are dated by the test's clock, as the bank would date them the day they go.
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow, clock: { fixedNow })), sourceName: "demo")
+        let file = DemoRules.file(currency: .usd, calendar: Self.calendar, now: fixedNow)
+        let machine = Machine()
+        let (context, _) = machine.context(api)
+        try await RulesCommands.save(context, file: file, through: Self.last, dryRun: false, yes: true, confirm: { _ in nil })
+        let moved = try await RulesCommands.lines(context, file: file, week: Self.last).filter { $0.status == .saved }
+        #expect(moved.count >= 4, "\(moved.map(\.rule.name))")
+        var (ledger, out) = commandContext(api, format: .ledger, saver: RoundUpSaver(identity: .demo, record: machine.roundUps),
+                                           timeZone: Self.calendar.timeZone)
+        ledger.rules = machine.rules
+        _ = try await ActivityExport.run(ledger, kind: .export, since: nil, until: nil, goal: nil)
+        let journal = out.value
+        #expect(journal.components(separatedBy: ", rule: ").count - 1 == moved.count, "\(journal.prefix(1_200))")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID().uuidString).journal")
+        defer { try? FileManager.default.removeItem(at: path) }
+        try journal.write(to: path, atomically: true, encoding: .utf8)
+        for line in moved {
+            let tag = Cell.ledgerTagValue(line.rule.name)
+            #expect(journal.components(separatedBy: ", rule: \(tag)\n").count - 1 == 1, "\(line.rule.name)")
+            let result = try runProcess(URL(fileURLWithPath: try ExternalTool.hledger.require()),
+                                        ["-f", path.path, "balance", "--flat", "-O", "csv", "tag:rule=\(tag)", "assets:demo:savings"])
+            let figure = try #require(line.figure?.amount)
+            #expect(result.stdout.contains("\"\(Cell.decimal(figure)) USD\""), "\(line.rule.name): \(result.stdout) \(result.stderr)")
+        }
+    }
+}
+
 /// The packaged weekly timer runs `rules --save` (RULES.md, "Commands"): its command line is one
 /// the program takes.
 @Suite struct RulesTimerTests {

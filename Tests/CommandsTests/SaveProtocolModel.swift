@@ -283,6 +283,8 @@ final class ModelRecord: RoundUpRecord, @unchecked Sendable {
 
     func parts(week: String) -> [SavedRoundUp] { lock.withLock { parts.filter { $0.week == week } } }
 
+    func allParts() -> [SavedRoundUp] { stored }
+
     func keep(_ part: SavedRoundUp) throws {
         try life.step()
         lock.withLock {

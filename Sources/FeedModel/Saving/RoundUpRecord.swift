@@ -99,6 +99,8 @@ public protocol RoundUpRecord: Sendable {
     func keep(_ part: SavedRoundUp) throws
     /// Forgets a transfer the server refused (it moved nothing).
     func forget(key: UUID) throws
+    /// Every transfer kept, of every week (the journal's `rule:` tags).
+    func allParts() -> [SavedRoundUp]
 }
 
 /// The savings rules' record: their transfers as a round-up record keeps them (each rule's
@@ -128,6 +130,8 @@ public final class MemoryRoundUpRecord: RuleRecord {
     public func parts(week: String) -> [SavedRoundUp] {
         state.withLock { parts in parts.filter { $0.week == week } }
     }
+
+    public func allParts() -> [SavedRoundUp] { state.withLock { $0 } }
 
     public func keep(_ part: SavedRoundUp) throws {
         state.withLock { parts in
@@ -210,13 +214,14 @@ public struct RoundUpSaver: Sendable {
     }
 
     /// The transfer of the week's round-ups into `goal`, under the week's key: nil while the week
-    /// is under way, once anything of it is in the record, or when nothing rounds up.
-    public func nextPart(_ progress: Progress, goal: Goal, now: Date) -> SavedRoundUp? {
+    /// is under way, once anything of it is in the record, or when nothing rounds up. `rule`: the
+    /// savings rule that moves it (the round-up rule's name, for the journal's `rule:` tag).
+    public func nextPart(_ progress: Progress, goal: Goal, now: Date, rule: String? = nil) -> SavedRoundUp? {
         guard progress.isOver, progress.pending == nil, progress.saved.isEmpty, progress.currencyProblem == nil,
               progress.remainingTotal.minorUnits > 0, record.parts(week: progress.week.isoLabel).isEmpty else { return nil }
         return SavedRoundUp(key: identity.weekKey(progress.week, goal: goal), week: progress.week.isoLabel, goalId: goal.id,
                             goalName: goal.name, amount: progress.remainingTotal, payments: progress.remaining.map(\.id).sorted(),
-                            startedAt: now)
+                            startedAt: now, rule: rule)
     }
 
     /// How a transfer's attempt ended: the four things a save can say (docs/roundups.md, "After
