@@ -97,7 +97,7 @@ final class RulesScreen: TabScreen, ListScreen {
             ], verb: "delete", yes: [.writeRules(file)]))
         case .add, .edit:
             if let readOnly = rules.readOnlyFile { return .notice("Not changed: \(readOnly).") }
-            if rules.status != .loaded { return .notice("The rules are still loading.") }
+            if rules.status == .loading || rules.status == .idle { return .hold("Waiting for the rules… (Esc cancels)") }
             var editing: Rule?
             if Action(action) == .edit {
                 guard let line = selectedRow(data) else { return .consumed }
@@ -129,7 +129,9 @@ final class RulesScreen: TabScreen, ListScreen {
         guard rules.week <= rules.lastWeekOver else {
             return .notice("The week is under way: rules settle a week once it is over. [ shows last week.")
         }
-        if rules.status != .loaded { return .notice("The week's rules are still loading: s again once they show.") }
+        // The week is still on its way: `s` and the keys typed after it wait for it (as Round-ups' `s`).
+        if rules.status == .loading || rules.status == .idle { return .hold("Waiting for the week's rules… (Esc cancels)") }
+        if let failure = rules.status.failureMessage { return .notice("Not saved: \(failure)") }
         let due = rules.lines.filter { $0.status == .due }
         guard !due.isEmpty else { return .notice("Nothing is due in the week of \(RoundUpsScreen.weekLabel(rules.week)).") }
         var lines: [[Span]] = [[Span("Move, once each, in the week of \(RoundUpsScreen.weekLabel(rules.week)):")]]

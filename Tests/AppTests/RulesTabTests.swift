@@ -20,7 +20,7 @@ struct RulesTabSetup {
     let book: CommandRulesBook
     let file: RulesFile
 
-    init(api: any SavingsAPI = DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), file: RulesFile? = nil) {
+    init(api: any SavingsAPI = DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), file: RulesFile? = nil, noMoneyMoves: String? = nil) {
         self.api = api
         let calendar = Week.calendar(in: TimeZone(identifier: "UTC")!)
         let file = file ?? DemoRules.file(currency: .usd, calendar: calendar, now: fixedNow)
@@ -28,6 +28,7 @@ struct RulesTabSetup {
         var context = CommandContext(api: api, sourceKind: "demo", currency: .usd, format: .table, output: OutputSink { _ in },
                                      calendar: calendar, now: { fixedNow }, saver: saver)
         context.rules = ruleRecord
+        context.noMoneyMoves = noMoneyMoves
         let written = self.written
         book = CommandRulesBook(context: context, file: file, writer: { file in written.withLock { $0.append(file) } })
     }
@@ -164,6 +165,16 @@ struct RulesTabSetup {
         #expect(lines.contains { $0.contains("✗ rules.toml: rule “round-ups”: step:") }, "\(lines.joined(separator: "\n"))")
         await app.press(.escape)
         #expect(app.core.overlays.isEmpty && setup.written.withLock { $0.isEmpty })
+    }
+
+    /// A source that cannot move money (Up, SimpleFIN): the same figures as "would save".
+    @Test func aReadOnlySourceSaysWhatTheRulesWouldSave() async throws {
+        let setup = RulesTabSetup(noMoneyMoves: "Up moves its round-ups itself")
+        let app = setup.app()
+        _ = await app.start()
+        let lines = await app.press(.char("6"), .char("["))
+        #expect(lines.contains { $0.contains("coffee") && $0.contains("would save $2.00") }, "\(lines.joined(separator: "\n"))")
+        #expect(!lines.contains { $0.contains("due $") })
     }
 
     /// A rules file that does not read: the tab says the one line, and there are no rules.
