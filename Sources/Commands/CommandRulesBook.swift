@@ -68,6 +68,10 @@ public final class CommandRulesBook: RulesBook, Sendable {
         }
     }
 
+    public func transfers() async -> [SavedRoundUp] {
+        context.saver.record.allParts() + (context.rules?.allParts() ?? [])
+    }
+
     public func write(_ file: RulesFile) async throws {
         guard let writer else { throw RulesFile.Problem(readOnlyFile ?? "the rules cannot be written here") }
         try writer(file)

@@ -134,7 +134,7 @@ final class GoalDetailScreen: ListScreen {
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
         var list = self.list
-        Self.render(state: self, entries: entries(data), list: &list, store: data.goals, users: data.users, format: data.format, colors: data.colors,
+        Self.render(state: self, entries: entries(data), ruleTransfers: data.rules?.transfers ?? [], list: &list, store: data.goals, users: data.users, format: data.format, colors: data.colors,
                     images: data.images, calendar: Week.calendar(in: data.timeZone), keys: data.keys,
                     into: &buffer, area: area)
         let failure = data.goals.goal(id: goalId) != nil && entries(data).isEmpty ? data.goals.feed(for: goalId).status.failureMessage : nil
@@ -169,7 +169,7 @@ final class GoalDetailScreen: ListScreen {
     static let headerHeight = 5
 
     @MainActor
-    static func render(state: GoalDetailScreen, entries: [FeedEntry], list: inout ListState, store: any GoalsReading, users: any UsersReading, format: DisplayFormat,
+    static func render(state: GoalDetailScreen, entries: [FeedEntry], ruleTransfers: [SavedRoundUp] = [], list: inout ListState, store: any GoalsReading, users: any UsersReading, format: DisplayFormat,
                        colors: Bool, images: (any PicturesReading)? = nil, calendar: Calendar = Week.calendar(in: .current), keys: KeyLabels = .defaults,
                        into buffer: inout CellBuffer, area: Rect) {
         guard let goal = store.goal(id: state.goalId) else {
@@ -213,9 +213,11 @@ final class GoalDetailScreen: ListScreen {
             buffer.write(message.0, x: body.x + 1, y: body.y, maxWidth: body.width - 2, style: message.1)
             return
         }
+        // What a savings rule of the user's moved, named from the records (a bank says no rule).
+        let labels = ruleTransfers.isEmpty ? [:] : RuleMoves.labels(goal: goal.id, items: feed.entries.map(\.item), transfers: ruleTransfers)
         state.model.view.draw(into: &buffer, rect: body, count: entries.count, state: &list) { buffer, index, row, _ in
             drawEntry(entries[index], users: users, format: format, filter: state.filter, holder: PeopleRoster.holder(of: store.goals),
-                      into: &buffer, row: row)
+                      ruleLabel: labels[entries[index].item.id], into: &buffer, row: row)
         }
     }
 
@@ -271,7 +273,7 @@ final class GoalDetailScreen: ListScreen {
 
     @MainActor
     static func drawEntry(_ entry: FeedEntry, users: any UsersReading, format: DisplayFormat, filter: String = "", holder: Int? = nil,
-                          into buffer: inout CellBuffer, row: Rect) {
+                          ruleLabel: String? = nil, into buffer: inout CellBuffer, row: Rect) {
         let item = entry.item
         let date = format.shortDate(item.timestamp)
         let who = users.who(for: item.userId, in: item.message, holder: holder)
@@ -285,7 +287,7 @@ final class GoalDetailScreen: ListScreen {
         var columns: [Span] = []
         if row.width >= 90 {
             // One column short of its width, so the label never touches the scrollbar.
-            columns.append(Span("  " + TextWidth.pad(TextWidth.truncate(entry.rule?.kind.label ?? "", to: 15), to: 16),
+            columns.append(Span("  " + TextWidth.pad(TextWidth.truncate(ruleLabel ?? entry.rule?.kind.label ?? "", to: 15), to: 16),
                                 Style(fg: .role(.muted))))
         }
         DisplayFormat.drawMessageRow(item.message, who: who, whoFrom: 60, amount: item.amount, amountWidth: 11, columns: columns,

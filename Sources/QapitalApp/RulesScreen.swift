@@ -48,6 +48,8 @@ final class RulesScreen: TabScreen, ListScreen {
         [line.rule.name, line.words, line.goalName, line.rule.kind.name].contains { $0.localizedCaseInsensitiveContains(filter) }
     }
 
+    func start(_ data: ScreenData) -> [Command] { data.rules == nil ? [] : [.loadRuleTransfers] }
+
     func appear(_ data: ScreenData) -> [Command] {
         guard !started, data.rules != nil else { return [] }
         started = true
@@ -347,6 +349,8 @@ final class RuleBacktestCard: Overlay {
 /// The Rules tab's own effects.
 extension Command {
     static let loadRules = Command("load-rules") { $0.stores.rules?.load() }
+    /// The records' transfers alone, for a goal's feed's labels.
+    static let loadRuleTransfers = Command("load-rule-transfers") { $0.stores.rules?.loadTransfers() }
     static let showPreviousRulesWeek = Command("show-previous-rules-week") { $0.stores.rules?.showPreviousWeek() }
     static let showNextRulesWeek = Command("show-next-rules-week") { $0.stores.rules?.showNextWeek() }
     /// Every due week up to `through`, once each (`rules --save --yes`).

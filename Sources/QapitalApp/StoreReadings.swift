@@ -60,6 +60,7 @@ import TermUI
     var status: LoadStatus { get }
     var lines: [RuleLine] { get }
     var lastWeek: [RuleLine] { get }
+    var transfers: [SavedRoundUp] { get }
     var isSaving: Bool { get }
     var report: RulesReport? { get }
     var saves: Int { get }

@@ -99,6 +99,31 @@ struct RulesTabSetup {
         #expect(api.calls.filter { if case .transfer = $0 { true } else { false } }.count == 6)
     }
 
+    /// A goal's feed names the rule that moved money into it, from the records ("coffee"), where
+    /// the source says no rule of the user's.
+    @Test func aGoalsFeedNamesTheRuleThatMovedIt() async throws {
+        // Transfers dated by the test's clock, as a bank dates them the day they go.
+        let setup = RulesTabSetup(api: DemoSavingsAPI(backend: DemoBackend(now: fixedNow, clock: { fixedNow })))
+        let app = setup.app(width: 120)
+        _ = await app.start()
+        await app.press(.char("6"), .char("["), .char("s"), .char("y"))
+        await app.press(.char("1"))
+        let vacation = try #require(app.core.goals.goals.firstIndex { $0.name == "Vacation" })
+        for _ in 0..<vacation { await app.press(.char("j")) }
+        let lines = await app.press(.enter)
+        #expect(lines.contains { $0.contains("coffee") && $0.contains("$2.00") }, "\(lines.joined(separator: "\n"))")
+    }
+
+    @Test func aTransfersLabelSaysHowManyPaymentsOfWhat() {
+        func part(_ cents: Int64, payments: Int, rule: String?) -> SavedRoundUp {
+            SavedRoundUp(key: UUID(), week: "2026-W47", goalId: "1", goalName: "Dog", amount: Money(minorUnits: cents, currency: .gbp),
+                         payments: (0..<payments).map { "p\($0)" }, startedAt: fixedNow, state: .saved, rule: rule)
+        }
+        #expect(RuleMoves.label(part(600, payments: 3, rule: "coffee")) == "coffee: 3 × £2.00")
+        #expect(RuleMoves.label(part(500, payments: 3, rule: "coffee")) == "coffee")
+        #expect(RuleMoves.label(part(500, payments: 1, rule: "every week")) == "every week")
+    }
+
     /// `p` pauses (the file written with the rule paused), `x` deletes after `y`; `b` shows twelve weeks.
     @Test func pauseDeleteAndBacktestChangeTheFileOrShowTheWeeks() async throws {
         let setup = RulesTabSetup()

@@ -17,6 +17,9 @@ public protocol RulesBook: Sendable {
     func backtest(_ file: RulesFile, rule: String, weeks: Int) async throws -> [RuleBacktestWeek]
     /// Writes the file (atomically, the last one kept as `.bak`); a problem is one line.
     func write(_ file: RulesFile) async throws
+    /// Every transfer the records keep (the rules' and the round-ups'): a goal's feed labels the
+    /// moves a rule made from them.
+    func transfers() async -> [SavedRoundUp]
     /// Why rules cannot be written here (the demo's rules are not the user's file), nil if they can.
     var readOnlyFile: String? { get }
 }

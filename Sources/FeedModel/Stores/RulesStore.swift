@@ -12,6 +12,8 @@ public final class RulesStore {
     public private(set) var lines: [RuleLine] = []
     /// Last week's lines, for the status column beside this week's figures.
     public private(set) var lastWeek: [RuleLine] = []
+    /// The transfers the records keep, for the labels of a goal's feed (read with each load).
+    public private(set) var transfers: [SavedRoundUp] = []
     public private(set) var isSaving = false
     /// What the last save said (nil until one ran).
     public private(set) var report: RulesReport?
@@ -54,6 +56,8 @@ public final class RulesStore {
         busy += 1
         Task { [weak self] in
             let file = await book.file()
+            let transfers = await book.transfers()
+            self?.keep(transfers)
             do {
                 let lines = try await book.lines(week: week)
                 let before = (try? await book.lines(week: week.previous)) ?? []
@@ -61,6 +65,21 @@ public final class RulesStore {
             } catch {
                 self?.finish(generation, file: file, result: .failure(BookProblem(message: Self.words(error))))
             }
+        }
+    }
+
+    private func keep(_ transfers: [SavedRoundUp]) { self.transfers = transfers }
+
+    /// Only the records' transfers (read from disk, no request): at start, so a goal's feed labels
+    /// a rule's moves before the Rules tab is opened.
+    public func loadTransfers() {
+        busy += 1
+        let book = self.book
+        Task { [weak self] in
+            let transfers = await book.transfers()
+            self?.keep(transfers)
+            self?.busy -= 1
+            self?.events.send(.rules)
         }
     }
 
