@@ -159,16 +159,7 @@ public enum Cell {
     }
 
     /// A plain decimal with every minor digit: `-4.35`, `1250.00`, `400`.
-    public static func decimal(_ money: Money) -> String {
-        let per = UInt64(money.currency.minorPerUnit)
-        let magnitude = money.minorUnits.magnitude
-        var text = (money.minorUnits < 0 ? "-" : "") + String(magnitude / per)
-        if money.currency.minorDigits > 0 {
-            let fraction = String(magnitude % per)
-            text += "." + String(repeating: "0", count: money.currency.minorDigits - fraction.count) + fraction
-        }
-        return text
-    }
+    public static func decimal(_ money: Money) -> String { money.plainDecimal }
 
     /// An account name part: no `:` (the separator), no two spaces or a tab (which end the name),
     /// no `;` `#` `(` `)` `[` `]` that a journal reads otherwise; never empty.

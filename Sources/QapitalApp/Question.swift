@@ -5,15 +5,7 @@ import TermUI
 /// Rules tab's save and delete. y or Enter runs them and closes; n, Esc or q closes, nothing run.
 @MainActor
 final class Question: Overlay {
-    enum Action: Sendable { case yes, no }
-
-    nonisolated static let keyMap: KeyMap<Action> = {
-        var map = KeyMap<Action>()
-        let section = "Rules' questions (s, x)"
-        map.bind([.enter, .char("y")], to: .yes, help: "yes", section: section)
-        map.bind([.escape, .char("n"), .char("q"), .backspace], to: .no, help: "no, close it", section: section)
-        return map
-    }()
+    nonisolated static let keyMap = YesOrNo.keyMap(section: "Rules' questions (s, x)")
     nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
 
     let title: String
@@ -40,5 +32,17 @@ final class Question: Overlay {
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
         let footer = [Span("Enter or y: \(verb)    Esc or n: cancel", Style(fg: .role(.muted)))]
         Modal(title: title, lines: lines + [[], footer]).draw(into: &buffer, in: area)
+    }
+}
+
+/// The answer keys of every yes-or-no question (`Question`, `SaveConfirmation`): y or Enter, n, Esc, q.
+enum YesOrNo: Sendable {
+    case yes, no
+
+    static func keyMap(section: String) -> KeyMap<YesOrNo> {
+        var map = KeyMap<YesOrNo>()
+        map.bind([.enter, .char("y")], to: .yes, help: "yes", section: section)
+        map.bind([.escape, .char("n"), .char("q"), .backspace], to: .no, help: "no, close it", section: section)
+        return map
     }
 }

@@ -16,15 +16,7 @@ struct SaveOffer {
 /// "Move $1.58 of round-ups … into Dog?": yes runs the offer's command, no closes.
 @MainActor
 final class SaveConfirmation: Overlay {
-    enum Action: Sendable { case yes, no }
-
-    nonisolated static let keyMap: KeyMap<Action> = {
-        var map = KeyMap<Action>()
-        let section = "Confirmation"
-        map.bind([.enter, .char("y")], to: .yes, help: "yes", section: section)
-        map.bind([.escape, .char("n"), .char("q"), .backspace], to: .no, help: "no, close it", section: section)
-        return map
-    }()
+    nonisolated static let keyMap = YesOrNo.keyMap(section: "Confirmation")
     nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
 
     let offer: SaveOffer

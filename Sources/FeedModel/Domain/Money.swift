@@ -138,3 +138,18 @@ public struct Money: Hashable, Sendable, Comparable, CustomStringConvertible {
         return grouped + "." + String(repeating: "0", count: currency.minorDigits - fraction.count) + fraction
     }
 }
+
+extension Money {
+    /// A plain decimal with every minor digit, no symbol or grouping: `-4.35`, `1250.00`, `400`
+    /// (the journal's and CSV's amounts, and the rules file's as the app writes it).
+    public var plainDecimal: String {
+        let per = UInt64(currency.minorPerUnit)
+        let magnitude = minorUnits.magnitude
+        var text = (minorUnits < 0 ? "-" : "") + String(magnitude / per)
+        if currency.minorDigits > 0 {
+            let fraction = String(magnitude % per)
+            text += "." + String(repeating: "0", count: currency.minorDigits - fraction.count) + fraction
+        }
+        return text
+    }
+}

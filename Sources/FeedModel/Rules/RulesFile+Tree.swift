@@ -41,16 +41,7 @@ extension RulesFile {
     }
 
     /// "2.00", "300", "-1.50": the plain decimal the reader takes.
-    static func amount(_ money: Money) -> Value {
-        let per = UInt64(money.currency.minorPerUnit)
-        let magnitude = money.minorUnits.magnitude
-        var text = (money.minorUnits < 0 ? "-" : "") + String(magnitude / per)
-        if money.currency.minorDigits > 0 {
-            let fraction = String(magnitude % per)
-            text += "." + String(repeating: "0", count: money.currency.minorDigits - fraction.count) + fraction
-        }
-        return .string(text)
-    }
+    static func amount(_ money: Money) -> Value { .string(money.plainDecimal) }
 
     static func day(_ date: Date, _ calendar: Calendar) -> Value {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
