@@ -241,11 +241,14 @@ final class RulesScreen: TabScreen, ListScreen {
 
     private static func drawHeading(_ rules: any RulesReading, into buffer: inout CellBuffer, row: Rect) {
         let muted = Style(fg: .role(.muted))
-        let keys = rules.canShowNextWeek ? "← [ previous · next ] →" : "← [ previous"
-        let keysX = buffer.writeRightAligned(keys, maxX: row.maxX - 1, y: row.y, style: muted)
         let when = rules.isCurrentWeek ? " · this week" : rules.week == rules.lastWeekOver ? " · last week" : ""
-        buffer.write("Week of " + RoundUpsScreen.weekLabel(rules.week) + when, x: row.x + 1, y: row.y, maxWidth: max(0, keysX - row.x - 2),
-                     style: Style(fg: .role(.title), attributes: .bold))
+        let heading = "Week of " + RoundUpsScreen.weekLabel(rules.week) + when
+        // The week keeps its room first: the keys shrink, then go (as on Round-ups).
+        let forms = rules.canShowNextWeek ? ["← [ previous · next ] →", "[ ]", ""] : ["← [ previous", "[", ""]
+        let room = row.width - 3 - TextWidth.of(heading)
+        let keys = forms.first { TextWidth.of($0) <= room } ?? ""
+        let keysX = keys.isEmpty ? row.maxX : buffer.writeRightAligned(keys, maxX: row.maxX - 1, y: row.y, style: muted)
+        buffer.write(heading, x: row.x + 1, y: row.y, maxWidth: max(0, keysX - row.x - 2), style: Style(fg: .role(.title), attributes: .bold))
     }
 
     private static func drawTitles(_ columns: Columns, into buffer: inout CellBuffer, row: Rect) {
