@@ -172,7 +172,8 @@ extension RulesCommands {
             }
             let saver = move.roundUps ? context.saver : ruleSaver
             let outcome = await TransferAttempt.$unattended.withValue(true) {
-                await saver.send(move.part, api: context.api, before: move.roundUps && !move.resend ? move.goal : nil, now: context.now,
+                await saver.send(move.part, api: context.api, before: move.roundUps && !move.resend ? move.goal : nil,
+                                 kind: move.rule.kind.name, now: context.now,
                                  checking: { context.note(SaveWords.checking(move.part)) })
             }
             switch outcome {

@@ -122,12 +122,13 @@ public actor DemoBackend {
         return goal
     }
 
-    public func transfer(goalId: GoalID, transferId: UUID, amount: Money) throws(APIError) -> Goal {
-        try transfer(goalId: goalId, transferId: transferId, amount: amount, at: clock())
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money, savingsRuleId: Int? = nil) throws(APIError) -> Goal {
+        try transfer(goalId: goalId, transferId: transferId, amount: amount, at: clock(), savingsRuleId: savingsRuleId)
     }
 
     /// A transfer at `at` (the demo's saves of earlier runs are applied again at their times).
-    public func transfer(goalId: GoalID, transferId: UUID, amount: Money, at: Date) throws(APIError) -> Goal {
+    /// `savingsRuleId`: the rule that moved it, which its feed item carries (nil: the round-ups').
+    public func transfer(goalId: GoalID, transferId: UUID, amount: Money, at: Date, savingsRuleId: Int? = nil) throws(APIError) -> Goal {
         let label = "POST /savingsgoals/\(goalId)/transfers"
         guard let index = dataset.goals.firstIndex(where: { $0.id == goalId }), dataset.goals[index].status == .active else {
             throw APIError(kind: .notFound, request: label, message: "\(label): not found (HTTP 404)", status: 404)
@@ -147,9 +148,10 @@ public actor DemoBackend {
         }
         appliedTransfers[transferId] = (goalId, amount)
         dataset.goals[index].balance.minorUnits = sum
-        let item = FeedItem(id: transferId.uuidString.lowercased(), timestamp: at,
-                            message: MarkupText(parsing: "<strong>You</strong> saved your round-ups."),
-                            amount: amount, userId: 1, savingsRuleId: 1)
+        let rule = dataset.rules.first { $0.id == savingsRuleId }
+        let said = rule?.kind == .guiltyPleasure ? "<strong>You</strong> saved a guilty pleasure." : "<strong>You</strong> saved your round-ups."
+        let item = FeedItem(id: transferId.uuidString.lowercased(), timestamp: at, message: MarkupText(parsing: said),
+                            amount: amount, userId: 1, savingsRuleId: rule?.id ?? 1)
         dataset.feeds[goalId, default: []].insert(item, at: 0)
         // The same saving in the account's activity (newest first), so the demo stays one ledger.
         let activity = Activity(id: item.id, message: DemoDataset.savedRoundUpsMessage(goalName: dataset.goals[index].name), amount: amount,

@@ -132,6 +132,8 @@ public struct DemoAPIHandler: ServeHandler {
     private struct TransferBody: Decodable {
         let transferId: String
         let amount: Decimal
+        /// The savings rule that moves it (`GET /savingsrules`), optional.
+        let savingsRuleId: Int?
     }
 
     private func createGoal(_ body: Data) async throws -> Goal {
@@ -153,7 +155,10 @@ public struct DemoAPIHandler: ServeHandler {
             throw Failure.badRequest("transferId: not a UUID: \"\(TextSanitizer.clean(String(fields.transferId.prefix(40))))\"")
         }
         let amount = try DemoAPIHandler.money(fields.amount, currency: await backend.currency, field: "amount")
-        return try await backend.transfer(goalId: goalId, transferId: transferId, amount: amount)
+        if let rule = fields.savingsRuleId, !(await backend.rules().contains { $0.id == rule }) {
+            throw Failure.badRequest("savingsRuleId: no such rule: \(rule)")
+        }
+        return try await backend.transfer(goalId: goalId, transferId: transferId, amount: amount, savingsRuleId: fields.savingsRuleId)
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {

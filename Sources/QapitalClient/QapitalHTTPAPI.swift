@@ -63,7 +63,13 @@ public struct QapitalHTTPAPI: SavingsAPI {
     }
 
     public func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal {
-        let body = #"{"transferId":"\#(transferId.uuidString)","amount":\#(amount.jsonNumberString)}"#
+        // A savings rule's transfer names the API's rule of its kind, so its feed item carries it
+        // (a failed look-up sends the transfer without it: the money matters more than the label).
+        var rule = ""
+        if let kind = attempt.serverKind, let found = try? await rules().first(where: { $0.kind == kind }) {
+            rule = #","savingsRuleId":\#(found.id)"#
+        }
+        let body = #"{"transferId":"\#(transferId.uuidString)","amount":\#(amount.jsonNumberString)\#(rule)}"#
         return try await send("POST", "/savingsgoals/\(goalId.pathComponent)/transfers", body: Data(body.utf8), as: Goal.self)
     }
 

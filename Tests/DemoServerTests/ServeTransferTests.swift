@@ -26,6 +26,27 @@ import TestSupport
         }
     }
 
+    /// A savings rule's transfer names the API's rule of its kind (`savingsRuleId`), and the goal's
+    /// feed item carries it (RULES.md: "serve accepts a transfer's savingsRuleId"); a transfer of
+    /// no rule of the API's kind, as before, is the round-ups'.
+    @Test func aRulesTransferIsFedWithItsSavingsRuleId() async throws {
+        let backend = DemoBackend(now: fixedNow)
+        try await withDemoServer(backend: backend) { _, api in
+            let amount = Money(minorUnits: 400, currency: .usd)
+            let coffee = UUID(), weekly = UUID()
+            _ = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: coffee, amount: amount,
+                                       attempt: .init(week: "2026-W47", resent: false, rule: "coffee", kind: "guilty-pleasure"))
+            _ = try await api.transfer(goalId: ServeTransferTests.goalId, transferId: weekly, amount: amount,
+                                       attempt: .init(week: "2026-W47", resent: false, rule: "weekly", kind: "set-and-forget"))
+            let feed = try await api.feed(goalId: ServeTransferTests.goalId)
+            let rules = try await api.rules()
+            let guilty = try #require(rules.first { $0.kind == .guiltyPleasure })
+            #expect(feed.first { $0.id == coffee.uuidString.lowercased() }?.savingsRuleId == guilty.id)
+            #expect(feed.first { $0.id == coffee.uuidString.lowercased() }?.message.plainText.contains("guilty pleasure") == true)
+            #expect(feed.first { $0.id == weekly.uuidString.lowercased() }?.savingsRuleId == rules.first { $0.kind == .roundup }?.id)
+        }
+    }
+
     @Test func tenConcurrentSendsOfOneTransferMoveMoneyOnce() async throws {
         let backend = DemoBackend(now: fixedNow)
         try await withDemoServer(backend: backend) { server, api in

@@ -11,12 +11,26 @@ public struct TransferAttempt: Sendable, Hashable {
     public let resent: Bool
     /// The savings rule whose period moves (its name); nil for the round-ups' week.
     public let rule: String?
+    /// The rule's kind as the rules file names it ("guilty-pleasure"), when a rule moves.
+    public let kind: String?
 
     /// `week`: the period's label, an ISO week ("2026-W47") or for a monthly rule a month ("2026-11").
-    public init(week: String, resent: Bool, rule: String? = nil) {
+    public init(week: String, resent: Bool, rule: String? = nil, kind: String? = nil) {
         self.week = week
         self.resent = resent
         self.rule = rule
+        self.kind = kind
+    }
+
+    /// The Qapital API's kind of savings rule for this transfer (its feed items carry the rule's
+    /// id): a round-up rule's or a guilty pleasure's; nil for the round-ups' week and for kinds
+    /// the API has no rule for.
+    public var serverKind: SavingsRule.Kind? {
+        switch kind {
+        case "roundup": .roundup
+        case "guilty-pleasure": .guiltyPleasure
+        default: nil
+        }
     }
 
     /// Where the period starts in `calendar`: its Monday, or its month's first day; nil for a

@@ -255,14 +255,14 @@ public struct RoundUpSaver: Sendable {
     /// `before` is the goal as it was read before sending: for a first send, an answer whose
     /// balance is the same says the server replayed the key (another run or machine had moved
     /// the money): `.savedElsewhere`, nothing moved now. A transfer sent again is its own.
-    public func send(_ part: SavedRoundUp, api: any SavingsAPI, before: Goal? = nil,
+    public func send(_ part: SavedRoundUp, api: any SavingsAPI, before: Goal? = nil, kind: String? = nil,
                      now: @Sendable () -> Date = { Date() }, checking: @Sendable () async -> Void = {}) async -> Outcome {
         // Sent before (its answer lost): a replayed answer is its own earlier attempt's.
         let resent = record.parts(week: part.week).contains { $0.key == part.key }
-        let first = await attempt(part, api: api, before: before, resent: resent, now: now)
+        let first = await attempt(part, api: api, before: before, resent: resent, kind: kind, now: now)
         guard case .unknown(let error, let mayHaveMoved) = first, mayHaveMoved else { return first }
         await checking()
-        switch await attempt(part, api: api, before: before, resent: true, now: now) {
+        switch await attempt(part, api: api, before: before, resent: true, kind: kind, now: now) {
         case .saved(let done, let goal, _): return .saved(done, goal, checked: true)
         case .unknown(let again, _):
             // The check's own failure says less than the lost answer: both are said.
@@ -284,7 +284,7 @@ public struct RoundUpSaver: Sendable {
     }
 
     /// One request of `part` and what its answer says.
-    private func attempt(_ part: SavedRoundUp, api: any SavingsAPI, before: Goal?, resent: Bool,
+    private func attempt(_ part: SavedRoundUp, api: any SavingsAPI, before: Goal?, resent: Bool, kind: String?,
                          now: @Sendable () -> Date) async -> Outcome {
         do {
             try record.keep(part)
@@ -295,7 +295,7 @@ public struct RoundUpSaver: Sendable {
         }
         do {
             let goal = try await api.transfer(goalId: part.goalId, transferId: part.key, amount: part.amount,
-                                              attempt: TransferAttempt(week: part.week, resent: resent, rule: part.rule))
+                                              attempt: TransferAttempt(week: part.week, resent: resent, rule: part.rule, kind: kind))
             var done = part
             // The same key, goal and amount answered as before: the payments moved, under this
             // key, but not now.
