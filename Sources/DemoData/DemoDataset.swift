@@ -214,15 +214,16 @@ public struct DemoDataset: Sendable {
                 } else if roll == 1 {
                     paid = Money(minorUnits: -cents, currency: euro)
                 }
+                let merchant = DemoDataset.merchants[Int(random.next() % UInt64(DemoDataset.merchants.count))]
                 transactions.append(Transaction(
                     id: "tx-\(day)-\(index)",
                     timestamp: moment(day: day, second: second),
                     amount: paid,
-                    counterparty: DemoDataset.merchants[Int(random.next() % UInt64(DemoDataset.merchants.count))]))
+                    counterparty: merchant, category: DemoDataset.categories[merchant]))
             }
             if day % 14 == 3 {
                 transactions.append(Transaction(id: "tx-\(day)-salary", timestamp: moment(day: day, second: 9 * 3600),
-                                                amount: amount(250_000), counterparty: "Salary"))
+                                                amount: amount(250_000), counterparty: "Salary", category: "income"))
             }
         }
         self.transactions = transactions
@@ -252,4 +253,9 @@ public struct DemoDataset: Sendable {
     static let places = ["Starbucks", "Espresso House", "7-Eleven", "Pressbyrån", "Bakery Nº5", "McDonald's", "Candy Shop"]
     static let merchants = ["Tesco", "Blue Bottle Coffee", "Uber", "Whole Foods", "Spotify", "Shell", "Apple Store",
                             "Pharmacy", "Book Depository", "Cinema City", "Ramen 一蘭", "Bakery Nº5"]
+    /// Each merchant's category, in the words most banks use (Monzo's, Starling's lower-cased).
+    static let categories = ["Tesco": "groceries", "Blue Bottle Coffee": "eating_out", "Uber": "transport",
+                             "Whole Foods": "groceries", "Spotify": "entertainment", "Shell": "transport",
+                             "Apple Store": "shopping", "Pharmacy": "personal_care", "Book Depository": "shopping",
+                             "Cinema City": "entertainment", "Ramen 一蘭": "eating_out", "Bakery Nº5": "eating_out"]
 }

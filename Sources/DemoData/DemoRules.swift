@@ -21,7 +21,7 @@ public enum DemoRules {
             Rule(name: "every week", kind: .setAndForget(amount: money(500), every: .week), goal: "A Rainy Day"),
             Rule(name: "every month", kind: .setAndForget(amount: money(5_000), every: .month), goal: "Emergency fund"),
             Rule(name: "52 weeks", kind: .fiftyTwoWeek(amount: money(100), start: monday, reverse: false), goal: "Tokyo trip 東京"),
-            Rule(name: "fewer rides", kind: .spendLess(target: money(10_000), match: ["Uber", "Shell"]), goal: "Concert tickets ⚡️"),
+            Rule(name: "fewer rides", kind: .spendLess(target: money(10_000), match: [], category: ["transport"]), goal: "Concert tickets ⚡️"),
             Rule(name: "pay day", kind: .payday(hundredthsOfAPercent: 1_000, match: ["Salary"], minimum: nil), goal: "Graduation"),
         ].map { rule in
             var dated = rule

@@ -85,10 +85,12 @@ final class RuleForm: Overlay {
         }
         let amount = currency.minorDigits > 0 ? "e.g. 2.00" : "e.g. 300"
         let words = "words, a comma between"
+        let category = "or the bank's categories, e.g. eating_out"
         var own: [Field]
         switch kindName {
         case "roundup": own = [text("step", "Step", "optional: whole \(currency.code), e.g. 1 or 5")]
-        case "guilty-pleasure": own = [text("amount", "Each", amount + " each matching payment"), text("match", "Match", words)]
+        case "guilty-pleasure": own = [text("amount", "Each", amount + " each matching payment"), text("match", "Match", words),
+                                       text("category", "Category", category)]
         case "set-and-forget":
             var every = typed["every"] ?? Field(key: "every", label: "Every", choices: ["week", "month"])
             every.hint = "← →"
@@ -97,7 +99,8 @@ final class RuleForm: Overlay {
             var reverse = typed["reverse"] ?? Field(key: "reverse", label: "Reverse", choices: ["no", "yes"])
             reverse.hint = "yes: week n saves (53 − n) ×"
             own = [text("amount", "Unit", amount + ": week n saves n ×"), text("start", "Start", "a Monday, YYYY-MM-DD"), reverse]
-        case "spend-less": own = [text("target", "Target", amount + " a week"), text("match", "Match", words)]
+        case "spend-less": own = [text("target", "Target", amount + " a week"), text("match", "Match", words),
+                                  text("category", "Category", category)]
         default: own = [text("percent", "Percent", "1 to 100, e.g. 10 or 12.5"), text("match", "Payer", words + " (or a minimum)"),
                         text("minimum", "Minimum", "optional: pay of at least this")]
         }
@@ -134,7 +137,10 @@ final class RuleForm: Overlay {
             let value = field.value
             switch field.key {
             case "reverse": if value == "yes" { tree["reverse"] = .bool(true) }
-            case "match": if !value.isEmpty { tree["match"] = .array(value.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 != .string("") }) }
+            case "match", "category":
+                if !value.isEmpty {
+                    tree[field.key] = .array(value.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) }.filter { $0 != .string("") })
+                }
             case "step", "percent": if !value.isEmpty { tree[field.key] = Int64(value).map(RulesFile.Value.integer) ?? .string(value) }
             default: if !value.isEmpty || ["name", "goal"].contains(field.key) { tree[field.key] = .string(value) }
             }

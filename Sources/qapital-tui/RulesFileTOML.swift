@@ -80,7 +80,7 @@ enum RulesFileTOML {
             out += ["", "[rules]"] + settings.keys.sorted().map { "\($0) = \(value(settings[$0]!))" }
         }
         if case .array(let rules)? = tree["rule"] {
-            let order = ["name", "kind", "goal", "amount", "target", "percent", "match", "minimum", "every", "start", "reverse", "step",
+            let order = ["name", "kind", "goal", "amount", "target", "percent", "match", "category", "minimum", "every", "start", "reverse", "step",
                          "since", "paused"]
             for case .table(let fields) in rules {
                 out += ["", "[[rule]]"]

@@ -52,6 +52,7 @@ import TestSupport
         goal = "Dog"
         target = "40.00"
         match = ["Chipotle"]
+        category = ["eating_out"]
 
         [[rule]]
         name = "pay"
@@ -78,7 +79,9 @@ import TestSupport
         #expect(file.rules[1].kind == .roundUp(step: 500))
         #expect(file.rules[2].kind == .setAndForget(amount: Self.usd(100_000), every: .month) && file.rules[2].paused)
         #expect(file.rules[3].kind == .fiftyTwoWeek(amount: Self.usd(100), start: day("2026-01-05"), reverse: true))
-        #expect(file.rules[4].kind == .spendLess(target: Self.usd(4_000), match: ["Chipotle"]))
+        #expect(file.rules[4].kind == .spendLess(target: Self.usd(4_000), match: ["Chipotle"], category: ["eating_out"]))
+        #expect(file.rules[4].words(currency: .usd, calendar: Self.calendar)
+                == "what is left of $40.00 a week after Chipotle or spending in eating_out")
         #expect(file.rules[5].kind == .payday(hundredthsOfAPercent: 1_250, match: ["ACME"], minimum: Self.usd(50_000)))
         #expect(file.rules[5].words(currency: .usd, calendar: Self.calendar) == "12.5% of pay from ACME and of any payment in of $500.00 or more")
         #expect(file.rules[0].words(currency: .usd, calendar: Self.calendar) == "$2.00 each card payment at Coffee or Starbucks")
@@ -98,7 +101,7 @@ import TestSupport
         ("[[rule]]\nname = \"a\"\nkind = \"guilty-pleasure\"\ngoal = \"Dog\"\namount = \"2.005\"\nmatch = [\"Pret\"]",
          "rules.toml: rule “a”: amount: at most 2 decimals (USD)"),
         ("[[rule]]\nname = \"a\"\nkind = \"guilty-pleasure\"\ngoal = \"Dog\"\namount = \"2\"",
-         "rules.toml: rule “a”: match: missing (the words a payment's counterparty contains)"),
+         "rules.toml: rule “a”: match: missing (the words a payment's counterparty contains; or give category)"),
         ("[[rule]]\nname = \"a\"\nkind = \"guilty-pleasure\"\ngoal = \"Dog\"\namount = \"2\"\nmatch = [\"Pret\"]\ncolour = \"red\"",
          "rules.toml: rule “a”: colour: not a field of a guilty-pleasure rule"),
         ("[[rule]]\nname = \"a\"\nkind = \"52-week\"\ngoal = \"Dog\"\namount = \"1\"\nstart = 2026-01-06",
@@ -111,8 +114,10 @@ import TestSupport
          "rules.toml: rule “a”: percent: wants a number from 1 to 100 with at most two decimals"),
         ("[[rule]]\nname = \"a\"\nkind = \"set-and-forget\"\ngoal = \"Dog\"\namount = \"5\"\nevery = \"day\"",
          "rules.toml: rule “a”: every: wants \"week\" or \"month\""),
-        ("[[rule]]\nname = \"a\"\nkind = \"spend-less\"\ngoal = \"Dog\"\ntarget = \"5\"\ncategory = [\"eating_out\"]",
-         "rules.toml: rule “a”: category: not read yet: no source gives the app a payment's category; use match"),
+        ("[[rule]]\nname = \"a\"\nkind = \"spend-less\"\ngoal = \"Dog\"\ntarget = \"5\"\ncategory = \"eating_out\"",
+         "rules.toml: rule “a”: category: wants a list of words"),
+        ("[[rule]]\nname = \"a\"\nkind = \"set-and-forget\"\ngoal = \"Dog\"\namount = \"5\"\ncategory = [\"eating_out\"]",
+         "rules.toml: rule “a”: category: not a field of a set-and-forget rule"),
         ("[rules]\nweekly-limit = \"-5\"", "rules.toml: weekly-limit: must be more than zero (USD)"),
         ("[rules]\nlimit = \"5\"", "rules.toml: rules.limit: unknown (the [rules] table has weekly-limit and keep-at-least)"),
         ("[goal]\nname = \"x\"", "rules.toml: goal: not a part of a rules file (it has [rules] and [[rule]])"),

@@ -10,15 +10,16 @@ import Testing
     /// Monday 16 November 2026 to Monday 23 November (2026-W47).
     static let week = Week(containing: Timestamp.parse("2026-11-18T12:00:00+00:00")!, calendar: london)
 
-    static func pay(_ id: String, _ minor: Int64, _ who: String, day: Int = 0, _ currency: Currency = .gbp, card: Bool = true) -> Transaction {
+    static func pay(_ id: String, _ minor: Int64, _ who: String, day: Int = 0, _ currency: Currency = .gbp, card: Bool = true,
+                    category: String? = nil) -> Transaction {
         Transaction(id: id, timestamp: week.start.addingTimeInterval(Double(day) * 86_400 + 3600), amount: Money(minorUnits: minor, currency: currency),
-                    counterparty: who, roundsUp: card)
+                    counterparty: who, roundsUp: card, category: category)
     }
 
     static let payments = [
-        pay("t1", -435, "PRET A MANGER", day: 0),
-        pay("t2", -250, "Costa Coffee", day: 1),
-        pay("t3", -1_000, "Tesco", day: 2),
+        pay("t1", -435, "PRET A MANGER", day: 0, category: "EATING_OUT"),
+        pay("t2", -250, "Costa Coffee", day: 1, category: "eating_out"),
+        pay("t3", -1_000, "Tesco", day: 2, category: "groceries"),
         pay("t4", -380, "Pret", day: 3, .eur),
         pay("t5", 250_000, "ACME Ltd payroll", day: 4),
         pay("t6", -199, "pret", day: 5, card: false),
@@ -43,6 +44,14 @@ import Testing
         // £2 each card payment at Pret or Costa: t1 and t2 (t4 is in euros, t6 not a card payment).
         let coffee = try #require(try figure(.guiltyPleasure(amount: Self.gbp(200), match: ["Pret", "costa"])))
         #expect(coffee.amount == Self.gbp(400) && coffee.counted == ["t2", "t1"] && coffee.leftOut == ["t4"])
+
+        // By the bank's category, whatever its case and joining: t1 (Starling's EATING_OUT) and t2.
+        let eatingOut = try #require(try figure(.guiltyPleasure(amount: Self.gbp(200), match: [], category: ["eating-out"])))
+        #expect(eatingOut.amount == Self.gbp(400) && eatingOut.counted == ["t2", "t1"])
+        // A payment named by its counterparty and its category is counted once: t1, t2 and Tesco's t3.
+        let either = try #require(try figure(.guiltyPleasure(amount: Self.gbp(100), match: ["pret", "Tesco"], category: ["eating_out"])))
+        #expect(either.amount == Self.gbp(300) && either.counted == ["t3", "t2", "t1"] && either.leftOut == ["t4"])
+        #expect(try figure(.spendLess(target: Self.gbp(2_000), match: [], category: ["groceries", "Eating Out"]))?.amount == Self.gbp(315))
 
         // Spend less than £10 on coffee: spent £6.85, so £3.15; over the target, nothing.
         #expect(try figure(.spendLess(target: Self.gbp(1_000), match: ["Pret", "Costa"]))?.amount == Self.gbp(315))
@@ -105,13 +114,16 @@ import Testing
     // MARK: properties against a plain reference
 
     static let names = ["Pret", "COSTA", "Tesco", "ACME Ltd", "costa coffee", "Mum"]
+    /// Categories as banks write them, and none.
+    static let categories: [String?] = [nil, "eating_out", "EATING_OUT", "groceries", "restaurants-and-cafes", "income"]
 
     /// A generated week's payments: amounts both ways in pounds and euros, some not card
     /// payments, some outside the week.
-    static func payment(_ index: Int, minor: Int, who: Int, kind: Int, day: Int, second: Int) -> Transaction {
+    static func payment(_ index: Int, minor: Int, who: Int, kind: Int, day: Int, second: Int, category: Int = 0) -> Transaction {
         let when = week.start.addingTimeInterval(Double(day) * 86_400 + Double(second))
         let amount = Money(minorUnits: Int64(minor), currency: kind == 0 ? .eur : .gbp)
-        return Transaction(id: "p\(index)", timestamp: when, amount: amount, counterparty: names[who], roundsUp: kind != 1)
+        return Transaction(id: "p\(index)", timestamp: when, amount: amount, counterparty: names[who], roundsUp: kind != 1,
+                           category: categories[category])
     }
 
     /// A generated week's payments: amounts both ways in pounds and euros, some not card
@@ -123,24 +135,35 @@ import Testing
                 defer { rest /= count }
                 return rest % count
             }
-            return payment(index, minor: take(40_001) - 20_000, who: take(names.count), kind: take(10), day: take(11) - 2, second: take(86_400))
+            return payment(index, minor: take(40_001) - 20_000, who: take(names.count), kind: take(10), day: take(11) - 2, second: take(86_400),
+                           category: take(categories.count))
         }
     }
 
     @Test func everyWeeksFiguresMatchAPlainReference() async {
-        await propertyCheck(count: 200, input: Self.generatedPayments, Gen.int(in: 1...500), Gen.int(in: 0...3)) { payments, unit, pick in
+        await propertyCheck(count: 200, input: Self.generatedPayments, Gen.int(in: 1...500), Gen.int(in: 0...3), Gen.int(in: 0...2)) {
+            payments, unit, pick, pickCategory in
             let match = [["Pret"], ["costa"], ["Pret", "Costa"], []][pick]
+            let category = [[], ["Eating Out"], ["groceries", "restaurants_and_cafes"]][pickCategory]
             let inWeek = payments.filter { $0.timestamp >= Self.week.start && $0.timestamp < Self.week.end }
+            func words(_ text: String) -> [String] {
+                text.lowercased().split { !$0.isLetter }.map(String.init)
+            }
+            /// Payday's payer is matched by name only.
             func matches(_ payment: Transaction) -> Bool {
                 match.contains { payment.counterparty.lowercased().contains($0.lowercased()) }
             }
+            func matchesOrInCategory(_ payment: Transaction) -> Bool {
+                matches(payment) || category.contains { named in payment.category.map(words) == words(named) }
+            }
             var cardMatches: [Transaction] = []
             var cardLeftOut: [Transaction] = []
-            for payment in inWeek where payment.amount.minorUnits < 0 && payment.roundsUp && matches(payment) {
+            for payment in inWeek where payment.amount.minorUnits < 0 && payment.roundsUp && matchesOrInCategory(payment) {
                 if payment.amount.currency == .gbp { cardMatches.append(payment) } else { cardLeftOut.append(payment) }
             }
 
-            let guilty = try! #require(try! figure(.guiltyPleasure(amount: Self.gbp(Int64(unit)), match: match), Self.week, payments))
+            let guilty = try! #require(try! figure(.guiltyPleasure(amount: Self.gbp(Int64(unit)), match: match, category: category),
+                                                   Self.week, payments))
             #expect(guilty.amount.minorUnits == Int64(unit * cardMatches.count))
             #expect(Set(guilty.counted) == Set(cardMatches.map(\.id)) && guilty.counted.count == cardMatches.count)
             #expect(Set(guilty.leftOut) == Set(cardLeftOut.map(\.id)) && guilty.leftOut.count == cardLeftOut.count)
@@ -148,7 +171,7 @@ import Testing
             var spent: Int64 = 0
             for payment in cardMatches { spent += -payment.amount.minorUnits }
             let target = Int64(unit) * 20
-            let less = try! #require(try! figure(.spendLess(target: Self.gbp(target), match: match), Self.week, payments))
+            let less = try! #require(try! figure(.spendLess(target: Self.gbp(target), match: match, category: category), Self.week, payments))
             #expect(less.amount.minorUnits == (target > spent ? target - spent : 0))
 
             var roundUps: Int64 = 0

@@ -111,7 +111,8 @@ public enum MonzoMapping {
     public static func transaction(_ transaction: Monzo.Transaction) throws(MalformedPayload) -> FeedModel.Transaction {
         FeedModel.Transaction(id: transaction.id, timestamp: transaction.created,
                               amount: try money(transaction.amount, transaction.currency, "amount"),
-                              counterparty: counterparty(transaction), roundsUp: MonzoRoundUp.roundsUp(transaction))
+                              counterparty: counterparty(transaction), roundsUp: MonzoRoundUp.roundsUp(transaction),
+                              category: transaction.category)
     }
 
     /// A pot's feed item: money out of the account is money into the pot.

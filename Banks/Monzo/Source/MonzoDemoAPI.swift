@@ -447,7 +447,7 @@ public actor MonzoDemoAPI: ServeHandler {
             id: id, created: transaction.timestamp, amount: amount, currency: currency.code, localAmount: local?.0 ?? amount,
             localCurrency: local?.1 ?? currency.code, description: transaction.counterparty.uppercased(),
             merchant: out ? Monzo.Merchant(id: "merch_" + String(hash % 100_000), name: transaction.counterparty) : nil,
-            counterparty: out ? nil : Monzo.Counterparty(name: transaction.counterparty), category: out ? "shopping" : "income",
+            counterparty: out ? nil : Monzo.Counterparty(name: transaction.counterparty), category: transaction.category ?? (out ? "shopping" : "income"),
             scheme: out ? "mastercard" : "payport_faster_payments",
             settled: pending || declined ? "" : Timestamp.feedString(transaction.timestamp.addingTimeInterval(86_400)),
             declineReason: declined ? "INSUFFICIENT_FUNDS" : nil, isLoad: false, metadata: [:])

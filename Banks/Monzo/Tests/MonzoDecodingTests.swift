@@ -164,6 +164,7 @@ enum Fixture {
     func roundUpRule(id: String, expected: Int64?) throws {
         let transaction = try #require(try Fixture.transactions("monzo_transactions_kinds").first { $0.id == id })
         let mapped = try MonzoMapping.transaction(transaction)
+        #expect(mapped.category == (id == "tx_card" ? "eating_out" : nil), "\(id)")
         let summary = RoundUp.Summary(transactions: [mapped], accountCurrency: .gbp)
         #expect(summary.lines.first?.roundUp.minorUnits == expected, "\(id)")
     }

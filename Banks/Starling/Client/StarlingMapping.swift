@@ -88,7 +88,8 @@ public enum StarlingMapping {
     public static func transaction(_ item: Starling.FeedItem) throws(MalformedPayload) -> Transaction {
         Transaction(id: item.feedItemUid, timestamp: item.transactionTime, amount: try signedAmount(item),
                     counterparty: counterparty(item),
-                    roundsUp: StarlingRoundUp.roundsUp(direction: item.direction, source: item.source, status: item.status))
+                    roundsUp: StarlingRoundUp.roundsUp(direction: item.direction, source: item.source, status: item.status),
+                    category: item.spendingCategory)
     }
 
     /// An item of a goal's own feed: money added to the goal (IN) or taken out of it (OUT).

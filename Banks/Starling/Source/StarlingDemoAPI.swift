@@ -334,7 +334,7 @@ public actor StarlingDemoAPI: ServeHandler {
                                  transactionTime: transaction.timestamp, source: out ? "MASTER_CARD" : "FASTER_PAYMENTS_IN",
                                  status: status, counterPartyType: out ? "MERCHANT" : "SENDER",
                                  counterPartyName: transaction.counterparty, reference: out ? nil : "SALARY",
-                                 spendingCategory: out ? "SHOPPING" : "INCOME")
+                                 spendingCategory: (transaction.category ?? (out ? "shopping" : "income")).uppercased())
     }
 
 

@@ -17,5 +17,9 @@ import Testing
         #expect(transfer.goalId == GoalID("5031325f-49b2-4c8c-b9cb-3f5cfa7f6d6e"))
         // A card payment names a merchant's uid, never a goal.
         #expect(activities.filter { $0.kind != .moveToGoal }.allSatisfy { $0.goalId == nil })
+        // Each payment keeps Starling's spendingCategory, for the rules' `category`.
+        let payments = try items.map { item throws(MalformedPayload) in try StarlingMapping.transaction(item) }
+        #expect(payments.map(\.category) == items.map(\.spendingCategory))
+        #expect(payments.contains { $0.category == "TRANSPORT" })
     }
 }

@@ -117,7 +117,8 @@ public enum UpMapping {
         if isHeld(attributes) { counterparty += " · held" }
         return FeedModel.Transaction(id: transaction.id, timestamp: attributes.createdAt,
                                      amount: try attributes.amount.money("attributes.amount"), counterparty: counterparty,
-                                     roundsUp: made != nil, bankRoundUp: made, boost: boost)
+                                     roundsUp: made != nil, bankRoundUp: made, boost: boost,
+                                     category: transaction.relationships?.category?.data?.id)
     }
 
     /// An item of a saver's own feed: money into the saver (from "Spending", a round-up) or out of it.

@@ -26,6 +26,9 @@ public actor UpDemoAPI: ServeHandler {
     public static let defaultPageSize = 10
     public static let defaultRateLimit = 1_000
     static let euroRate: (numerator: Int64, denominator: Int64) = (165, 100)   // 1 EUR = 1.65 AUD, fixed
+    /// The demo's categories as Up's category ids (`GET /categories`).
+    static let categories = ["eating_out": "restaurants-and-cafes", "groceries": "groceries", "transport": "taxis-and-share-cars",
+                             "entertainment": "tv-and-music", "shopping": "technology", "personal_care": "health-and-medical"]
 
     private let backend: DemoBackend
     private let token: String
@@ -276,6 +279,10 @@ public actor UpDemoAPI: ServeHandler {
                 }
             }
             let held = amount.isNegative && transaction.timestamp >= heldAfter
+            var relationships = Up.TransactionRelationships(account: spending, transferAccount: Up.ToOne(nil))
+            if let category = transaction.category.flatMap({ UpDemoAPI.categories[$0] }) {
+                relationships.category = Up.ToOne(Up.Identifier(type: "categories", id: category))
+            }
             return Up.TransactionResource(
                 id: DemoIDs.uid(transaction.id, prefix: "7c"),
                 attributes: .init(status: held ? "HELD" : "SETTLED", rawText: transaction.counterparty.uppercased(),
@@ -283,7 +290,7 @@ public actor UpDemoAPI: ServeHandler {
                                   foreignAmount: foreign, roundUp: roundUp, createdAt: transaction.timestamp,
                                   settledAt: held ? nil : transaction.timestamp,
                                   performingCustomer: Up.Customer(displayName: hash % 3 == 0 ? second : first)),
-                relationships: .init(account: spending, transferAccount: Up.ToOne(nil)))
+                relationships: relationships)
         }
         for goal in dataset.goals where goal.status == .active {
             for saving in dataset.feeds[goal.id] ?? [] where !saving.amount.isZero {

@@ -114,6 +114,8 @@ let aud = Currency.from(code: "AUD")!
         #expect(activity.message.plainText == "Spotify · held")
         let payment = try UpMapping.transaction(item)
         #expect(!payment.roundsUp && payment.bankRoundUp == nil)
+        // Up's category id is the payment's category, for the rules' `category`.
+        #expect(payment.category == "tv-and-music")
         #expect(RoundUp.Summary(transactions: [payment], accountCurrency: aud).lines.isEmpty)
     }
 

@@ -14,9 +14,13 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     public var bankRoundUp: Money?
     /// The part of `bankRoundUp` that was a boost (Up's boosted round-ups), positive; nil without one.
     public var boost: Money?
+    /// The bank's own category of the payment, as the bank writes it ("eating_out", Starling's
+    /// "EATING_OUT", Up's "restaurants-and-cafes"), cleaned; nil where the source gives none.
+    /// Rules compare it with `Rule.sameCategory`.
+    public var category: String?
 
     public init(id: String, timestamp: Date, amount: Money, counterparty: String, roundsUp: Bool = true,
-                bankRoundUp: Money? = nil, boost: Money? = nil) {
+                bankRoundUp: Money? = nil, boost: Money? = nil, category: String? = nil) {
         self.id = TextSanitizer.clean(id)
         self.timestamp = timestamp
         self.amount = amount
@@ -24,13 +28,14 @@ public struct Transaction: Identifiable, Hashable, Sendable {
         self.roundsUp = roundsUp
         self.bankRoundUp = bankRoundUp
         self.boost = boost
+        self.category = category.map(TextSanitizer.clean).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     public var isMoneyOut: Bool { amount.minorUnits < 0 }
 }
 
 extension Transaction: Codable {
-    enum CodingKeys: String, CodingKey { case id, timestamp, amount, currency, counterparty }
+    enum CodingKeys: String, CodingKey { case id, timestamp, amount, currency, counterparty, category }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -43,7 +48,9 @@ extension Transaction: Codable {
             id: try container.decode(String.self, forKey: .id),
             timestamp: try container.decode(Date.self, forKey: .timestamp),
             amount: try container.money(.amount, currency: currency),
-            counterparty: try container.decodeIfPresent(String.self, forKey: .counterparty) ?? ""
+            counterparty: try container.decodeIfPresent(String.self, forKey: .counterparty) ?? "",
+            // Ours, optional: a category that is not text is no category, not a lost payment.
+            category: (try? container.decodeIfPresent(String.self, forKey: .category)) ?? nil
         )
     }
 
@@ -54,6 +61,7 @@ extension Transaction: Codable {
         try container.encode(amount.decimalValue, forKey: .amount)
         try container.encode(amount.currency.code, forKey: .currency)
         try container.encode(counterparty, forKey: .counterparty)
+        try container.encodeIfPresent(category, forKey: .category)
     }
 }
 

@@ -30,14 +30,16 @@ public struct Rule: Hashable, Sendable {
         /// The week's round-ups, as the Round-ups tab computes them (`step` in minor units, nil:
         /// the currency's own step).
         case roundUp(step: Int64?)
-        /// `amount` for each card payment out whose counterparty contains one of `match`.
-        case guiltyPleasure(amount: Money, match: [String])
+        /// `amount` for each card payment out whose counterparty contains one of `match` or whose
+        /// bank category is one of `category`.
+        case guiltyPleasure(amount: Money, match: [String], category: [String] = [])
         /// `amount` every week, or in the week that holds each month's last day.
         case setAndForget(amount: Money, every: Every)
         /// Week n of a 52-week challenge from `start` saves n × `amount`; reversed, (53 − n) × `amount`.
         case fiftyTwoWeek(amount: Money, start: Date, reverse: Bool)
-        /// `target` less what the matching card payments came to, when that is above zero.
-        case spendLess(target: Money, match: [String])
+        /// `target` less what the matching card payments came to (as a guilty pleasure matches
+        /// them), when that is above zero.
+        case spendLess(target: Money, match: [String], category: [String] = [])
         /// `percent` (in hundredths of a percent: 1,000 is 10%) of each payment in from a payer
         /// that matches, or of at least `minimum`, each rounded down to the minor unit.
         case payday(hundredthsOfAPercent: Int64, match: [String], minimum: Money?)
@@ -55,6 +57,17 @@ public struct Rule: Hashable, Sendable {
         }
 
         public static let names = ["roundup", "guilty-pleasure", "set-and-forget", "52-week", "spend-less", "payday"]
+    }
+
+    /// Whether a payment's bank category is the category a file names: the same words whatever
+    /// the case and whether they are joined by `_`, `-` or spaces ("EATING_OUT", "eating-out").
+    public static func sameCategory(_ payment: String?, _ named: String) -> Bool {
+        guard let payment else { return false }
+        return categoryKey(payment) == categoryKey(named)
+    }
+
+    static func categoryKey(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: { $0 == "_" || $0 == "-" || $0 == " " }).joined(separator: "_")
     }
 
     public enum Every: String, Hashable, Sendable {

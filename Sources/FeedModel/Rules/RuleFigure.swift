@@ -40,8 +40,8 @@ extension Rule {
             let leftOut = summary.lines.filter { !summary.isSaveable($0) && !$0.roundUp.isZero }.map(\.id)
             return try checked(RuleFigure(rule: name, period: .week(week), amount: summary.saveable, counted: counted, leftOut: leftOut))
 
-        case .guiltyPleasure(let amount, let match):
-            let matching = inWeek.filter { Self.isCardPayment($0) && Self.matches($0.counterparty, match) }
+        case .guiltyPleasure(let amount, let match, let category):
+            let matching = inWeek.filter { Self.isCardPayment($0) && Self.matches($0, match, category) }
             let (counted, leftOut) = Self.split(matching, currency: currency)
             let total = Self.times(amount.minorUnits, Int64(counted.count))
             return try checked(RuleFigure(rule: name, period: .week(week), amount: Money(minorUnits: total ?? .max, currency: currency),
@@ -64,8 +64,8 @@ extension Rule {
             return try checked(RuleFigure(rule: name, period: .week(week), amount: Money(minorUnits: units ?? .max, currency: currency),
                                           counted: [], leftOut: []))
 
-        case .spendLess(let target, let match):
-            let matching = inWeek.filter { Self.isCardPayment($0) && Self.matches($0.counterparty, match) }
+        case .spendLess(let target, let match, let category):
+            let matching = inWeek.filter { Self.isCardPayment($0) && Self.matches($0, match, category) }
             let (counted, leftOut) = Self.split(matching, currency: currency)
             let spent = Money.sum(counted.map { Money.negate($0.amount.minorUnits) })
             let left = Money.add(target.minorUnits, Money.negate(spent))
@@ -99,6 +99,12 @@ extension Rule {
     /// A card payment: money out that the source says is a payment that can round up (Starling:
     /// settled or pending card payments; declined and reversed ones are never listed).
     static func isCardPayment(_ transaction: Transaction) -> Bool { transaction.isMoneyOut && transaction.roundsUp }
+
+    /// Whether the payment's counterparty contains one of `words` or its bank category is one of
+    /// `categories`.
+    static func matches(_ payment: Transaction, _ words: [String], _ categories: [String]) -> Bool {
+        matches(payment.counterparty, words) || categories.contains { sameCategory(payment.category, $0) }
+    }
 
     /// Whether `text` contains one of `words`, in any case; no words match nothing.
     static func matches(_ text: String, _ words: [String]) -> Bool {

@@ -8,15 +8,16 @@ extension Rule {
         case .roundUp(let step):
             let to = step.map { " to the next " + Money(minorUnits: $0, currency: currency).formatted } ?? ""
             return "each card payment rounded up" + to
-        case .guiltyPleasure(let amount, let match):
-            return "\(amount.formatted) each card payment at \(Self.or(match))"
+        case .guiltyPleasure(let amount, let match, let category):
+            return "\(amount.formatted) each card payment \(Self.payments(match, category))"
         case .setAndForget(let amount, let every):
             return "\(amount.formatted) each \(every.rawValue)"
         case .fiftyTwoWeek(let amount, let start, let reverse):
             let times = reverse ? "(53 − n)" : "n"
             return "52 weeks from \(Self.day(start, calendar: calendar)): week n saves \(times) × \(amount.formatted)"
-        case .spendLess(let target, let match):
-            return "what is left of \(target.formatted) a week after \(Self.or(match))"
+        case .spendLess(let target, let match, let category):
+            let spending = [Self.or(match), category.isEmpty ? "" : "spending in " + Self.or(category)].filter { !$0.isEmpty }
+            return "what is left of \(target.formatted) a week after " + spending.joined(separator: " or ")
         case .payday(let hundredths, let match, let minimum):
             let percent = Self.percent(hundredths)
             let from = match.isEmpty ? "" : "pay from \(Self.or(match))"
@@ -32,6 +33,12 @@ extension Rule {
         if fraction.count == 1 { fraction = "0" + fraction }
         while fraction.hasSuffix("0") { fraction.removeLast() }
         return "\(whole)" + (fraction.isEmpty ? "" : "." + fraction) + "%"
+    }
+
+    /// "at Pret or Costa", "in eating_out", "at Pret or in eating_out or groceries".
+    static func payments(_ match: [String], _ category: [String]) -> String {
+        [match.isEmpty ? "" : "at " + or(match), category.isEmpty ? "" : "in " + or(category)]
+            .filter { !$0.isEmpty }.joined(separator: " or ")
     }
 
     /// "Pret", "Pret or Costa", "Pret, Costa or Nero".

@@ -20,15 +20,19 @@ extension RulesFile {
         switch rule.kind {
         case .roundUp(let step):
             if let step { fields["step"] = .integer(step / max(1, currency.minorPerUnit)) }
-        case .guiltyPleasure(let amount, let match):
-            (fields["amount"], fields["match"]) = (Self.amount(amount), words(match))
+        case .guiltyPleasure(let amount, let match, let category):
+            fields["amount"] = Self.amount(amount)
+            if !match.isEmpty { fields["match"] = words(match) }
+            if !category.isEmpty { fields["category"] = words(category) }
         case .setAndForget(let amount, let every):
             (fields["amount"], fields["every"]) = (Self.amount(amount), .string(every.rawValue))
         case .fiftyTwoWeek(let amount, let start, let reverse):
             (fields["amount"], fields["start"]) = (Self.amount(amount), Self.day(start, calendar))
             if reverse { fields["reverse"] = .bool(true) }
-        case .spendLess(let target, let match):
-            (fields["target"], fields["match"]) = (Self.amount(target), words(match))
+        case .spendLess(let target, let match, let category):
+            fields["target"] = Self.amount(target)
+            if !match.isEmpty { fields["match"] = words(match) }
+            if !category.isEmpty { fields["category"] = words(category) }
         case .payday(let hundredths, let match, let minimum):
             let whole = hundredths / 100, fraction = hundredths % 100
             fields["percent"] = fraction == 0 ? .integer(whole) : .string("\(whole)." + (fraction < 10 ? "0" : "") + "\(fraction)")

@@ -119,15 +119,14 @@ public struct RulesFile: Hashable, Sendable {
                 }
                 return out
             }
-            /// The payments a guilty pleasure or a spend-less rule counts: `match`, required
-            /// (`category` is refused with why).
-            func paymentWords() throws(Problem) -> [String] {
-                if field("category") != nil {
-                    throw problem(name, "category", "not read yet: no source gives the app a payment's category; use match")
-                }
+            /// The payments a guilty pleasure or a spend-less rule counts: `match`, `category` or both.
+            func payments() throws(Problem) -> (match: [String], category: [String]) {
                 let match = try words("match")
-                guard !match.isEmpty else { throw problem(name, "match", "missing (the words a payment's counterparty contains)") }
-                return match
+                let category = try words("category")
+                guard !match.isEmpty || !category.isEmpty else {
+                    throw problem(name, "match", "missing (the words a payment's counterparty contains; or give category)")
+                }
+                return (match, category)
             }
 
             let kind: Rule.Kind
@@ -143,8 +142,8 @@ public struct RulesFile: Hashable, Sendable {
                 kind = .roundUp(step: step)
             case "guilty-pleasure":
                 let each = try amount(try required("amount", "what each payment saves"), name, "amount")
-                let match = try paymentWords()
-                kind = .guiltyPleasure(amount: each, match: match)
+                let payments = try payments()
+                kind = .guiltyPleasure(amount: each, match: payments.match, category: payments.category)
             case "set-and-forget":
                 let each = try amount(try required("amount", "what each week or month saves"), name, "amount")
                 var every = Rule.Every.week
@@ -167,8 +166,8 @@ public struct RulesFile: Hashable, Sendable {
                 kind = .fiftyTwoWeek(amount: unit, start: start, reverse: reverse)
             case "spend-less":
                 let target = try amount(try required("target", "what the week may come to"), name, "target")
-                let match = try paymentWords()
-                kind = .spendLess(target: target, match: match)
+                let payments = try payments()
+                kind = .spendLess(target: target, match: payments.match, category: payments.category)
             case "payday":
                 let percent = try hundredths(try required("percent", "1 to 100, at most two decimals"), name)
                 let match = try words("match")
