@@ -31,6 +31,19 @@ extension RulesCommands {
         return current
     }
 
+    /// Why a first send of `amount` is held: it would leave the account under the floor, or under
+    /// nothing; a floor with no balance to keep it above holds too. Nil: it fits.
+    static func holdReason(_ amount: Money, floor: Money?, _ context: CommandContext) async -> String? {
+        let said = try? await context.api.account()?.effectiveBalance
+        guard let balance = said ?? nil, balance.currency == context.currency else {
+            return floor.map { "the source gave no balance to keep \($0.formatted) above" }
+        }
+        let after = Money(minorUnits: Money.add(balance.minorUnits, Money.negate(amount.minorUnits)), currency: context.currency)
+        if let floor, after.minorUnits < floor.minorUnits { return "would leave \(after.formatted), under the \(floor.formatted) you keep" }
+        if after.minorUnits < 0 { return "the balance is only \(balance.formatted)" }
+        return nil
+    }
+
     public static func save(_ context: CommandContext, file: RulesFile, through last: Week, dryRun: Bool, yes: Bool,
                             confirm: RoundUpsCommands.Confirm) async throws {
         if let reason = context.noMoneyMoves { throw CommandFailure(.failed, reason) }
@@ -153,26 +166,20 @@ extension RulesCommands {
         var failures: [String] = []
         for move in moves {
             let label = "\(move.rule.name) \(move.part.week)"
-            // The floor: asked of the bank just before each move.
-            if !move.resend, let floor = file.keepAtLeast {
-                guard let balance = try? await context.api.account()?.effectiveBalance, balance.currency == context.currency else {
-                    held.append("\(label): held: the source gave no balance to keep \(floor.formatted) above")
+            // A first send: the floor and the balance, asked of the bank just before it, and the
+            // goal as it stands, to tell the bank's replay of a key another machine used. A resend
+            // is the transfer sent before, which may have moved already: it is never held.
+            var before: Goal?
+            if !move.resend {
+                if let reason = await holdReason(move.part.amount, floor: file.keepAtLeast, context) {
+                    held.append("\(label): held: " + reason)
                     continue
                 }
-                let after = Money.add(balance.minorUnits, Money.negate(move.part.amount.minorUnits))
-                if after < floor.minorUnits {
-                    held.append("\(label): held: would leave \(Money(minorUnits: after, currency: context.currency).formatted), "
-                                + "under the \(floor.formatted) you keep")
-                    continue
-                }
-            }
-            if let balance = await RoundUpStore.balanceTooLow(context.api, for: move.part.amount) {
-                failures.append("\(label): the balance is only \(balance.formatted); \(move.part.amount.formatted) was not sent")
-                continue
+                before = try? await context.api.goals().first { $0.id == move.goal.id }
             }
             let saver = move.roundUps ? context.saver : ruleSaver
             let outcome = await TransferAttempt.$unattended.withValue(true) {
-                await saver.send(move.part, api: context.api, before: move.roundUps && !move.resend ? move.goal : nil,
+                await saver.send(move.part, api: context.api, before: before,
                                  kind: move.rule.kind.name, now: context.now,
                                  checking: { context.note(SaveWords.checking(move.part)) })
             }

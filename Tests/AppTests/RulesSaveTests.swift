@@ -101,11 +101,22 @@ import TestSupport
         #expect(said.value.isEmpty, "\(said.value)")
         #expect(Self.moved(from: before, to: try await Self.balances(api)) == owed)
 
+        // Another machine (records of its own): every transfer is the bank's replay of its key,
+        // said as such, and nothing moves.
+        let (elsewhere, elsewhereSaid) = Machine().context(api)
+        try await RulesCommands.save(elsewhere, file: file, through: Self.last, dryRun: false, yes: true, confirm: { _ in nil })
+        let lines = elsewhereSaid.value.split(separator: "\n")
+        #expect(lines.count == 9 && lines.allSatisfy { $0.hasSuffix("already saved by another run or machine; nothing moved") },
+                "\(elsewhereSaid.value)")
+        #expect(Self.moved(from: before, to: try await Self.balances(api)) == owed)
+        let sentByBoth = api.calls.count { if case .transfer = $0 { true } else { false } }
+        #expect(sentByBoth == 2 * sent)
+
         // The round-up rule's week is the Round-ups tab's: `roundups --save` finds it saved.
         let (roundUps, roundUpsSaid) = machine.context(api)
         try await RoundUpsCommands.save(roundUps, week: Self.last, goal: "Dog", dryRun: false, yes: true, confirm: { _ in nil })
         #expect(roundUpsSaid.value.hasPrefix("already saved"), "\(roundUpsSaid.value)")
-        #expect(api.calls.count { if case .transfer = $0 { true } else { false } } == sent)
+        #expect(api.calls.count { if case .transfer = $0 { true } else { false } } == sentByBoth)
     }
 
     @Test func theWeeklyLimitHoldsWhatDoesNotFitAndALaterRunMovesIt() async throws {

@@ -69,3 +69,58 @@ import Testing
         #expect(violation?.contains("moved 2 times") == true, "\(violation ?? "no violation")")
     }
 }
+
+/// Issue 47: the rules' save protocol explored exhaustively (`RulesProtocolModel`): several rules
+/// in one week, two machines, crashes at every step, a lost request or answer of each transfer, a
+/// floor that changes between runs and a rule edited between runs. A larger bound with
+/// `QT_RULES_MODEL=MACHINES,DEPTH`.
+@Suite(.timeLimit(.minutes(5))) struct RulesProtocolModelTests {
+    @Test func everyRulesWeekMovesOnceUnderTheFloorOfItsRun() async {
+        var bounds = RulesProtocolModel.Bounds(machines: 2, depth: 3)
+        if let text = ProcessInfo.processInfo.environment["QT_RULES_MODEL"] {
+            let numbers = text.split(separator: ",").compactMap { Int($0) }
+            if numbers.count == 2, (1...4).contains(numbers[0]), (1...8).contains(numbers[1]) {
+                (bounds.machines, bounds.depth) = (numbers[0], numbers[1])
+            }
+            print("rules model: \(bounds.machines) machines, depth \(bounds.depth)")
+        }
+        let model = RulesProtocolModel(bounds: bounds)
+        let (states, violation) = await model.explore()
+        if ProcessInfo.processInfo.environment["QT_RULES_MODEL"] != nil { print("rules model: \(states) states, \(violation ?? "nothing broken")") }
+        #expect(violation == nil, "\(violation ?? "")")
+        #expect(states > 200, "only \(states) states")
+    }
+
+    /// The bound reaches what it is for: a floor that holds a rule, a lost answer sent again
+    /// after the edit, and a second machine that moves nothing more.
+    @Test func theBoundHoldsAFloorAnEditAndASecondMachine() async throws {
+        let model = RulesProtocolModel(bounds: .init(machines: 2, depth: 4))
+        func after(_ actions: [RulesProtocolModel.Action]) async throws -> RulesProtocolModel.State {
+            var state = model.initial
+            for action in actions {
+                guard case .success(let next) = await model.apply(action, to: state) else { throw CancellationError() }
+                state = next
+            }
+            return state
+        }
+        // Under a $7.00 floor only the round-ups fit ($10.00 − $1.45); then, lifted, the rest.
+        let held = try await after([.floor(700), .run(machine: 0, fault: .none)])
+        #expect(held.applied.map(\.rule) == ["round-ups"])
+        let lifted = try await after([.floor(700), .run(machine: 0, fault: .none), .floor(nil), .run(machine: 1, fault: .none)])
+        #expect(lifted.applied.map(\.rule) == ["round-ups", "coffee", "weekly"])
+        // Coffee's answer lost at $2.00, the rule edited to $3.00: the first machine's resend
+        // moves nothing more; the other machine's $3.00 under the same key is refused.
+        let edited = try await after([.run(machine: 0, fault: .lostAnswer(1)), .edit, .run(machine: 1, fault: .none),
+                                      .run(machine: 0, fault: .none)])
+        #expect(edited.applied.map(\.amount) == [145, 200, 500])
+        #expect(edited.ruleRecords[0].contains { $0.rule == "coffee" && $0.state == .saved }, "\(edited.ruleRecords)")
+    }
+
+    /// The model catches what it is for: a settler that ignores the floor crosses it.
+    @Test func theModelCatchesASettlerThatIgnoresTheFloor() async {
+        var model = RulesProtocolModel(bounds: .init(machines: 1, depth: 2))
+        model.ignoreFloor = true
+        let (_, violation) = await model.explore()
+        #expect(violation?.contains("under the") == true, "\(violation ?? "no violation")")
+    }
+}
