@@ -57,6 +57,11 @@ public actor DemoBackend {
 
     public func rules() -> [SavingsRule] { dataset.rules }
 
+    /// The demo's rule of `kind` (a savings rule's transfer names it, as a client of the API does).
+    public func ruleId(of kind: SavingsRule.Kind?) -> Int? {
+        kind.flatMap { kind in dataset.rules.first { $0.kind == kind }?.id }
+    }
+
     public func user(id: Int) throws(APIError) -> User {
         guard let user = dataset.users.first(where: { $0.id == id }) else {
             let label = "GET /users/\(id)"

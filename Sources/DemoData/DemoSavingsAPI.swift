@@ -65,7 +65,8 @@ public struct DemoSavingsAPI: SavingsAPI {
 
     public func transfer(goalId: GoalID, transferId: UUID, amount: Money, attempt: TransferAttempt) async throws -> Goal {
         try await pause()
-        return try await backend.transfer(goalId: goalId, transferId: transferId, amount: amount)
+        return try await backend.transfer(goalId: goalId, transferId: transferId, amount: amount,
+                                          savingsRuleId: await backend.ruleId(of: attempt.serverKind))
     }
 
     /// The demo's own `demo:/images/…` pictures, made in process; other URLs over HTTP(S).

@@ -11,6 +11,9 @@ public struct DemoSave: Codable, Hashable, Sendable {
     public let minorUnits: Int64
     public let currency: String
     public let at: Date
+    /// The demo's savings rule that moved it, which its feed item names (absent in files of
+    /// earlier versions, and for the round-ups' week).
+    public var savingsRuleId: Int?
 }
 
 /// A goal the user made on the demo, as kept in the data folder (its photo is not kept).
@@ -147,7 +150,7 @@ public final class KeptDemoAPI: SavingsAPI {
                     let amount = Money(minorUnits: save.minorUnits, currency: Currency.from(code: save.currency) ?? .usd)
                     // A save into a goal this run does not have is skipped.
                     _ = try? await backend.transfer(goalId: ids[save.goalId] ?? save.goalId, transferId: save.transferId,
-                                                    amount: amount, at: save.at)
+                                                    amount: amount, at: save.at, savingsRuleId: save.savingsRuleId)
                 }
                 return nil
             } catch {
@@ -211,11 +214,13 @@ public final class KeptDemoAPI: SavingsAPI {
         try await ready()
         let label = "POST /savingsgoals/\(goalId)/transfers"
         let at = Date()
+        let rule = await base.backend.ruleId(of: attempt.serverKind)
         do {
-            try file.keep(DemoSave(transferId: transferId, goalId: goalId, minorUnits: amount.minorUnits, currency: amount.currency.code, at: at))
+            try file.keep(DemoSave(transferId: transferId, goalId: goalId, minorUnits: amount.minorUnits, currency: amount.currency.code, at: at,
+                                   savingsRuleId: rule))
         } catch {
             throw APIError(kind: .rejected, request: label, message: "\(label): the demo's saves cannot be kept (\(error))", status: 400)
         }
-        return try await base.backend.transfer(goalId: goalId, transferId: transferId, amount: amount, at: at)
+        return try await base.backend.transfer(goalId: goalId, transferId: transferId, amount: amount, at: at, savingsRuleId: rule)
     }
 }

@@ -11,6 +11,8 @@ public struct QapitalHTTPAPI: SavingsAPI {
 
     public let transport: HTTPTransport
     public let decoder: PayloadDecoder
+    /// The API's rule of each kind, looked up once (`GET /savingsrules`) for the first rule's transfer.
+    private let ruleIds = Locked<[SavingsRule.Kind: Int]?>(nil)
 
     /// `timeout`: how long the server may stay silent; `deadline`: how long a request may take in all.
     public init(baseURL: URL, token: String? = nil, timeout: TimeInterval = 10, deadline: TimeInterval = 30,
@@ -66,8 +68,8 @@ public struct QapitalHTTPAPI: SavingsAPI {
         // A savings rule's transfer names the API's rule of its kind, so its feed item carries it
         // (a failed look-up sends the transfer without it: the money matters more than the label).
         var rule = ""
-        if let kind = attempt.serverKind, let found = try? await rules().first(where: { $0.kind == kind }) {
-            rule = #","savingsRuleId":\#(found.id)"#
+        if let kind = attempt.serverKind, let id = await ruleId(of: kind) {
+            rule = #","savingsRuleId":\#(id)"#
         }
         let body = #"{"transferId":"\#(transferId.uuidString)","amount":\#(amount.jsonNumberString)\#(rule)}"#
         return try await send("POST", "/savingsgoals/\(goalId.pathComponent)/transfers", body: Data(body.utf8), as: Goal.self)
@@ -75,6 +77,17 @@ public struct QapitalHTTPAPI: SavingsAPI {
 
     public func imageData(at url: URL) async throws -> Data {
         try await ImageFetch.data(at: url, log: transport.log)
+    }
+
+    /// The id of the API's first rule of `kind`; the rules are asked for once, and asked again
+    /// after a failed look-up.
+    private func ruleId(of kind: SavingsRule.Kind) async -> Int? {
+        if let known = ruleIds.withLock({ $0 }) { return known[kind] }
+        guard let rules = try? await rules() else { return nil }
+        var ids: [SavingsRule.Kind: Int] = [:]
+        for rule in rules where ids[rule.kind] == nil { ids[rule.kind] = rule.id }
+        ruleIds.withLock { $0 = ids }
+        return ids[kind]
     }
 
     // MARK: - Plumbing

@@ -62,5 +62,28 @@ extension BlockingTests {
             #expect(reset.status == 0, "\(reset.stderr)")
             #expect(!reset.stdout.contains("Temp"), "\(reset.stdout)")
         }
+
+        /// A guilty pleasure's transfer on the demo names the demo's rule of its kind, as a
+        /// client of the API does; the next run, which applies the kept saves again, still does.
+        @Test func aRulesSaveOnTheDemoKeepsItsRuleAcrossRuns() async throws {
+            let data = FileManager.default.temporaryDirectory.appendingPathComponent("demo-rule-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: data) }
+            let first = KeptDemoAPI(base: DemoSavingsAPI(backend: DemoBackend(now: Date())), file: DemoSavesFile(directory: data))
+            let goal = try #require(try await first.goals().first { $0.status == .active })
+            let coffee = UUID(), roundUps = UUID()
+            _ = try await first.transfer(goalId: goal.id, transferId: coffee, amount: Money(minorUnits: 400, currency: .usd),
+                                         attempt: .init(week: "2026-W47", resent: false, rule: "coffee", kind: "guilty-pleasure"))
+            _ = try await first.transfer(goalId: goal.id, transferId: roundUps, amount: Money(minorUnits: 123, currency: .usd),
+                                         attempt: .init(week: "2026-W47", resent: false))
+            let guilty = try #require(try await first.rules().first { $0.kind == .guiltyPleasure })
+            let next = KeptDemoAPI(base: DemoSavingsAPI(backend: DemoBackend(now: Date())), file: DemoSavesFile(directory: data))
+            for api in [first, next] {
+                let feed = try await api.feed(goalId: goal.id)
+                let saved = try #require(feed.first { $0.id == coffee.uuidString.lowercased() })
+                #expect(saved.savingsRuleId == guilty.id && saved.message.plainText.contains("guilty pleasure"), "\(saved)")
+                let rounded = try #require(feed.first { $0.id == roundUps.uuidString.lowercased() })
+                #expect(rounded.savingsRuleId != guilty.id && rounded.message.plainText.contains("round-ups"), "\(rounded)")
+            }
+        }
     }
 }
