@@ -3,7 +3,7 @@ import Foundation
 
 /// What screens work out from the stores, worked out once per change of what it comes from
 /// (the stores' `version`s), not once per key or frame: the People tab's everyone-and-their-sums
-/// over every loaded activity and feed. A memo: it answers what working it out again would, so
+/// over every loaded activity and feed, and a goal's feed's labels of what the rules moved. A memo: it answers what working it out again would, so
 /// reading it while drawing changes nothing a screen or store shows.
 @MainActor
 final class DerivedData {
@@ -15,7 +15,16 @@ final class DerivedData {
         let minute: Int
     }
 
+    private struct LabelsKey: Equatable {
+        let goal: GoalID
+        let goals: Int
+        let transfers: Int
+    }
+
     private var people: (key: PeopleKey, value: [Person])?
+    private var labels: (key: LabelsKey, value: [String: String])?
+    /// How many times a goal's rule labels were worked out (for tests).
+    private(set) var labelComputations = 0
     /// How many times the people were worked out (for tests).
     private(set) var peopleComputations = 0
 
@@ -28,6 +37,18 @@ final class DerivedData {
                                         currency: data.currency, now: now)
         people = (key, value)
         peopleComputations += 1
+        return value
+    }
+
+    /// What each of the goal's feed items was moved by, named from the rules' records
+    /// (`RuleMoves.labels`), by feed item id.
+    func ruleLabels(goal: GoalID, _ data: ScreenData) -> [String: String] {
+        guard let rules = data.rules, !rules.transfers.isEmpty else { return [:] }
+        let key = LabelsKey(goal: goal, goals: data.goals.version, transfers: rules.transfersVersion)
+        if let labels, labels.key == key { return labels.value }
+        let value = RuleMoves.labels(goal: goal, items: data.goals.feed(for: goal).entries.map(\.item), transfers: rules.transfers)
+        labels = (key, value)
+        labelComputations += 1
         return value
     }
 }

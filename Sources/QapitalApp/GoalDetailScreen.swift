@@ -134,7 +134,7 @@ final class GoalDetailScreen: ListScreen {
 
     func draw(into buffer: inout CellBuffer, area: Rect, _ data: ScreenData) -> Layout {
         var list = self.list
-        Self.render(state: self, entries: entries(data), ruleTransfers: data.rules?.transfers ?? [], list: &list, store: data.goals, users: data.users, format: data.format, colors: data.colors,
+        Self.render(state: self, entries: entries(data), ruleLabels: data.derived.ruleLabels(goal: goalId, data), list: &list, store: data.goals, users: data.users, format: data.format, colors: data.colors,
                     images: data.images, calendar: Week.calendar(in: data.timeZone), keys: data.keys,
                     into: &buffer, area: area)
         let failure = data.goals.goal(id: goalId) != nil && entries(data).isEmpty ? data.goals.feed(for: goalId).status.failureMessage : nil
@@ -169,7 +169,7 @@ final class GoalDetailScreen: ListScreen {
     static let headerHeight = 5
 
     @MainActor
-    static func render(state: GoalDetailScreen, entries: [FeedEntry], ruleTransfers: [SavedRoundUp] = [], list: inout ListState, store: any GoalsReading, users: any UsersReading, format: DisplayFormat,
+    static func render(state: GoalDetailScreen, entries: [FeedEntry], ruleLabels labels: [String: String] = [:], list: inout ListState, store: any GoalsReading, users: any UsersReading, format: DisplayFormat,
                        colors: Bool, images: (any PicturesReading)? = nil, calendar: Calendar = Week.calendar(in: .current), keys: KeyLabels = .defaults,
                        into buffer: inout CellBuffer, area: Rect) {
         guard let goal = store.goal(id: state.goalId) else {
@@ -214,7 +214,6 @@ final class GoalDetailScreen: ListScreen {
             return
         }
         // What a savings rule of the user's moved, named from the records (a bank says no rule).
-        let labels = ruleTransfers.isEmpty ? [:] : RuleMoves.labels(goal: goal.id, items: feed.entries.map(\.item), transfers: ruleTransfers)
         state.model.view.draw(into: &buffer, rect: body, count: entries.count, state: &list) { buffer, index, row, _ in
             drawEntry(entries[index], users: users, format: format, filter: state.filter, holder: PeopleRoster.holder(of: store.goals),
                       ruleLabel: labels[entries[index].item.id], into: &buffer, row: row)

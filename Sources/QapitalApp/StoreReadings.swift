@@ -61,6 +61,7 @@ import TermUI
     var lines: [RuleLine] { get }
     var lastWeek: [RuleLine] { get }
     var transfers: [SavedRoundUp] { get }
+    var transfersVersion: Int { get }
     var isSaving: Bool { get }
     var report: RulesReport? { get }
     var saves: Int { get }

@@ -112,6 +112,13 @@ struct RulesTabSetup {
         for _ in 0..<vacation { await app.press(.char("j")) }
         let lines = await app.press(.enter)
         #expect(lines.contains { $0.contains("coffee") && $0.contains("$2.00") }, "\(lines.joined(separator: "\n"))")
+        // The labels are worked out once per change of the feed or the records, not per key or frame.
+        let derived = app.core.screenData.derived
+        let settled = derived.labelComputations
+        #expect(settled >= 1)
+        for _ in 0..<5 { await app.press(.char("j")) }
+        await app.press(.char("k"), .char("G"), .char("g"))
+        #expect(derived.labelComputations == settled, "keys and frames worked the labels out again")
     }
 
     @Test func aTransfersLabelSaysHowManyPaymentsOfWhat() {

@@ -13,7 +13,9 @@ public final class RulesStore {
     /// Last week's lines, for the status column beside this week's figures.
     public private(set) var lastWeek: [RuleLine] = []
     /// The transfers the records keep, for the labels of a goal's feed (read with each load).
-    public private(set) var transfers: [SavedRoundUp] = []
+    public private(set) var transfers: [SavedRoundUp] = [] { didSet { transfersVersion &+= 1 } }
+    /// Changes with `transfers`: what the labels worked out from them are kept under.
+    public private(set) var transfersVersion = 0
     public private(set) var isSaving = false
     /// What the last save said (nil until one ran).
     public private(set) var report: RulesReport?
