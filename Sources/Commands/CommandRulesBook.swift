@@ -36,7 +36,7 @@ public final class CommandRulesBook: RulesBook, Sendable {
         return try await RulesCommands.lines(context, file: file, week: week).map { line in
             RuleLine(rule: line.rule, words: line.rule.words(currency: context.currency, calendar: context.calendar),
                      goalName: line.goal.name, amount: line.figure?.amount,
-                     status: RuleLine.Status(rawValue: line.status.rawValue) ?? .nothing, reason: line.reason,
+                     status: line.status, reason: line.reason,
                      counted: line.payments.map { "\($0.counterparty) · \($0.amount.formatted)" },
                      leftOut: line.figure?.leftOut.count ?? 0)
         }

@@ -5,9 +5,8 @@ import Foundation
 /// stands, from the same figures the settlement will move (RULES.md). Nothing here moves money.
 public enum RulesCommands {
     /// Where a rule stands for a week, as the JSON and the table say it.
-    public enum Status: String, Sendable {
-        case underWay = "under-way", due, saved, held, paused, readOnly = "read-only", nothing
-    }
+    /// Where a rule's week stands: the Rules tab's (`RuleLine`), one set of words for both.
+    public typealias Status = RuleLine.Status
 
     /// One rule's line for the week.
     public struct Line: Sendable {
@@ -185,13 +184,10 @@ public enum RulesCommands {
     /// The status column: "due", "✓ saved", "under way (due Mon 30 Nov)", "would save".
     static func words(_ line: Line) -> String {
         switch line.status {
-        case .underWay: "so far" + (line.reason.map { ", \($0)" } ?? "")
-        case .due: "due"
-        case .saved: "✓ saved"
-        case .held: "held" + (line.reason.map { ": \($0)" } ?? "")
-        case .paused: "paused"
-        case .readOnly: "would save"
-        case .nothing: line.reason ?? "nothing"
+        case .underWay: line.status.word + (line.reason.map { ", \($0)" } ?? "")
+        case .held: line.status.word + (line.reason.map { ": \($0)" } ?? "")
+        case .nothing: line.reason ?? line.status.word
+        default: line.status.word
         }
     }
 

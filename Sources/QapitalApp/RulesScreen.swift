@@ -179,13 +179,9 @@ final class RulesScreen: TabScreen, ListScreen {
     static func statusWords(_ line: RuleLine) -> String {
         let amount = line.amount?.formatted ?? ""
         return switch line.status {
-        case .underWay: "so far " + amount
-        case .due: "due " + amount
-        case .saved: "✓ saved " + amount
-        case .held: "held"
-        case .paused: "paused"
-        case .readOnly: "would save " + amount
-        case .nothing: line.reason == nil && line.amount?.isZero == true ? "nothing" : "—"
+        case .underWay, .due, .saved, .readOnly: line.status.word + " " + amount
+        case .held, .paused: line.status.word
+        case .nothing: line.reason == nil && line.amount?.isZero == true ? line.status.word : "—"
         }
     }
 

@@ -42,6 +42,19 @@ public struct RuleLine: Hashable, Sendable {
 
     public enum Status: String, Hashable, Sendable {
         case underWay = "under-way", due, saved, held, paused, readOnly = "read-only", nothing
+
+        /// The status in words, as the tab and `rules` say it: "so far", "due", "✓ saved", …
+        public var word: String {
+            switch self {
+            case .underWay: "so far"
+            case .due: "due"
+            case .saved: "✓ saved"
+            case .held: "held"
+            case .paused: "paused"
+            case .readOnly: "would save"
+            case .nothing: "nothing"
+            }
+        }
     }
 
     public init(rule: Rule, words: String, goalName: String, amount: Money?, status: Status, reason: String?, counted: [String],
