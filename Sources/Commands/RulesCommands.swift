@@ -135,7 +135,7 @@ public enum RulesCommands {
                 [line.rule.name, line.rule.words(currency: context.currency, calendar: context.calendar), line.goal.name,
                  line.figure?.amount.formatted ?? "–", words(line)]
             }
-            let layout = TableLayout.fitting([("RULE", false), ("SAVES", false), ("GOAL", false), ("AMOUNT", true), ("", false)], rows: rows)
+            let layout = TableLayout.fitting([("RULE", false), ("SAVES", false), ("GOAL", false), ("AMOUNT", true), ("STATUS", false)], rows: rows)
             layout.header(output)
             for row in rows { output.line(layout.row(row)) }
             output.line("")

@@ -205,7 +205,8 @@ final class RulesScreen: TabScreen, ListScreen {
                 message = ("✗ \(error) — press \(data.keys[.refresh]) to retry", Style(fg: .role(.error)))
                 failure = error
             case .loaded:
-                message = filter.isEmpty ? ("No rules yet: write a rules.toml (docs/rules.md) beside the config file.", Style(fg: .role(.muted)))
+                let add = rules.readOnlyFile == nil ? "press \(data.keys[Action.add]) to add one, or " : ""
+                message = filter.isEmpty ? ("No rules yet: \(add)write a rules.toml (docs/rules.md) beside the config file.", Style(fg: .role(.muted)))
                     : ("No rule matches “\(filter)”. Esc clears the filter.", Style(fg: .role(.muted)))
             }
             buffer.write(message.0, x: parts[2].x + 1, y: parts[2].y, maxWidth: parts[2].width - 2, style: message.1)

@@ -209,6 +209,17 @@ struct RulesTabSetup {
         #expect(!lines.contains { $0.contains("due $") })
     }
 
+    /// No rules yet: the tab says how to add one, and `a` does.
+    @Test func noRulesYetSaysHowToAddOne() async throws {
+        let setup = RulesTabSetup(file: RulesFile(rules: []))
+        let app = setup.app()
+        _ = await app.start()
+        let lines = await app.press(.char("6"))
+        #expect(lines.contains { $0.contains("No rules yet: press a to add one") }, "\(lines.joined(separator: "\n"))")
+        await app.press(.char("a"))
+        #expect(app.core.overlays.last is RuleForm)
+    }
+
     /// A rules file that does not read: the tab says the one line, and there are no rules.
     @Test func aFileThatDoesNotReadIsSaidInTheTab() async throws {
         let context = CommandContext(api: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)), sourceKind: "demo", currency: .usd, format: .table,
