@@ -79,8 +79,10 @@ extension RulesCommands {
         var lines: [String] = []
         var held: [String] = []
         var planned: [Week: Int64] = [:]
+        // One request for every week caught up (each figure counts its own week's).
+        let everyWeek = if let first = weeks.first { try await context.api.transactions(from: first.start, to: last.end) } else { [Transaction]() }
         for week in weeks {
-            let transactions = try await context.api.transactions(from: week.start, to: week.end)
+            let transactions = everyWeek.filter { week.contains($0.timestamp) }
             for rule in file.rules where !rule.paused && (starts[rule.name] ?? last) <= week {
                 if let since = rule.since, week.end <= since { continue }
                 let goal = try goal(of: rule, in: goals.filter { $0.status == .active })

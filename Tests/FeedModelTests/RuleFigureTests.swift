@@ -45,6 +45,13 @@ import Testing
         let coffee = try #require(try figure(.guiltyPleasure(amount: Self.gbp(200), match: ["Pret", "costa"])))
         #expect(coffee.amount == Self.gbp(400) && coffee.counted == ["t2", "t1"] && coffee.leftOut == ["t4"])
 
+        // A source that says which payments were by card (Up) is believed over whether they round up.
+        var byCard = Self.payments
+        byCard[0].cardPayment = false
+        byCard[5].cardPayment = true
+        let cards = try #require(try figure(.guiltyPleasure(amount: Self.gbp(200), match: ["Pret", "costa"]), Self.week, byCard))
+        #expect(cards.counted == ["t6", "t2"])
+
         // By the bank's category, whatever its case and joining: t1 (Starling's EATING_OUT) and t2.
         let eatingOut = try #require(try figure(.guiltyPleasure(amount: Self.gbp(200), match: [], category: ["eating-out"])))
         #expect(eatingOut.amount == Self.gbp(400) && eatingOut.counted == ["t2", "t1"])

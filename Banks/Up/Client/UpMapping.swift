@@ -118,7 +118,8 @@ public enum UpMapping {
         return FeedModel.Transaction(id: transaction.id, timestamp: attributes.createdAt,
                                      amount: try attributes.amount.money("attributes.amount"), counterparty: counterparty,
                                      roundsUp: made != nil, bankRoundUp: made, boost: boost,
-                                     category: transaction.relationships?.category?.data?.id)
+                                     category: transaction.relationships?.category?.data?.id,
+                                     cardPayment: attributes.cardPurchaseMethod != nil || made != nil)
     }
 
     /// An item of a saver's own feed: money into the saver (from "Spending", a round-up) or out of it.

@@ -180,6 +180,11 @@ public enum Up {
     public struct CardPurchaseMethod: Codable, Hashable, Sendable {
         public var method: String?
         public var cardNumberSuffix: String?
+
+        public init(method: String?, cardNumberSuffix: String?) {
+            self.method = method
+            self.cardNumberSuffix = cardNumberSuffix
+        }
     }
 
     public struct Customer: Codable, Hashable, Sendable {

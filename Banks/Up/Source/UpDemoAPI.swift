@@ -280,17 +280,17 @@ public actor UpDemoAPI: ServeHandler {
             }
             let held = amount.isNegative && transaction.timestamp >= heldAfter
             var relationships = Up.TransactionRelationships(account: spending, transferAccount: Up.ToOne(nil))
+            var attributes = Up.TransactionAttributes(status: held ? "HELD" : "SETTLED", rawText: transaction.counterparty.uppercased(),
+                                                      description: transaction.counterparty, message: nil, amount: Up.MoneyObject(amount),
+                                                      foreignAmount: foreign, roundUp: roundUp, createdAt: transaction.timestamp,
+                                                      settledAt: held ? nil : transaction.timestamp,
+                                                      performingCustomer: Up.Customer(displayName: hash % 3 == 0 ? second : first))
+            if amount.isNegative { attributes.cardPurchaseMethod = Up.CardPurchaseMethod(method: "CONTACTLESS", cardNumberSuffix: "0001") }
             if let category = transaction.category.flatMap({ UpDemoAPI.categories[$0] }) {
                 relationships.category = Up.ToOne(Up.Identifier(type: "categories", id: category))
             }
             return Up.TransactionResource(
-                id: DemoIDs.uid(transaction.id, prefix: "7c"),
-                attributes: .init(status: held ? "HELD" : "SETTLED", rawText: transaction.counterparty.uppercased(),
-                                  description: transaction.counterparty, message: nil, amount: Up.MoneyObject(amount),
-                                  foreignAmount: foreign, roundUp: roundUp, createdAt: transaction.timestamp,
-                                  settledAt: held ? nil : transaction.timestamp,
-                                  performingCustomer: Up.Customer(displayName: hash % 3 == 0 ? second : first)),
-                relationships: relationships)
+                id: DemoIDs.uid(transaction.id, prefix: "7c"), attributes: attributes, relationships: relationships)
         }
         for goal in dataset.goals where goal.status == .active {
             for saving in dataset.feeds[goal.id] ?? [] where !saving.amount.isZero {

@@ -116,6 +116,12 @@ let aud = Currency.from(code: "AUD")!
         #expect(!payment.roundsUp && payment.bankRoundUp == nil)
         // Up's category id is the payment's category, for the rules' `category`.
         #expect(payment.category == "tv-and-music")
+        // A card payment without a round-up (round-ups off) is still a card payment for the rules.
+        var card = item
+        card.attributes.cardPurchaseMethod = Up.CardPurchaseMethod(method: "CONTACTLESS", cardNumberSuffix: "0001")
+        #expect(try UpMapping.transaction(card).cardPayment == true && !(try UpMapping.transaction(card).roundsUp))
+        card.attributes.cardPurchaseMethod = nil
+        #expect(try UpMapping.transaction(card).cardPayment == false)
         #expect(RoundUp.Summary(transactions: [payment], accountCurrency: aud).lines.isEmpty)
     }
 

@@ -18,9 +18,13 @@ public struct Transaction: Identifiable, Hashable, Sendable {
     /// "EATING_OUT", Up's "restaurants-and-cafes"), cleaned; nil where the source gives none.
     /// Rules compare it with `Rule.sameCategory`.
     public var category: String?
+    /// Whether the payment was made by card, where the source says so apart from its round-ups
+    /// (Up's `cardPurchaseMethod`: Up rounds up only where its customer turned round-ups on); nil:
+    /// a payment is a card payment when it can round up. Rules count card payments.
+    public var cardPayment: Bool?
 
     public init(id: String, timestamp: Date, amount: Money, counterparty: String, roundsUp: Bool = true,
-                bankRoundUp: Money? = nil, boost: Money? = nil, category: String? = nil) {
+                bankRoundUp: Money? = nil, boost: Money? = nil, category: String? = nil, cardPayment: Bool? = nil) {
         self.id = TextSanitizer.clean(id)
         self.timestamp = timestamp
         self.amount = amount
@@ -29,6 +33,7 @@ public struct Transaction: Identifiable, Hashable, Sendable {
         self.bankRoundUp = bankRoundUp
         self.boost = boost
         self.category = category.map(TextSanitizer.clean).flatMap { $0.isEmpty ? nil : $0 }
+        self.cardPayment = cardPayment
     }
 
     public var isMoneyOut: Bool { amount.minorUnits < 0 }

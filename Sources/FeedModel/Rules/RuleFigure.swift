@@ -96,9 +96,12 @@ extension Rule {
         return figure
     }
 
-    /// A card payment: money out that the source says is a payment that can round up (Starling:
-    /// settled or pending card payments; declined and reversed ones are never listed).
-    static func isCardPayment(_ transaction: Transaction) -> Bool { transaction.isMoneyOut && transaction.roundsUp }
+    /// A card payment: money out that the source says was made by card (Up), else that it can
+    /// round up (Starling: settled or pending card payments; declined and reversed ones are never
+    /// listed).
+    static func isCardPayment(_ transaction: Transaction) -> Bool {
+        transaction.isMoneyOut && (transaction.cardPayment ?? transaction.roundsUp)
+    }
 
     /// Whether the payment's counterparty contains one of `words` or its bank category is one of
     /// `categories`.
