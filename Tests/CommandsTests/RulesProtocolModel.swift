@@ -12,14 +12,17 @@ import TestSupport
 /// `depth` actions is explored, and in each:
 ///
 /// - every (rule, period) moved at most once, each for its figure under the file of some run;
+/// - the week's moves never pass the weekly limit;
 /// - a move sent for the first time never left the account under the floor of its run;
 /// - no record claims a transfer saved that the bank never applied;
 /// - from there, once the floor is lifted and every machine has run once without a fault, every
-///   (rule, period) owed has moved exactly once.
+///   (rule, period) owed has moved exactly once, but for one the limit has no room for.
 struct RulesProtocolModel {
     struct Bounds: Sendable {
         var machines: Int
         var depth: Int
+        /// The file's weekly limit, in cents, the same in every run.
+        var limit: Int64?
     }
 
     enum Fault: Hashable, Sendable, CustomStringConvertible {
@@ -75,8 +78,9 @@ struct RulesProtocolModel {
     }
 
     let bounds: Bounds
-    /// For the model's own test: the settler skips the floor.
+    /// For the model's own tests: the settler skips the floor, or the limit.
     var ignoreFloor = false
+    var ignoreLimit = false
 
     static let calendar = Week.calendar(in: TimeZone(identifier: "Europe/London")!)
     static let week = Week(containing: fixedNow, calendar: calendar).previous
@@ -93,9 +97,9 @@ struct RulesProtocolModel {
     /// What each rule may move for the week: its figure under either version of the file.
     static let figures: [String: Set<Int64>] = ["round-ups": [145], "coffee": [200, 300], "weekly": [500]]
 
-    static func file(floor: Int64?, edited: Bool) -> RulesFile {
+    static func file(floor: Int64?, edited: Bool, limit: Int64?) -> RulesFile {
         let usd = { (minor: Int64) in Money(minorUnits: minor, currency: .usd) }
-        return RulesFile(keepAtLeast: floor.map(usd), rules: [
+        return RulesFile(weeklyLimit: limit.map(usd), keepAtLeast: floor.map(usd), rules: [
             Rule(name: "round-ups", kind: .roundUp(step: nil), goal: "Alpha", since: week.start),
             Rule(name: "coffee", kind: .guiltyPleasure(amount: usd(edited ? 300 : 200), match: ["pret"]), goal: "Alpha", since: week.start),
             Rule(name: "weekly", kind: .setAndForget(amount: usd(500), every: .week), goal: "Beta", since: week.start),
@@ -135,7 +139,7 @@ struct RulesProtocolModel {
                                          output: OutputSink { _ in }, calendar: Self.calendar, now: { Self.now }, saver: saver)
             context.rules = rules
             // The model's own test takes the floor out of the file the settler reads; the bank still checks it.
-            let file = Self.file(floor: ignoreFloor ? nil : next.floor, edited: next.edited)
+            let file = Self.file(floor: ignoreFloor ? nil : next.floor, edited: next.edited, limit: ignoreLimit ? nil : bounds.limit)
             do {
                 try await RulesCommands.save(context, file: file, through: Self.week, dryRun: false, yes: true, confirm: { _ in nil })
             } catch {
@@ -163,6 +167,10 @@ struct RulesProtocolModel {
         if let twice = moved.first(where: { $0.value > 1 }) {
             return .init("\(twice.key) moved \(twice.value) times")
         }
+        let total = Money.sum(state.applied.map(\.amount))
+        if let limit = bounds.limit, total > limit {
+            return .init("the week moved \(total)¢, past the \(limit)¢ weekly limit")
+        }
         let keys = Set(state.applied.map(\.key))
         for (machine, record) in zip(state.roundUpRecords, state.ruleRecords).enumerated() {
             for part in record.0 + record.1 where part.state == .saved && !keys.contains(part.key) {
@@ -183,8 +191,15 @@ struct RulesProtocolModel {
             case .failure(let violation): return violation
             }
         }
-        for rule in Self.figures.keys.sorted() where state.applied.filter({ $0.rule == rule }).count != 1 {
-            return .init("after the floor was lifted and every machine ran once, \(rule) moved \(state.applied.filter { $0.rule == rule }.count) times")
+        let total = Money.sum(state.applied.map(\.amount))
+        let figures = ["round-ups": 145, "coffee": state.edited ? 300 : 200, "weekly": 500] as [String: Int64]
+        for rule in Self.figures.keys.sorted() {
+            let count = state.applied.filter { $0.rule == rule }.count
+            // Held by the limit: only where this week's moves leave no room for it.
+            if count == 0, let limit = bounds.limit, total + (figures[rule] ?? 0) > limit { continue }
+            if count != 1 {
+                return .init("after the floor was lifted and every machine ran once, \(rule) moved \(count) times")
+            }
         }
         return nil
     }

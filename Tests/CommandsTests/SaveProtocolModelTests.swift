@@ -76,7 +76,7 @@ import Testing
 /// `QT_RULES_MODEL=MACHINES,DEPTH`.
 @Suite(.timeLimit(.minutes(5))) struct RulesProtocolModelTests {
     @Test func everyRulesWeekMovesOnceUnderTheFloorOfItsRun() async {
-        var bounds = RulesProtocolModel.Bounds(machines: 2, depth: 3)
+        var bounds = RulesProtocolModel.Bounds(machines: 2, depth: 3, limit: nil)
         if let text = ProcessInfo.processInfo.environment["QT_RULES_MODEL"] {
             let numbers = text.split(separator: ",").compactMap { Int($0) }
             if numbers.count == 2, (1...4).contains(numbers[0]), (1...8).contains(numbers[1]) {
@@ -91,10 +91,19 @@ import Testing
         #expect(states > 200, "only \(states) states")
     }
 
+    /// Under a $3.50 weekly limit (the round-ups and coffee at $2.00 fit; coffee at $3.00 or the
+    /// $5.00 a week never does): the week never passes it, and what fits moves once.
+    @Test func underAWeeklyLimitEveryRunLeavesTheWeekWithinIt() async {
+        let model = RulesProtocolModel(bounds: .init(machines: 2, depth: 3, limit: 350))
+        let (states, violation) = await model.explore()
+        #expect(violation == nil, "\(violation ?? "")")
+        #expect(states > 200, "only \(states) states")
+    }
+
     /// The bound reaches what it is for: a floor that holds a rule, a lost answer sent again
     /// after the edit, and a second machine that moves nothing more.
     @Test func theBoundHoldsAFloorAnEditAndASecondMachine() async throws {
-        let model = RulesProtocolModel(bounds: .init(machines: 2, depth: 4))
+        let model = RulesProtocolModel(bounds: .init(machines: 2, depth: 4, limit: nil))
         func after(_ actions: [RulesProtocolModel.Action]) async throws -> RulesProtocolModel.State {
             var state = model.initial
             for action in actions {
@@ -116,9 +125,17 @@ import Testing
         #expect(edited.ruleRecords[0].contains { $0.rule == "coffee" && $0.state == .saved }, "\(edited.ruleRecords)")
     }
 
+    /// And a settler that ignores the limit passes it.
+    @Test func theModelCatchesASettlerThatIgnoresTheLimit() async {
+        var model = RulesProtocolModel(bounds: .init(machines: 1, depth: 1, limit: 350))
+        model.ignoreLimit = true
+        let (_, violation) = await model.explore()
+        #expect(violation?.contains("weekly limit") == true, "\(violation ?? "no violation")")
+    }
+
     /// The model catches what it is for: a settler that ignores the floor crosses it.
     @Test func theModelCatchesASettlerThatIgnoresTheFloor() async {
-        var model = RulesProtocolModel(bounds: .init(machines: 1, depth: 2))
+        var model = RulesProtocolModel(bounds: .init(machines: 1, depth: 2, limit: nil))
         model.ignoreFloor = true
         let (_, violation) = await model.explore()
         #expect(violation?.contains("under the") == true, "\(violation ?? "no violation")")
