@@ -7,31 +7,39 @@ public struct Activity: Hashable, Sendable {
     /// that look alike in one answer are two activities. Every output and the cache key on it.
     public var id: String {
         get {
+            guard case .text(let ids) = storedID else { return storedID.text }
             guard let separator = ids.utf8.firstIndex(of: Activity.separator) else { return ids }
             return String(ids[..<separator])
         }
-        set { ids = Activity.joined(TextSanitizer.clean(newValue), goalId) }
+        set { storedID = Activity.stored(TextSanitizer.clean(newValue), goalId) }
+    }
+
+    /// The id as kept, without the goal: what "each id once" compares and hashes, without
+    /// making its text (`ActivityIDIndex`).
+    var idKey: ActivityID {
+        guard case .text(let ids) = storedID, let separator = ids.utf8.firstIndex(of: Activity.separator) else { return storedID }
+        return ActivityID(String(ids[..<separator]))
     }
 
     /// The goal the source names for money moved into one (Up's saver, Starling's savings goal,
     /// Monzo's pot), by id; nil where the source names none (the Qapital messages: by name).
     public var goalId: GoalID? {
         get {
-            guard let separator = ids.utf8.firstIndex(of: Activity.separator) else { return nil }
+            guard case .text(let ids) = storedID, let separator = ids.utf8.firstIndex(of: Activity.separator) else { return nil }
             return GoalID(String(ids[ids.utf8.index(after: separator)...]))
         }
-        set { ids = Activity.joined(id, newValue) }
+        set { storedID = Activity.stored(id, newValue) }
     }
 
-    /// `id`, then U+001F and the goal's id when there is one: one string for both, so an
-    /// activity without a goal (most) pays nothing for the field, and a synthetic id (at most 15
-    /// bytes) stays inside the string. Both are cleaned text, which never holds U+001F.
-    private var ids: String
     private static let separator = UInt8(0x1F)
 
-    private static func joined(_ id: String, _ goal: GoalID?) -> String {
-        guard let goal else { return id }
-        return id + "\u{1F}" + goal.rawValue
+    /// The id as a row keeps it (`ActivityID`: a bank's UUID or `tx_…` id in the row itself),
+    /// or with a goal, the id, U+001F and the goal's id as one text: an activity without a goal
+    /// (most) pays nothing for the field, and a synthetic id (at most 15 bytes) stays inside the
+    /// string. Both are cleaned text, which never holds U+001F.
+    private static func stored(_ id: String, _ goal: GoalID?) -> ActivityID {
+        guard let goal else { return ActivityID(id) }
+        return .text(id + "\u{1F}" + goal.rawValue)
     }
 
     public var message: MarkupText
@@ -39,6 +47,8 @@ public struct Activity: Hashable, Sendable {
     public var userId: Int
     public var timestamp: Date
     /// What the entry is, so sums take only what they mean (saved per week: savings, never income).
+    /// Declared here, before `kind` and `categoryNumber`, so those fill the tail of its 25 bytes.
+    private var storedID: ActivityID
     public var kind: Kind
     /// The bank's own category of a payment or income ("groceries", "eating_out"), where it
     /// gives one: the journal's `expenses:`/`income:` account. Not kept by the offline cache.
@@ -69,7 +79,7 @@ public struct Activity: Hashable, Sendable {
         let given = id.map(TextSanitizer.clean) ?? ""
         let own = given.isEmpty ? Activity.syntheticID(message: message, amount: amount, userId: userId, timestamp: timestamp, kind: kind)
             : given
-        self.ids = Activity.joined(own, goalId.flatMap { $0.rawValue.isEmpty ? nil : $0 })
+        self.storedID = Activity.stored(own, goalId.flatMap { $0.rawValue.isEmpty ? nil : $0 })
         self.message = message
         self.amount = amount
         self.userId = userId

@@ -19,9 +19,10 @@ struct ActivityIDIndex: Sendable {
         // Past 4 billion rows (more than any memory holds) nothing more is indexed.
         guard list.count < Int(UInt32.max) - 1 else { return true }
         if (count + 1) * 4 > slots.count * 3 { grow(list) }
-        var slot = home(activity.id)
+        let key = activity.idKey
+        var slot = home(key)
         while slots[slot] != 0 {
-            if list[Int(slots[slot]) - 1].id == activity.id { return false }
+            if list[Int(slots[slot]) - 1].idKey == key { return false }
             slot = slot + 1 == slots.count ? 0 : slot + 1
         }
         slots[slot] = UInt32(list.count + 1)
@@ -33,14 +34,14 @@ struct ActivityIDIndex: Sendable {
         let old = slots
         slots = [UInt32](repeating: 0, count: max(16, old.count * 2))
         for entry in old where entry != 0 {
-            var slot = home(list[Int(entry) - 1].id)
+            var slot = home(list[Int(entry) - 1].idKey)
             while slots[slot] != 0 { slot = slot + 1 == slots.count ? 0 : slot + 1 }
             slots[slot] = entry
         }
     }
 
     /// The first slot to try: the hash's low 32 bits scaled to the table (any size, no modulo).
-    private func home(_ id: String) -> Int {
+    private func home(_ id: ActivityID) -> Int {
         Int((UInt64(UInt32(truncatingIfNeeded: id.hashValue)) &* UInt64(slots.count)) >> 32)
     }
 }
