@@ -54,6 +54,11 @@ public enum EnableBankingFiles {
 /// (0600, renamed over), one entry per (API origin, application id, bank, country): the
 /// session's id (a secret: only here and in memory), how long the consent lasts, and its accounts.
 public struct EnableBankingSessionRecord: Codable, Sendable, Equatable {
+    /// Whose session: the API's origin, the application, the bank and its country (none a secret).
+    public var origin: String
+    public var applicationId: String
+    public var aspsp: String
+    public var country: String
     public var sessionId: String
     /// RFC 3339, as the API said it.
     public var validUntil: String
@@ -64,7 +69,12 @@ public struct EnableBankingSessionRecord: Codable, Sendable, Equatable {
     public var endedEarly: String?
     public var endedAt: Date?
 
-    public init(sessionId: String, validUntil: String, psuType: String, signedInAt: Date, accounts: [EnableBanking.Account]) {
+    public init(origin: String, applicationId: String, aspsp: String, country: String, sessionId: String, validUntil: String,
+                psuType: String, signedInAt: Date, accounts: [EnableBanking.Account]) {
+        self.origin = origin
+        self.applicationId = applicationId
+        self.aspsp = aspsp
+        self.country = country
         self.sessionId = sessionId
         self.validUntil = validUntil
         self.psuType = psuType
@@ -100,7 +110,12 @@ public struct EnableBankingSessionRecord: Codable, Sendable, Equatable {
     }
 
     /// The description never shows the session's id.
-    public var shown: String { "session until \(validUntil), \(accounts.count) accounts" }
+    public var shown: String { "session at \(aspsp) (\(country)) until \(validUntil), \(accounts.count) accounts" }
+
+    /// The record's fingerprint (`EnableBankingFiles.fingerprint`).
+    public var fingerprint: String {
+        EnableBankingFiles.fingerprint(origin: origin, applicationId: applicationId, aspsp: aspsp, country: country)
+    }
 }
 
 /// The session file: every sign-in's record, by fingerprint.
@@ -122,6 +137,16 @@ public struct EnableBankingSessionFile: Sendable {
     }
 
     public func record(for fingerprint: String) -> EnableBankingSessionRecord? { all()[fingerprint] }
+
+    /// The newest sign-in for this origin and application, at `aspsp` in `country` when they are
+    /// given (the config file may leave the bank to the sign-in).
+    public func newest(origin: String, applicationId: String, aspsp: String?, country: String?) -> EnableBankingSessionRecord? {
+        all().values.filter { record in
+            record.origin == origin && record.applicationId == applicationId
+                && aspsp.map { $0.caseInsensitiveCompare(record.aspsp) == .orderedSame } ?? true
+                && country.map { $0.uppercased() == record.country.uppercased() } ?? true
+        }.max { $0.signedInAt < $1.signedInAt }
+    }
 
     /// Writes `record` for `fingerprint` (nil: removes it), under the file's lock: another
     /// process's records are kept.

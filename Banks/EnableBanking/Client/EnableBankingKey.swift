@@ -89,5 +89,6 @@ public struct EnableBankingKey: Sendable, CustomStringConvertible {
 /// Why the key file cannot be used: one line, naming the path, never its contents.
 public struct EnableBankingKeyError: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
+    public init(message: String) { self.message = message }
     public var description: String { message }
 }

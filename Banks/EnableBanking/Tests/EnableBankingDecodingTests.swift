@@ -19,7 +19,8 @@ import Testing
         #expect(session.accounts[1].shownName == "Holiday Savings" && session.accounts[1].accountId?.other == "12345678")
         // No details, product or name: the masked number.
         #expect(session.accounts[2].shownName == "Account ••5555" && session.accounts[2].key == "c4rd")
-        let record = EnableBankingSessionRecord(sessionId: "s", validUntil: try #require(session.validUntil), psuType: "personal",
+        let record = EnableBankingSessionRecord(origin: "https://api.enablebanking.com:443", applicationId: "app", aspsp: "Mock ASPSP",
+                                                country: "FI", sessionId: "s", validUntil: try #require(session.validUntil), psuType: "personal",
                                                 signedInAt: Date(timeIntervalSince1970: 0), accounts: session.accounts)
         let end = try #require(record.validUntilDate)
         #expect(end == Date(timeIntervalSince1970: 1_811_498_400))
