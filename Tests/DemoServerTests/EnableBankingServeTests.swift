@@ -358,4 +358,149 @@ import TestSupport
             #expect(EnableBankingSignIn.callback(try #require(answer.header("Location")), state: state) == .refused("access_denied: The user cancelled"))
         }
     }
+
+    // MARK: - login enablebanking
+
+    /// What a login printed and noted, and what the user types.
+    final class Lines: Sendable {
+        let said = Locked<[String]>([])
+        let noted = Locked<[String]>([])
+        /// Every line said, as it is said.
+        let stream: AsyncStream<String>
+        private let continuation: AsyncStream<String>.Continuation
+        let keyboard: Keyboard
+
+        init(input: [String] = []) {
+            (stream, continuation) = AsyncStream<String>.makeStream()
+            keyboard = Keyboard(lines: input, ended: !input.isEmpty)
+        }
+
+        /// The address the login printed (the line after "Open this address…").
+        func address() async throws -> URL {
+            for await line in stream where line.hasPrefix("http") { return try #require(URL(string: line)) }
+            throw CancellationError()
+        }
+
+        func request(_ world: World, paste: Bool, options: [String: String] = [:], timeout: TimeInterval = 60,
+                     open: @escaping @Sendable (URL) -> Void = { _ in }) -> ConsentSignInRequest {
+            ConsentSignInRequest(apiURL: world.base, settings: world.settings, environment: world.environment, allowInsecureHTTP: false,
+                                 options: options, paste: paste, timeout: timeout, open: open,
+                                 say: { line in
+                                     self.said.withLock { $0.append(line) }
+                                     self.continuation.yield(line)
+                                 },
+                                 note: { line in self.noted.withLock { $0.append(line) } },
+                                 readLine: { await self.keyboard.next() })
+        }
+    }
+
+    /// Standard input in a test: lines as they are typed, a reader waiting for the next.
+    actor Keyboard {
+        private var lines: [String]
+        private var ended: Bool
+        private var waiting: [CheckedContinuation<String?, Never>] = []
+
+        init(lines: [String], ended: Bool) {
+            self.lines = lines
+            self.ended = ended
+        }
+
+        func type(_ typed: [String]) {
+            lines += typed
+            while !waiting.isEmpty, !lines.isEmpty { waiting.removeFirst().resume(returning: lines.removeFirst()) }
+        }
+
+        func next() async -> String? {
+            if !lines.isEmpty { return lines.removeFirst() }
+            if ended { return nil }
+            return await withCheckedContinuation { waiting.append($0) }
+        }
+    }
+
+    /// The bank's page followed like a browser: where it sends the browser back.
+    static func bankRedirect(_ world: World, _ page: URL) async throws -> String {
+        let answer = try await HTTPTransport(baseURL: world.base, token: nil, followsRedirects: false).answer("GET", absolute: page, label: "page")
+        return try #require(answer.header("Location"))
+    }
+
+    /// `--paste`: a foreign address is refused and asked again, this sign-in's is taken; the
+    /// session is recorded, the accounts read once, the summary printed.
+    @Test func loginWithPaste() async throws {
+        try await Self.withWorld { world in
+            // The address is printed before anything is read: the pasted lines are made from it.
+            let lines = Lines()
+            let task = Task {
+                try await EnableBankingLogin.run(lines.request(world, paste: true), now: { world.clock.withLock { $0 } })
+            }
+            let location = try await Self.bankRedirect(world, try await lines.address())
+            let forged = location.replacingOccurrences(of: "state=", with: "state=x")
+            await lines.keyboard.type(["", forged, location])
+            try await task.value
+            let said = lines.said.withLock { $0 }
+            #expect(said[0] == "Open this address in a browser to sign in at Mock ASPSP:")
+            #expect(said.contains { $0.hasPrefix("signed in at Mock ASPSP (FI): 4 accounts, consent until ") && $0.hasSuffix("(180 days)") })
+            #expect(said.contains("  Everyday Account ••0785 · USD · CACC"))
+            #expect(lines.noted.withLock { $0 }.contains("refused: not from this sign-in; paste the address of this sign-in"))
+            // Recorded, and read once with the user present.
+            let api = try await world.connect()
+            #expect(api.store.accounts.allSatisfy { $0.lastRead != nil })
+            #expect(api.budget.usedToday(api.store.accounts[0].account.key) == 1)
+        }
+    }
+
+    @Test func loginWithPasteEndsWithItsInput() async throws {
+        try await Self.withWorld { world in
+            let lines = Lines(input: ["http://127.0.0.1:8765/callback?code=abc&state=not-this-one"])
+            await #expect(throws: APIError.self) {
+                try await EnableBankingLogin.run(lines.request(world, paste: true), now: { world.clock.withLock { $0 } })
+            }
+            #expect(EnableBankingSessionFile(fileURL: EnableBankingSessionFile.defaultFile(environment: world.environment))
+                .newest(origin: EnableBankingFiles.origin(world.base), applicationId: Self.applicationId, aspsp: nil, country: nil) == nil)
+        }
+    }
+
+    /// The loopback redirect: the listener is up before the address is printed; a return with
+    /// another state gets 400 and the wait goes on; this sign-in's code ends it.
+    @Test func loginThroughTheLoopbackRedirect() async throws {
+        try await Self.withWorld { world in
+            let port = Int.random(in: 20_000...60_000)
+            let redirect = "http://127.0.0.1:\(port)/callback"
+            let lines = Lines()
+            let browser = Locked<Task<[Int], Error>?>(nil)
+            let request = lines.request(world, paste: false, options: ["redirect-url": redirect]) { page in
+                // The browser: the bank's page, then back to the listener, first with another state.
+                browser.withLock { $0 = Task {
+                    let location = try await Self.bankRedirect(world, page)
+                    let listener = HTTPTransport(baseURL: URL(string: "http://127.0.0.1:\(port)")!, token: nil, followsRedirects: false)
+                    let forged = try await listener.answer("GET", absolute: URL(string: location.replacingOccurrences(of: "state=", with: "state=x"))!,
+                                                           label: "forged")
+                    let right = try await listener.answer("GET", absolute: URL(string: location)!, label: "right")
+                    return [forged.status, right.status]
+                } }
+            }
+            try await EnableBankingLogin.run(request, now: { world.clock.withLock { $0 } })
+            #expect(lines.said.withLock { $0 }.contains { $0.hasPrefix("signed in at Mock ASPSP (FI): 4 accounts") })
+            #expect(lines.noted.withLock { $0 }.contains("refused a return that is not from this sign-in"))
+            #expect(try await browser.withLock { $0 }?.value == [400, 200])
+            _ = try await world.connect()
+        }
+    }
+
+    /// The bank's refusal comes back on the redirect: said, nothing recorded.
+    @Test func loginRefusedAtTheBank() async throws {
+        try await Self.withWorld(authError: true) { world in
+            let lines = Lines()
+            let task = Task {
+                try await EnableBankingLogin.run(lines.request(world, paste: true), now: { world.clock.withLock { $0 } })
+            }
+            let location = try await Self.bankRedirect(world, try await lines.address())
+            await lines.keyboard.type([location])
+            do {
+                try await task.value
+                Issue.record("signed in without a code")
+            } catch let error as APIError {
+                #expect(error.message == "Mock ASPSP did not give access: access_denied: The user cancelled")
+            }
+        }
+    }
 }

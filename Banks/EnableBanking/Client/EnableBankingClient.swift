@@ -32,6 +32,18 @@ public struct EnableBankingClient: Sendable {
 
     // MARK: - Sign-in
 
+    /// `GET /application`: whether the key and id are right, and the application is active.
+    public func application() async throws(EnableBankingFailure) -> EnableBanking.Application {
+        try await request("GET", "/application", as: EnableBanking.Application.self)
+    }
+
+    /// `GET /aspsps`: the banks in `country` for account information.
+    public func aspsps(country: String, psuType: String) async throws(EnableBankingFailure) -> [EnableBanking.ASPSP] {
+        try await request("GET", "/aspsps", query: [URLQueryItem(name: "country", value: country), URLQueryItem(name: "psu_type", value: psuType),
+                                                    URLQueryItem(name: "service", value: "AIS")],
+                          label: "GET /aspsps", as: EnableBanking.ASPSPList.self).aspsps
+    }
+
     /// `POST /auth`: where the user gives consent at the bank.
     public func startAuthorization(aspsp: String, country: String, validUntil: String, state: String, redirectURL: String,
                                    psuType: String) async throws(EnableBankingFailure) -> EnableBanking.AuthStart {

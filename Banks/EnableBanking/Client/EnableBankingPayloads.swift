@@ -358,6 +358,56 @@ public enum EnableBanking {
         }
     }
 
+    /// `GET /application`.
+    public struct Application: Decodable, Sendable {
+        public var active: Bool
+        public var redirectURLs: [String]
+        public var environment: String?
+
+        enum CodingKeys: String, CodingKey {
+            case active, environment
+            case redirectURLs = "redirect_urls"
+        }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            active = (try? container.decodeIfPresent(Bool.self, forKey: .active)) ?? false
+            redirectURLs = (try? container.decodeIfPresent(LossyList<Lenient>.self, forKey: .redirectURLs))?.elements.map(\.text) ?? []
+            environment = (try? container.decodeIfPresent(Lenient.self, forKey: .environment))?.text
+        }
+    }
+
+    /// One of `GET /aspsps`.
+    public struct ASPSP: Decodable, Sendable {
+        public var name: String
+        public var country: String
+        /// Seconds (nil: not said).
+        public var maximumConsentValidity: Int64?
+
+        enum CodingKeys: String, CodingKey {
+            case name, country
+            case maximumConsentValidity = "maximum_consent_validity"
+        }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(Lenient.self, forKey: .name).text
+            country = (try? container.decodeIfPresent(Lenient.self, forKey: .country))?.text ?? ""
+            maximumConsentValidity = (try? container.decodeIfPresent(Lenient.self, forKey: .maximumConsentValidity)).flatMap { $0.flatMap { Int64($0.text) } }
+        }
+    }
+
+    public struct ASPSPList: Decodable, Sendable {
+        public var aspsps: [ASPSP]
+
+        enum CodingKeys: String, CodingKey { case aspsps }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            aspsps = (try container.decodeIfPresent(LossyList<ASPSP>.self, forKey: .aspsps))?.elements ?? []
+        }
+    }
+
     /// Text sent as a string or a number (kept as its decimal text).
     struct Lenient: Decodable {
         let text: String

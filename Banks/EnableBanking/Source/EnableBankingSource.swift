@@ -19,6 +19,8 @@ public extension RegisteredSource {
         }, keptToken: { _ in
             // The credential is the key file and the kept session, which the start reads itself.
             EnableBankingStart.keptMarker
+        }, consentSignIn: ConsentSignIn { request throws(APIError) in
+            try await EnableBankingLogin.run(request)
         })),
         serve: Serving(currency: .eur,
                        handler: { backend, flags in
@@ -177,7 +179,7 @@ public enum EnableBankingStart {
                   "  key-file = \"\(application?.keyPath ?? "?")\"",
                   "  aspsp = \"\(EnableBankingDemoAPI.bankName)\"",
                   "  country = \"FI\"",
-                  "  goals = \"Vacation; Emergency fund\"",
+                  "  goals = \"NAME; NAME\"   # the savings accounts login lists",
                   "try: qapital-tui login enablebanking --api-url \(url), then qapital-tui --source enablebanking --api-url \(url)"]
         return lines
     }
