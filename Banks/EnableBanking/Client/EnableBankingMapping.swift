@@ -152,12 +152,14 @@ public struct EnableBankingMapping: Sendable {
         public let transaction: EnableBanking.Transaction
     }
 
-    static func time(_ date: String?) -> Date {
+    /// 00:00 of `date` (`YYYY-MM-DD`) in `timeZone`.
+    static func time(_ date: String?, in timeZone: TimeZone) -> Date {
         guard let date, date.count >= 10 else { return Date(timeIntervalSince1970: 0) }
         let parts = date.prefix(10).split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3 else { return Date(timeIntervalSince1970: 0) }
-        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2])
-        return Calendar.current.date(from: components) ?? Date(timeIntervalSince1970: 0)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])) ?? Date(timeIntervalSince1970: 0)
     }
 
     func rows(_ data: EnableBankingStore.AccountData) -> [ShownRow] {
@@ -173,7 +175,7 @@ public struct EnableBankingMapping: Sendable {
                 let amount = transaction.amount.map { TextSanitizer.clean(String("\($0.amount) \($0.currency)".prefix(30))) } ?? "none"
                 text += " — unreadable amount \"\(amount)\"" + (transaction.indicator == nil ? ", no credit or debit" : "")
             }
-            return ShownRow(id: row.id, time: EnableBankingMapping.time(transaction.date), text: text, money: money,
+            return ShownRow(id: row.id, time: EnableBankingMapping.time(transaction.date, in: settings.timeZone), text: text, money: money,
                             pending: transaction.isPending, transaction: transaction)
         }
     }
@@ -213,7 +215,7 @@ public struct EnableBankingMapping: Sendable {
     /// Where the history the bank gave begins (the oldest `date_from` read).
     public var oldest: Date {
         let from = spendingAccounts.compactMap(\.historyFrom).min()
-        return from.map { EnableBankingMapping.time($0) } ?? Date(timeIntervalSince1970: 946_684_800)
+        return from.map { EnableBankingMapping.time($0, in: settings.timeZone) } ?? Date(timeIntervalSince1970: 946_684_800)
     }
 
     // MARK: - Round-ups

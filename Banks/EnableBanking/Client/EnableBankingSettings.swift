@@ -23,6 +23,8 @@ public struct EnableBankingSettings: Sendable, Equatable {
     public var psuIPAddress: String?
     /// Where the config file is, as notes show it.
     public var configFileShown = "the config file"
+    /// Where a row's date is 00:00 (this machine's zone; tests fix it).
+    public var timeZone = TimeZone.current
 
     public init() {}
 

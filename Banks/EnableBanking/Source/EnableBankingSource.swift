@@ -37,7 +37,8 @@ public enum EnableBankingStart {
     /// What the registry hands the start in place of a token: not a secret, never sent.
     public static let keptMarker = "enablebanking:kept-session"
 
-    public static func connect(_ request: BankRequest, environment: [String: String],
+    /// `timeZone`: where a row's date is 00:00 (this machine's; tests fix it).
+    public static func connect(_ request: BankRequest, environment: [String: String], timeZone: TimeZone = .current,
                                now: @escaping @Sendable () -> Date = { Date() }) async throws(APIError) -> EnableBankingAPI {
         var settings: EnableBankingSettings
         do {
@@ -46,6 +47,7 @@ public enum EnableBankingStart {
             throw APIError(kind: .rejected, request: "config", message: error.message)
         }
         settings.configFileShown = configFileShown(environment)
+        settings.timeZone = timeZone
         guard request.token == keptMarker else {
             throw APIError(kind: .rejected, request: "sign-in",
                            message: "Enable Banking takes no token (--token, --token-file): it signs with [enablebanking] key-file; nothing sent")
