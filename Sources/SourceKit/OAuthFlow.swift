@@ -52,9 +52,13 @@ public struct OAuthTokenPair: Codable, Equatable, Sendable {
 /// config file and the command's options, says what it does, and throws what stops it.
 public struct ConsentSignIn: Sendable {
     public let run: @Sendable (ConsentSignInRequest) async throws(APIError) -> Void
+    /// `logout NAME`: the consent closed at the bank, and what the source kept of it removed.
+    public let end: @Sendable (ConsentSignInRequest) async throws(APIError) -> Void
 
-    public init(run: @escaping @Sendable (ConsentSignInRequest) async throws(APIError) -> Void) {
+    public init(run: @escaping @Sendable (ConsentSignInRequest) async throws(APIError) -> Void,
+                end: @escaping @Sendable (ConsentSignInRequest) async throws(APIError) -> Void) {
         self.run = run
+        self.end = end
     }
 }
 

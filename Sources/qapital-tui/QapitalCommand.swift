@@ -21,7 +21,7 @@ struct QapitalCommand: AsyncParsableCommand {
         """,
         version: FeedModelInfo.version,
         subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, RulesCommand.self, ExportCommand.self,
-                      LoginCommand.self, AppCommand.self, DoctorCommand.self]
+                      LoginCommand.self, LogoutCommand.self, AppCommand.self, DoctorCommand.self]
     ) }
 
     @OptionGroup var app: AppOptions
@@ -83,7 +83,7 @@ struct QapitalCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "qapital-tui", version: FeedModelInfo.version,
             subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, RulesCommand.self, ExportCommand.self,
-                      LoginCommand.self, AppCommand.self, DoctorCommand.self])
+                      LoginCommand.self, LogoutCommand.self, AppCommand.self, DoctorCommand.self])
     }
 
     /// Like ArgumentParser's own, but a failure is one line on stderr (no usage block), so

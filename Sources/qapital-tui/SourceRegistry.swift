@@ -36,6 +36,9 @@ enum SourceRegistry {
     /// The sources `login NAME` signs in to: an OAuth client, or the source's own consent steps.
     static var withSignIn: [RegisteredSource] { all.filter { $0.bank?.oauth != nil || $0.bank?.consentSignIn != nil } }
 
+    /// The sources `logout NAME` ends a consent of.
+    static var withConsent: [RegisteredSource] { all.filter { $0.bank?.consentSignIn != nil } }
+
     /// The sources `serve --api` speaks.
     static var served: [RegisteredSource] { all.filter { $0.serve != nil } }
 

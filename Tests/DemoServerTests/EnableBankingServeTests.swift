@@ -503,4 +503,31 @@ import TestSupport
             }
         }
     }
+
+    /// `logout enablebanking`: the consent closed at the bank, its record and cache removed; a
+    /// second logout has nothing to do.
+    @Test func logoutClosesTheConsentAndRemovesWhatWasKept() async throws {
+        try await Self.withWorld { world in
+            let record = try await world.signIn()
+            let cache = world.folder.appendingPathComponent("cache/qapital-tui")
+            // The default cache folder ($XDG_CACHE_HOME) is where logout looks: read there once.
+            _ = try await EnableBankingStart.connect(BankRequest(baseURL: world.base, token: EnableBankingStart.keptMarker, allowInsecureHTTP: false,
+                                                                 log: nil, settings: world.settings),
+                                                     environment: world.environment, now: { world.clock.withLock { $0 } })
+            let data = cache.appendingPathComponent("enablebanking-data-\(record.fingerprint).json")
+            #expect(FileManager.default.fileExists(atPath: data.path))
+            let lines = Lines()
+            try await EnableBankingLogin.end(lines.request(world, paste: false), now: { world.clock.withLock { $0 } })
+            #expect(lines.said.withLock { $0 } == ["signed out of Mock ASPSP (FI): the consent is closed, its record and cache removed"])
+            let sessionFile = EnableBankingSessionFile(fileURL: EnableBankingSessionFile.defaultFile(environment: world.environment))
+            #expect(sessionFile.record(for: record.fingerprint) == nil)
+            #expect(!FileManager.default.fileExists(atPath: data.path))
+            // Closed at the bank: its accounts answer CLOSED_SESSION.
+            let answer = try await world.client().transport.answer("GET", "/accounts/\(record.accounts[0].uid)/balances", label: "balances")
+            #expect(answer.status == 401 && String(decoding: answer.body, as: UTF8.self).contains("CLOSED_SESSION"))
+            let again = Lines()
+            try await EnableBankingLogin.end(again.request(world, paste: false), now: { world.clock.withLock { $0 } })
+            #expect(again.said.withLock { $0 } == ["no Enable Banking session is kept for this application: nothing to sign out of"])
+        }
+    }
 }

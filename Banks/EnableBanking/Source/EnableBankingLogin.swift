@@ -148,6 +148,56 @@ public enum EnableBankingLogin {
         if let problem = api.statusNote { request.note(problem) }
     }
 
+    /// `qapital-tui logout enablebanking`: every session kept for this origin and application (at
+    /// the table's bank and country when it names them) closed at the bank (`DELETE`), its
+    /// record removed, and its cache and read count with it. A close the bank refuses is said;
+    /// the record goes anyway (nothing can use it once the user asked it gone).
+    public static func end(_ request: ConsentSignInRequest, now: @escaping @Sendable () -> Date = { Date() }) async throws(APIError) {
+        let settings: EnableBankingSettings
+        do {
+            settings = try EnableBankingSettings.read(request.settings, environment: request.environment)
+        } catch {
+            throw APIError(kind: .rejected, request: "config", message: error.message)
+        }
+        guard let applicationId = settings.applicationId, let keyFile = settings.keyFile else {
+            throw APIError(kind: .rejected, request: "config", message: "logout enablebanking needs [enablebanking] application-id and key-file "
+                           + "in the config file (or ENABLEBANKING_APPLICATION_ID and ENABLEBANKING_KEY_FILE)")
+        }
+        let key: EnableBankingKey
+        do {
+            key = try EnableBankingKey.read(path: keyFile)
+        } catch {
+            throw APIError(kind: .rejected, request: "key", message: error.message)
+        }
+        let origin = EnableBankingFiles.origin(request.apiURL)
+        let sessionFile = EnableBankingSessionFile(fileURL: EnableBankingSessionFile.defaultFile(environment: request.environment))
+        var ended = 0
+        while let record = sessionFile.newest(origin: origin, applicationId: applicationId, aspsp: settings.aspsp, country: settings.country) {
+            if record.endedEarly == nil, !record.hasEnded(at: now()) {
+                let client = EnableBankingClient(baseURL: request.apiURL, signer: EnableBankingSigner(key: key, applicationId: applicationId, now: now),
+                                                 allowInsecureHTTP: request.allowInsecureHTTP, log: request.log)
+                do {
+                    try await client.closeSession(id: record.sessionId)
+                } catch {
+                    request.note("the bank did not close the consent (\(error.error.message)); its record is removed anyway")
+                }
+            }
+            guard sessionFile.keep(nil, for: record.fingerprint) else {
+                throw APIError(kind: .rejected, request: "logout", message: "the session record could not be removed from \(sessionFile.fileURL.path)")
+            }
+            if let folder = EnableBankingStart.cacheDirectory(request.environment) {
+                for name in ["enablebanking-data-\(record.fingerprint).json", "enablebanking-reads-\(record.fingerprint).json",
+                             "enablebanking-reads-\(record.fingerprint).lock"] {
+                    try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+                }
+            }
+            request.say("signed out of \(TextSanitizer.clean(record.aspsp)) (\(TextSanitizer.clean(record.country))): the consent is closed, "
+                        + "its record and cache removed")
+            ended += 1
+        }
+        if ended == 0 { request.say("no Enable Banking session is kept for this application: nothing to sign out of") }
+    }
+
     /// Reads the address the browser was sent to from standard input until it is this sign-in's.
     static func paste(_ request: ConsentSignInRequest, state: String, bank: String) async throws(APIError) -> String {
         request.say("Then paste here the whole address the browser was sent to (it may show an error page):")

@@ -19,9 +19,11 @@ public extension RegisteredSource {
         }, keptToken: { _ in
             // The credential is the key file and the kept session, which the start reads itself.
             EnableBankingStart.keptMarker
-        }, consentSignIn: ConsentSignIn { request throws(APIError) in
+        }, consentSignIn: ConsentSignIn(run: { request throws(APIError) in
             try await EnableBankingLogin.run(request)
-        })),
+        }, end: { request throws(APIError) in
+            try await EnableBankingLogin.end(request)
+        }))),
         serve: Serving(currency: .eur,
                        handler: { backend, flags in
                            EnableBankingStart.lookAlike(backend: backend, flags: flags,
