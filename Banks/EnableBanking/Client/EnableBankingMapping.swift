@@ -81,9 +81,12 @@ public struct EnableBankingMapping: Sendable {
         let currency = EnableBankingMapping.currency(data) ?? .eur
         let booked = EnableBankingMapping.booked(data.balances)
         let available = EnableBankingMapping.available(data.balances)
-        var holder = EnableBankingMapping.shown(data.account) + " · " + TextSanitizer.clean(bank)
+        // The consent's days go with the bank's name (the header's shorter forms keep the holder);
+        // the masked IBAN and the available balance are the numbers, dropped first when narrow.
+        var holder = data.account.shownName + " · " + TextSanitizer.clean(bank) + (consent.map { " · " + $0 } ?? "")
         if let problem = data.problem { holder += " — " + problem }
-        var numbers = [consent].compactMap { $0 }
+        var numbers: [String] = []
+        if let number = data.account.accountId?.iban ?? data.account.accountId?.other { numbers.append(EnableBanking.masked(number)) }
         if let available, available != booked { numbers.append("available \(available.formatted)") }
         var header = Account(id: data.account.key, name: data.account.shownName, currency: currency,
                              createdAt: Date(timeIntervalSince1970: 946_684_800), holder: holder,
