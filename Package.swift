@@ -12,6 +12,7 @@ let bankList: [(name: String, clientNeeds: [Target.Dependency])] = [
     ("Up", []),
     ("Bunq", [.product(name: "_CryptoExtras", package: "swift-crypto")]),
     ("SimpleFIN", []),
+    ("EnableBanking", [.product(name: "_CryptoExtras", package: "swift-crypto"), .product(name: "Crypto", package: "swift-crypto")]),
 ]
 let banks = bankList.map(\.name)
 

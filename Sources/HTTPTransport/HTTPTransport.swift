@@ -228,12 +228,13 @@ public struct HTTPTransport: Sendable {
 
     /// Sends one request and returns its answer whatever the status; only a request that got
     /// no answer throws. `error(for:label:)` turns a non-2xx answer into the usual error.
-    /// `headers`: fields of the API's own, sent as given (never logged).
+    /// `headers`: fields of the API's own, sent as given (never logged). `loggedPath`: the path as
+    /// `--log-file` writes it, for a path that holds a secret (a session's id); nil: the path.
     public func answer(_ method: String, _ path: String, query: [URLQueryItem] = [], body: Data? = nil,
                        contentType: String = "application/json", label: String? = nil,
-                       headers: [String: String] = [:]) async throws(APIError) -> Answer {
+                       headers: [String: String] = [:], loggedPath: String? = nil) async throws(APIError) -> Answer {
         let label = label ?? "\(method) \(path)"
-        return try await refreshing(method, url(for: path, query: query), logged: (path, query), body: body,
+        return try await refreshing(method, url(for: path, query: query), logged: (loggedPath ?? path, query), body: body,
                                     contentType: contentType, label: label, headers: headers)
     }
 

@@ -46,3 +46,61 @@ public struct OAuthTokenPair: Codable, Equatable, Sendable {
         return now.addingTimeInterval(margin) >= expiresAt
     }
 }
+
+/// A sign-in a source runs through its own steps (a consent given at the bank in a browser, a
+/// redirect back, a session recorded), for `login NAME`: the source reads its own table of the
+/// config file and the command's options, says what it does, and throws what stops it.
+public struct ConsentSignIn: Sendable {
+    public let run: @Sendable (ConsentSignInRequest) async throws(APIError) -> Void
+    /// `logout NAME`: the consent closed at the bank, and what the source kept of it removed.
+    public let end: @Sendable (ConsentSignInRequest) async throws(APIError) -> Void
+
+    public init(run: @escaping @Sendable (ConsentSignInRequest) async throws(APIError) -> Void,
+                end: @escaping @Sendable (ConsentSignInRequest) async throws(APIError) -> Void) {
+        self.run = run
+        self.end = end
+    }
+}
+
+/// What `login NAME` gives a source's own sign-in.
+public struct ConsentSignInRequest: Sendable {
+    /// The API (its own, or `--api-url`).
+    public var apiURL: URL
+    /// The config file's `[NAME]` table.
+    public var settings: [String: String]
+    public var environment: [String: String]
+    public var allowInsecureHTTP: Bool
+    /// The command's options by their long names (`aspsp`, `country`, `psu-type`, `redirect-url`,
+    /// `days`), only those given: they win over the table.
+    public var options: [String: String]
+    /// `--paste`: the address the browser was sent to is read from standard input.
+    public var paste: Bool
+    /// Seconds to wait for the browser to come back.
+    public var timeout: TimeInterval
+    /// Opens an address in a browser (nothing with `--no-browser`).
+    public var open: @Sendable (URL) -> Void
+    /// A line on standard output (flushed): what the user must act on.
+    public var say: @Sendable (String) -> Void
+    /// A line on standard error: what happens.
+    public var note: @Sendable (String) -> Void
+    /// The next line of standard input (nil at its end); it waits for the user.
+    public var readLine: @Sendable () async -> String?
+    public var log: RequestLog?
+
+    public init(apiURL: URL, settings: [String: String], environment: [String: String], allowInsecureHTTP: Bool, options: [String: String],
+                paste: Bool, timeout: TimeInterval, open: @escaping @Sendable (URL) -> Void, say: @escaping @Sendable (String) -> Void,
+                note: @escaping @Sendable (String) -> Void, readLine: @escaping @Sendable () async -> String?, log: RequestLog? = nil) {
+        self.apiURL = apiURL
+        self.settings = settings
+        self.environment = environment
+        self.allowInsecureHTTP = allowInsecureHTTP
+        self.options = options
+        self.paste = paste
+        self.timeout = timeout
+        self.open = open
+        self.say = say
+        self.note = note
+        self.readLine = readLine
+        self.log = log
+    }
+}

@@ -116,16 +116,20 @@ public struct BankConnector: Sendable {
     /// A credential the source keeps itself (SimpleFIN-style: what a one-time claim gave), used
     /// when none is given or remembered; read from the environment's config directory.
     public var keptToken: (@Sendable ([String: String]) -> String?)?
+    /// `login NAME` through the source's own steps (a consent at the bank and a redirect back; nil: none).
+    public var consentSignIn: ConsentSignIn?
 
     public init(connect: @escaping @Sendable (BankRequest) async throws(APIError) -> any BankAPI,
                 offline: (@Sendable (BankRequest, URL) -> (api: any BankAPI, header: String)?)? = nil,
                 keep: (@Sendable (any BankAPI, String, URL) -> Void)? = nil,
-                oauth: OAuthSupport? = nil, keptToken: (@Sendable ([String: String]) -> String?)? = nil) {
+                oauth: OAuthSupport? = nil, keptToken: (@Sendable ([String: String]) -> String?)? = nil,
+                consentSignIn: ConsentSignIn? = nil) {
         self.connect = connect
         self.offline = offline
         self.keep = keep
         self.oauth = oauth
         self.keptToken = keptToken
+        self.consentSignIn = consentSignIn
     }
 }
 

@@ -14,16 +14,36 @@ import Glibc
 struct LoginCommand: AsyncParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "login",
-        abstract: "Sign in to a bank with your own OAuth client (\(SourceRegistry.list(SourceRegistry.withOAuth))).",
+        abstract: "Sign in to a bank with your own OAuth client or application (\(SourceRegistry.list(SourceRegistry.withSignIn))).",
         discussion: """
             The client's id and secret come from the config file's table for the bank ([NAME] client-id = "…", \
             client-secret = "…"), with http://127.0.0.1:PORT/callback as its redirect URL. The token pair is kept \
             in $XDG_CONFIG_HOME/qapital-tui/oauth-tokens.json (mode 0600) and refreshed before it expires. \
-            Then approve the sign-in in the bank's app.
+            Then approve the sign-in in the bank's app. A source that signs in through a consent at the bank \
+            (an account-information provider) reads its own table and --aspsp, --country, --psu-type, \
+            --redirect-url, --days and --paste (docs/banks.md).
             """) }
 
-    @Argument(help: ArgumentHelp("The bank: \(SourceRegistry.list(SourceRegistry.withOAuth)).", valueName: "source"))
+    @Argument(help: ArgumentHelp("The bank: \(SourceRegistry.list(SourceRegistry.withSignIn)).", valueName: "source"))
     var source: String
+
+    @Option(help: ArgumentHelp("The bank, as the provider lists it (a consent sign-in).", valueName: "name"))
+    var aspsp: String?
+
+    @Option(help: ArgumentHelp("The bank's country, two letters (a consent sign-in).", valueName: "cc"))
+    var country: String?
+
+    @Option(name: .customLong("psu-type"), help: ArgumentHelp("personal or business (a consent sign-in).", valueName: "type"))
+    var psuType: String?
+
+    @Option(name: .customLong("redirect-url"), help: ArgumentHelp("Where the bank sends the browser back (a consent sign-in).", valueName: "url"))
+    var redirectURL: String?
+
+    @Option(help: ArgumentHelp("Days the consent lasts (a consent sign-in; capped by the bank).", valueName: "n"))
+    var days: Int?
+
+    @Flag(help: "Paste the address the browser was sent back to, instead of listening for it (a remote machine).")
+    var paste = false
 
     @Option(name: .customLong("api-url"), help: ArgumentHelp("The bank's API (default: its own; `serve --api NAME` to try it).", valueName: "url"))
     var apiURL: String?
@@ -50,6 +70,10 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
+        if let registered = SourceRegistry.named(source), let consent = registered.bank?.consentSignIn {
+            try await runConsent(consent, registered: registered, environment: environment)
+            return
+        }
         let (flow, apiURL) = try prepare(environment: environment)
         let pair = try await LoginFlow(flow: flow, port: UInt16(port), timeout: timeout).run(
             open: noBrowser ? { _ in } : LoginCommand.openInBrowser,
@@ -66,10 +90,60 @@ struct LoginCommand: AsyncParsableCommand {
                                   + (self.apiURL.map { " --api-url " + TextSanitizer.clean($0) } ?? ""))
     }
 
+    /// A source's own consent sign-in: its table and the command's options handed over; a
+    /// refusal of the key or the application exits 77, anything else the command did wrong 64, the rest 1.
+    func runConsent(_ consent: ConsentSignIn, registered: RegisteredSource, environment: [String: String]) async throws {
+        let file: ConfigFile?
+        do {
+            file = try ConfigFile.load(path: config, environment: environment)
+        } catch {
+            throw ValidationError(error.message)
+        }
+        var base = registered.description.baseURL
+        if let apiURL {
+            do {
+                base = try HTTPTransport.validate(baseURL: apiURL)
+            } catch {
+                throw ValidationError("--api-url: \(error.message)")
+            }
+        }
+        guard let base else { throw ValidationError("login \(registered.name) needs --api-url") }
+        var options: [String: String] = [:]
+        options["aspsp"] = aspsp
+        options["country"] = country
+        options["psu-type"] = psuType
+        options["redirect-url"] = redirectURL
+        options["days"] = days.map(String.init)
+        let browse = !noBrowser
+        let open: @Sendable (URL) -> Void = { url in
+            if browse { LoginCommand.openInBrowser(url) }
+        }
+        let say: @Sendable (String) -> Void = { _ = StandardStream.output.line($0) }
+        let note: @Sendable (String) -> Void = { _ = StandardStream.error.line($0) }
+        let table: [String: String] = file?.sourceSettings[registered.name] ?? [:]
+        let request = ConsentSignInRequest(apiURL: base, settings: table, environment: environment, allowInsecureHTTP: allowInsecureHTTP,
+                                           options: options, paste: paste, timeout: timeout, open: open, say: say, note: note,
+                                           readLine: { Swift.readLine(strippingNewline: true) })
+        do throws(APIError) {
+            try await consent.run(request)
+        } catch {
+            switch error.kind {
+            case .rejected where ["config", "key", "GET /aspsps"].contains(error.request):
+                throw ValidationError(error.message)
+            case .unauthorized:
+                _ = StandardStream.error.line(error.message)
+                throw ExitCode(77)
+            default:
+                _ = StandardStream.error.line(error.message)
+                throw ExitCode(1)
+            }
+        }
+    }
+
     /// The flow and the API's base URL, from the registry and the config file.
     func prepare(environment: [String: String]) throws -> (any OAuthFlow, URL) {
         guard let registered = SourceRegistry.named(source), let oauth = registered.bank?.oauth else {
-            throw ValidationError("login wants \(SourceRegistry.list(SourceRegistry.withOAuth)), not \"\(TextSanitizer.clean(String(source.prefix(40))))\"")
+            throw ValidationError("login wants \(SourceRegistry.list(SourceRegistry.withSignIn)), not \"\(TextSanitizer.clean(String(source.prefix(40))))\"")
         }
         let name = registered.name
         let file: ConfigFile?

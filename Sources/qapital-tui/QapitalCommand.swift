@@ -21,7 +21,7 @@ struct QapitalCommand: AsyncParsableCommand {
         """,
         version: FeedModelInfo.version,
         subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, RulesCommand.self, ExportCommand.self,
-                      LoginCommand.self, AppCommand.self, DoctorCommand.self]
+                      LoginCommand.self, LogoutCommand.self, AppCommand.self, DoctorCommand.self]
     ) }
 
     @OptionGroup var app: AppOptions
@@ -79,11 +79,11 @@ struct QapitalCommand: AsyncParsableCommand {
 
     /// `qapital-tui serve …` and `qapital-tui run …`, parsed under a root without options.
     struct Subcommands: ParsableCommand {
-        static let names: Set<String> = ["serve", "run", "goals", "activity", "roundups", "rules", "export", "login", "doctor"]
+        static let names: Set<String> = ["serve", "run", "goals", "activity", "roundups", "rules", "export", "login", "logout", "doctor"]
         static let configuration = CommandConfiguration(
             commandName: "qapital-tui", version: FeedModelInfo.version,
             subcommands: [ServeCommand.self, GoalsCommand.self, ActivityCommand.self, RoundUpsCommand.self, RulesCommand.self, ExportCommand.self,
-                      LoginCommand.self, AppCommand.self, DoctorCommand.self])
+                      LoginCommand.self, LogoutCommand.self, AppCommand.self, DoctorCommand.self])
     }
 
     /// Like ArgumentParser's own, but a failure is one line on stderr (no usage block), so

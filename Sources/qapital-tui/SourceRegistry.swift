@@ -1,6 +1,7 @@
 import BunqSource
 import DemoData
 import DemoServer
+import EnableBankingSource
 import FeedModel
 import Foundation
 import MonzoSource
@@ -17,7 +18,7 @@ import UpSource
 /// its entry in its own folder (`Banks/NAME/Source`); adding one is its import and its name in
 /// `all` (docs/architecture.md, "Recipe: add a data source").
 enum SourceRegistry {
-    static let builtIn: [RegisteredSource] = [.demo, .qapital, .starling, .monzo, .up, .simplefin, .bunq]
+    static let builtIn: [RegisteredSource] = [.demo, .qapital, .starling, .monzo, .up, .simplefin, .bunq, .enablebanking]
 
     /// Sources added for the length of a task, after the built-in ones: how a test shows that a
     /// new entry is all a source needs (`ArchitectureTests.aFakeSourceIsOneEntry`).
@@ -31,6 +32,12 @@ enum SourceRegistry {
 
     /// The sources `login NAME` signs in to (OAuth with the customer's own client).
     static var withOAuth: [RegisteredSource] { all.filter { $0.bank?.oauth != nil } }
+
+    /// The sources `login NAME` signs in to: an OAuth client, or the source's own consent steps.
+    static var withSignIn: [RegisteredSource] { all.filter { $0.bank?.oauth != nil || $0.bank?.consentSignIn != nil } }
+
+    /// The sources `logout NAME` ends a consent of.
+    static var withConsent: [RegisteredSource] { all.filter { $0.bank?.consentSignIn != nil } }
 
     /// The sources `serve --api` speaks.
     static var served: [RegisteredSource] { all.filter { $0.serve != nil } }

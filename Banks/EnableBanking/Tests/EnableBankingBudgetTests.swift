@@ -1,0 +1,104 @@
+@testable import EnableBankingClient
+import FeedModel
+import Foundation
+import PropertyBased
+import Testing
+
+@Suite struct EnableBankingBudgetTests {
+    static let start = Date(timeIntervalSince1970: 1_795_000_000)
+
+    /// Reads at any times by any number of processes (each its own budget over one file): no
+    /// rolling day ever holds more than four reads of an account, and a read is refused only
+    /// when four were made in the day before it.
+    @Test func neverMoreThanFourInAnyDayAcrossProcesses() async throws {
+        await propertyCheck(count: 60, input: Gen.int(in: 0...40_000).array(of: 1...24), Gen.int(in: 1...3), Gen.int(in: 0...1).array(of: 24)) {
+            steps, processes, accounts in
+            guard let folder = try? TemporaryFolder() else { return }
+            let file = folder.url.appendingPathComponent("enablebanking-reads-f.json")
+            let clock = Locked(Self.start)
+            let budgets = (0..<processes).map { _ in
+                EnableBankingBudget(fileURL: file, sessionId: "session", now: { clock.withLock { $0 } })
+            }
+            var sent: [String: [Date]] = [:]
+            for (index, step) in steps.enumerated() {
+                let now = clock.withLock { date in
+                    date = date.addingTimeInterval(Double(step))
+                    return date
+                }
+                let account = "acct-\(accounts[index])"
+                let before = (sent[account] ?? []).count { now.timeIntervalSince($0) < 86_400 }
+                do throws(APIError) {
+                    try budgets[index % processes].take(account, shown: account, headless: true)
+                    sent[account, default: []].append(now)
+                    #expect(before < EnableBankingBudget.daily)
+                } catch {
+                    #expect(before >= EnableBankingBudget.daily, "refused with \(before) reads in the day")
+                    #expect(error.message == "\(before) of 4 reads of \(account) used today: --force reads anyway")
+                }
+            }
+            for times in sent.values {
+                for time in times {
+                    #expect(times.count { $0 >= time && $0.timeIntervalSince(time) < 86_400 } <= EnableBankingBudget.daily)
+                }
+            }
+        }
+    }
+
+    @Test func theStatusBarCountsFromThreeAndRAsksOnceMore() throws {
+        let folder = try TemporaryFolder()
+        let clock = Locked(Self.start)
+        let budget = EnableBankingBudget(fileURL: folder.url.appendingPathComponent("r.json"), sessionId: "s", now: { clock.withLock { $0 } })
+        for n in 1...4 {
+            try budget.take("a", shown: "Everyday", headless: false)
+            #expect(budget.note == (n >= 3 ? "\(n) of 4 reads today" : nil))
+        }
+        #expect(throws: APIError.self) { try budget.take("a", shown: "Everyday", headless: false) }
+        do throws(APIError) {
+            try budget.take("a", shown: "Everyday", headless: false)
+        } catch {
+            #expect(error.message == "4 of 4 reads of Everyday used today: read anyway? press r again for one more")
+        }
+        // The yes: exactly one read more.
+        budget.userAskedAgain()
+        try budget.take("a", shown: "Everyday", headless: false)
+        #expect(throws: APIError.self) { try budget.take("a", shown: "Everyday", headless: false) }
+        // Another account has its own four; --force reads anyway.
+        try budget.take("b", shown: "Savings", headless: true)
+        let forced = EnableBankingBudget(fileURL: folder.url.appendingPathComponent("r.json"), sessionId: "s", forced: true,
+                                         now: { clock.withLock { $0 } })
+        try forced.take("a", shown: "Everyday", headless: true)
+        #expect(forced.used("a", .transactions) == 6)
+    }
+
+    /// The bank's 429: nothing is read of that account until its oldest read of the day rolls over.
+    @Test func aBankLimitHoldsUntilTheCountRollsOver() throws {
+        let folder = try TemporaryFolder()
+        let clock = Locked(Self.start)
+        let file = folder.url.appendingPathComponent("r.json")
+        let budget = EnableBankingBudget(fileURL: file, sessionId: "s", forced: true, now: { clock.withLock { $0 } })
+        try budget.take("a", shown: "Everyday", headless: true)
+        clock.withLock { $0 = $0.addingTimeInterval(3_600) }
+        budget.bankLimited("a")
+        // Another process sees it too, forced or not.
+        let other = EnableBankingBudget(fileURL: file, sessionId: "s", forced: true, now: { clock.withLock { $0 } })
+        #expect(throws: APIError.self) { try other.take("a", shown: "Everyday", headless: true) }
+        try other.take("b", shown: "Savings", headless: true)
+        clock.withLock { $0 = Self.start.addingTimeInterval(86_401) }
+        try other.take("a", shown: "Everyday", headless: true)
+    }
+
+    /// A new consent counts afresh; the file names no session id.
+    @Test func theCountIsPerConsentAndHoldsNoSecret() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.url.appendingPathComponent("r.json")
+        let first = EnableBankingBudget(fileURL: file, sessionId: "secret-session-1", now: { Self.start })
+        for _ in 0..<4 { try first.take("a", shown: "A", headless: true) }
+        #expect(throws: APIError.self) { try first.take("a", shown: "A", headless: true) }
+        let second = EnableBankingBudget(fileURL: file, sessionId: "secret-session-2", now: { Self.start })
+        try second.take("a", shown: "A", headless: true)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(!text.contains("secret-session"))
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import FeedModel
+import Foundation
+import HTTPTransport
+import SourceKit
+
+/// `qapital-tui logout NAME`: for a source that signs in through a consent at the bank, closes
+/// the consent there and removes what was kept of it (its record and its cache).
+struct LogoutCommand: AsyncParsableCommand {
+    static var configuration: CommandConfiguration { CommandConfiguration(
+        commandName: "logout",
+        abstract: "Close a bank consent and remove its record and cache (\(SourceRegistry.list(SourceRegistry.withConsent))).") }
+
+    @Argument(help: ArgumentHelp("The bank: \(SourceRegistry.list(SourceRegistry.withConsent)).", valueName: "source"))
+    var source: String
+
+    @Option(name: .customLong("api-url"), help: ArgumentHelp("The bank's API (default: its own; `serve --api NAME` to try it).", valueName: "url"))
+    var apiURL: String?
+
+    @Option(help: ArgumentHelp("The config file (default: $XDG_CONFIG_HOME/qapital-tui/config.toml).", valueName: "path"))
+    var config: String?
+
+    @Flag(name: .customLong("allow-insecure-http"), help: "Send the request over plain http to a host other than this machine.")
+    var allowInsecureHTTP = false
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let registered = SourceRegistry.named(source), let consent = registered.bank?.consentSignIn else {
+            throw ValidationError("logout wants \(SourceRegistry.list(SourceRegistry.withConsent)), not \"\(TextSanitizer.clean(String(source.prefix(40))))\"")
+        }
+        let file: ConfigFile?
+        do {
+            file = try ConfigFile.load(path: config, environment: environment)
+        } catch {
+            throw ValidationError(error.message)
+        }
+        var base = registered.description.baseURL
+        if let apiURL {
+            do {
+                base = try HTTPTransport.validate(baseURL: apiURL)
+            } catch {
+                throw ValidationError("--api-url: \(error.message)")
+            }
+        }
+        guard let base else { throw ValidationError("logout \(registered.name) needs --api-url") }
+        let say: @Sendable (String) -> Void = { _ = StandardStream.output.line($0) }
+        let note: @Sendable (String) -> Void = { _ = StandardStream.error.line($0) }
+        let table: [String: String] = file?.sourceSettings[registered.name] ?? [:]
+        let request = ConsentSignInRequest(apiURL: base, settings: table, environment: environment, allowInsecureHTTP: allowInsecureHTTP,
+                                           options: [:], paste: false, timeout: 30, open: { _ in }, say: say, note: note,
+                                           readLine: { nil })
+        do throws(APIError) {
+            try await consent.end(request)
+        } catch {
+            _ = StandardStream.error.line(error.message)
+            throw error.kind == .rejected && ["config", "key"].contains(error.request) ? ExitCode(64) : ExitCode(1)
+        }
+    }
+}
