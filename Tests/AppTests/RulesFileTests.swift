@@ -118,6 +118,8 @@ import TestSupport
          "rules.toml: rule “a”: category: wants a list of words"),
         ("[[rule]]\nname = \"a\"\nkind = \"set-and-forget\"\ngoal = \"Dog\"\namount = \"5\"\ncategory = [\"eating_out\"]",
          "rules.toml: rule “a”: category: not a field of a set-and-forget rule"),
+        ("[[rule]]\nname = \"a\"\nkind = \"roundup\"\ngoal = \"Dog\"\n[[rule]]\nname = \"b\"\nkind = \"roundup\"\ngoal = \"Cat\"",
+         "rules.toml: rule “b”: kind: a second roundup rule (“a” moves the week's round-ups; they move once)"),
         ("[rules]\nweekly-limit = \"-5\"", "rules.toml: weekly-limit: must be more than zero (USD)"),
         ("[rules]\nlimit = \"5\"", "rules.toml: rules.limit: unknown (the [rules] table has weekly-limit and keep-at-least)"),
         ("[goal]\nname = \"x\"", "rules.toml: goal: not a part of a rules file (it has [rules] and [[rule]])"),

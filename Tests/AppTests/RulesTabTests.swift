@@ -261,11 +261,18 @@ struct RulesTabSetup {
             (kind, flags, since, goal)
         }
         await propertyCheck(count: 200, input: rule.array(of: 0...6), Gen.int(in: 0...3)) { rules, settings in
+            // A file has one round-up rule at most (a second is refused): later ones save $1 a week instead.
+            var roundUps = 0
             let file = RulesFile(weeklyLimit: settings & 1 == 0 ? nil : Money(minorUnits: 40_000, currency: .usd),
                                  keepAtLeast: settings & 2 == 0 ? nil : .zero(.usd),
                                  rules: rules.enumerated().map { index, parts in
-                                     Rule(name: "rule \(index) \(parts.3)", kind: parts.0, goal: parts.3,
-                                          since: parts.1 == 1 ? parts.2 : nil, paused: parts.1 == 2)
+                                     var kind = parts.0
+                                     if case .roundUp = kind {
+                                         roundUps += 1
+                                         if roundUps > 1 { kind = .setAndForget(amount: Money(minorUnits: 100, currency: .usd), every: .week) }
+                                     }
+                                     return Rule(name: "rule \(index) \(parts.3)", kind: kind, goal: parts.3,
+                                                 since: parts.1 == 1 ? parts.2 : nil, paused: parts.1 == 2)
                                  })
             let text = RulesFileTOML.text(file, currency: .usd, calendar: calendar)
             let read = try? RulesFileTOML.parse(text, file: "rules.toml", currency: .usd, calendar: calendar)

@@ -13,8 +13,11 @@ import TestSupport
 ///
 /// - every (rule, period) moved at most once, each for its figure under the file of some run;
 /// - the week's moves never pass the weekly limit;
-/// - a move sent for the first time never left the account under the floor of its run;
-/// - no record claims a transfer saved that the bank never applied;
+/// - no transfer the bank applied left the account under the floor of the run that sent it, or
+///   under nothing (a transfer in the record resent is checked as a first send is: it may never
+///   have reached the bank);
+/// - no record claims a transfer saved or saved elsewhere that the bank never applied, and no
+///   run records as its own a transfer another run had made;
 /// - from there, once the floor is lifted and every machine has run once without a fault, every
 ///   (rule, period) owed has moved exactly once, but for one the limit has no room for.
 struct RulesProtocolModel {
@@ -85,8 +88,9 @@ struct RulesProtocolModel {
     static let calendar = Week.calendar(in: TimeZone(identifier: "Europe/London")!)
     static let week = Week(containing: fixedNow, calendar: calendar).previous
     static let now = week.end.addingTimeInterval(86_400 + 3_600)
-    static let opening: Int64 = 1_000
-    static let floors: [Int64?] = [nil, 400, 700]
+    /// $9.00: every rule's week fits ($8.45), but with coffee edited to $3.00 the last does not.
+    static let opening: Int64 = 900
+    static let floors: [Int64?] = [nil, 300, 650]
     static let goals = [Goal(id: 1, name: "Alpha", ownerId: 7, target: nil, balance: Money(minorUnits: 0, currency: .usd)),
                         Goal(id: 2, name: "Beta", ownerId: 7, target: nil, balance: Money(minorUnits: 0, currency: .usd))]
     /// The week's card payments: Pret's $4.35 (rounds up 65¢, a coffee) and $5.20 (80¢).
@@ -131,6 +135,7 @@ struct RulesProtocolModel {
             let roundUps = ModelRecord(next.roundUpRecords[machine], life: life)
             let rules = ModelRuleRecord(ModelRecord(next.ruleRecords[machine], life: life))
             let sentBefore = Set((next.roundUpRecords[machine] + next.ruleRecords[machine]).map(\.key))
+            let appliedBefore = Set(next.applied.map(\.key))
             let bank = RulesModelBank(applied: next.applied, records: [roundUps, rules.parts], life: life, fault: fault,
                                       floor: next.floor, sentBefore: sentBefore)
             let saver = RoundUpSaver(identity: SaveIdentity.forSaving(sourceName: "qapital", baseURL: "http://model.test", account: nil),
@@ -149,6 +154,11 @@ struct RulesProtocolModel {
             next.roundUpRecords[machine] = roundUps.stored
             next.ruleRecords[machine] = rules.parts.stored
             next.applied = bank.appliedNow
+            // Another run's transfer, met for the first time here, is the bank's replay: never this run's own.
+            for part in next.roundUpRecords[machine] + next.ruleRecords[machine]
+            where part.state == .saved && appliedBefore.contains(part.key) && !sentBefore.contains(part.key) {
+                return .failure(.init("machine \(machine) recorded \(part.rule ?? "round-ups") \(part.week) as saved by itself; another run had moved it"))
+            }
         }
         if let broken = check(next) { return .failure(broken) }
         return .success(next)
@@ -173,8 +183,8 @@ struct RulesProtocolModel {
         }
         let keys = Set(state.applied.map(\.key))
         for (machine, record) in zip(state.roundUpRecords, state.ruleRecords).enumerated() {
-            for part in record.0 + record.1 where part.state == .saved && !keys.contains(part.key) {
-                return .init("machine \(machine)'s record claims \(part.rule ?? "round-ups") \(part.week) saved, and it never moved")
+            for part in record.0 + record.1 where part.isDone && !keys.contains(part.key) {
+                return .init("machine \(machine)'s record claims \(part.rule ?? "round-ups") \(part.week) \(part.state), and it never moved")
             }
         }
         return nil
@@ -195,8 +205,10 @@ struct RulesProtocolModel {
         let figures = ["round-ups": 145, "coffee": state.edited ? 300 : 200, "weekly": 500] as [String: Int64]
         for rule in Self.figures.keys.sorted() {
             let count = state.applied.filter { $0.rule == rule }.count
-            // Held by the limit: only where this week's moves leave no room for it.
-            if count == 0, let limit = bounds.limit, total + (figures[rule] ?? 0) > limit { continue }
+            // Held by the limit or the balance: only where this week's moves leave no room for it.
+            let figure = figures[rule] ?? 0
+            if count == 0, let limit = bounds.limit, total + figure > limit { continue }
+            if count == 0, Self.opening - total < figure { continue }
             if count != 1 {
                 return .init("after the floor was lifted and every machine ran once, \(rule) moved \(count) times")
             }
@@ -309,9 +321,9 @@ final class RulesModelBank: SavingsAPI, @unchecked Sendable {
                 state.problem = "a transfer was sent that the record did not hold first: \(attempt.rule ?? "?") \(attempt.week)"
                 return false
             }
-            // A first send is decided under the run's floor; a resend is the transfer sent before.
-            if let floor, !sentBefore.contains(transferId), balance - amount.minorUnits < floor {
-                state.problem = "\(attempt.rule ?? "?") \(attempt.week) left \(balance - amount.minorUnits)¢, under the \(floor)¢ floor"
+            // Whatever the record held before, a transfer the bank applies now is decided now.
+            if balance - amount.minorUnits < (floor ?? 0) {
+                state.problem = "\(attempt.rule ?? "?") \(attempt.week) left \(balance - amount.minorUnits)¢, under the \(floor ?? 0)¢ floor"
                 return false
             }
             state.applied.append(.init(key: transferId, goal: goalId, amount: amount.minorUnits, rule: attempt.rule ?? "round-ups",

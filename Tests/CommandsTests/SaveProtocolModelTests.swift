@@ -112,17 +112,26 @@ import Testing
             }
             return state
         }
-        // Under a $7.00 floor only the round-ups fit ($10.00 − $1.45); then, lifted, the rest.
-        let held = try await after([.floor(700), .run(machine: 0, fault: .none)])
+        // Under a $6.50 floor only the round-ups fit ($9.00 − $1.45); then, lifted, the rest.
+        let held = try await after([.floor(650), .run(machine: 0, fault: .none)])
         #expect(held.applied.map(\.rule) == ["round-ups"])
-        let lifted = try await after([.floor(700), .run(machine: 0, fault: .none), .floor(nil), .run(machine: 1, fault: .none)])
+        let lifted = try await after([.floor(650), .run(machine: 0, fault: .none), .floor(nil), .run(machine: 1, fault: .none)])
         #expect(lifted.applied.map(\.rule) == ["round-ups", "coffee", "weekly"])
-        // Coffee's answer lost at $2.00, the rule edited to $3.00: the first machine's resend
-        // moves nothing more; the other machine's $3.00 under the same key is refused.
-        let edited = try await after([.run(machine: 0, fault: .lostAnswer(1)), .edit, .run(machine: 1, fault: .none),
+        // The second machine finds the round-ups moved by the first (the bank's replay: saved
+        // elsewhere) and moves the two the floor held, as its own.
+        #expect(lifted.roundUpRecords[1].map(\.state) == [.savedElsewhere], "\(lifted.roundUpRecords[1])")
+        #expect(lifted.ruleRecords[1].map(\.state) == [.saved, .saved], "\(lifted.ruleRecords[1])")
+        // Coffee's request lost: in the first machine's record, never at the bank. Edited to
+        // $3.00, the other machine's $3.00 does not fit the $2.55 left and is held; the first
+        // machine's resend of its $2.00, checked as a first send, fits and moves once.
+        let edited = try await after([.run(machine: 0, fault: .lostRequest(1)), .edit, .run(machine: 1, fault: .none),
                                       .run(machine: 0, fault: .none)])
-        #expect(edited.applied.map(\.amount) == [145, 200, 500])
+        #expect(edited.applied.map(\.amount) == [145, 500, 200])
         #expect(edited.ruleRecords[0].contains { $0.rule == "coffee" && $0.state == .saved }, "\(edited.ruleRecords)")
+        #expect(!edited.ruleRecords[1].contains { $0.rule == "coffee" }, "\(edited.ruleRecords)")
+        // A transfer that never reached the bank, resent under a floor it no longer fits, is held.
+        let stillHeld = try await after([.run(machine: 0, fault: .lostRequest(2)), .floor(300), .run(machine: 0, fault: .none)])
+        #expect(stillHeld.applied.map(\.rule) == ["round-ups", "coffee"], "\(stillHeld.applied)")
     }
 
     /// And a settler that ignores the limit passes it.

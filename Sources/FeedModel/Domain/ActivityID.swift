@@ -9,10 +9,31 @@
 /// - anything else, and every id of 15 bytes or fewer: the text itself, as before.
 ///
 /// Every id reads back byte for byte (`text`); an id is kept in one way only, so two ids are the
-/// same id exactly when they are kept the same way.
+/// same id exactly when they are kept the same way. Ids are compared byte for byte, not as
+/// Unicode text: a bank's "K" and KELVIN SIGN (U+212A) are two ids.
 public enum ActivityID: Hashable, Sendable {
     case text(String)
     case packed(UInt64, UInt64, UInt64)
+
+    public static func == (a: ActivityID, b: ActivityID) -> Bool {
+        switch (a, b) {
+        case let (.packed(a0, a1, a2), .packed(b0, b1, b2)): a0 == b0 && a1 == b1 && a2 == b2
+        case let (.text(a), .text(b)): a.utf8.elementsEqual(b.utf8)
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .packed(let a, let b, let c):
+            hasher.combine(a)
+            hasher.combine(b)
+            hasher.combine(c)
+        case .text(let text):
+            hasher.combine(text.utf8.count)
+            for byte in text.utf8 { hasher.combine(byte) }
+        }
+    }
 
     private static let lowerUUID: UInt64 = 1
     private static let upperUUID: UInt64 = 2

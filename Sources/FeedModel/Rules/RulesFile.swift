@@ -80,6 +80,11 @@ public struct RulesFile: Hashable, Sendable {
                 guard names.insert(rule.name.lowercased()).inserted else {
                     throw problem(rule.name, "name", "a second rule of that name (names are unique, in any case)")
                 }
+                // The round-up rule moves the week's round-ups under the round-ups' own key: a
+                // second would be the same transfer.
+                if case .roundUp = rule.kind, let first = file.rules.first(where: { if case .roundUp = $0.kind { true } else { false } }) {
+                    throw problem(rule.name, "kind", "a second roundup rule (“\(first.name)” moves the week's round-ups; they move once)")
+                }
                 file.rules.append(rule)
             }
             return file

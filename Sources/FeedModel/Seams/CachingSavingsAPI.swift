@@ -123,6 +123,9 @@ public final class CachingSavingsAPI: SavingsAPI {
         return data
     }
 
+    /// The account from the server only: a kept balance is no ground for moving money.
+    public func currentAccount() async throws -> Account? { try await remote.currentAccount() }
+
     /// The account and its balance: from the server, kept; offline, as the header last showed it.
     /// A source without an account answers nil without a request: that says nothing of the server.
     public func account() async throws -> Account? {

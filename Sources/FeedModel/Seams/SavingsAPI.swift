@@ -23,6 +23,9 @@ public protocol SavingsAPI: Sendable {
     /// The bank account behind the source, with its holder, numbers and balance; nil for a
     /// source that has none (the demo and the Qapital API).
     func account() async throws -> Account?
+    /// The account as the source says it now, never a copy kept from before: what a decision
+    /// that moves money reads (the rules' floor). Sources without a cache answer `account()`.
+    func currentAccount() async throws -> Account?
     /// Whether `user(id:)` and `rules()` are answered without a request (a bank that knows its
     /// people and has no rules): their answers then say nothing of whether the server is reached.
     var answersUsersAndRulesItself: Bool { get }
@@ -48,6 +51,8 @@ extension SavingsAPI {
 
     /// A source without an account of its own.
     public func account() async throws -> Account? { nil }
+
+    public func currentAccount() async throws -> Account? { try await account() }
 
     /// A source without pictures: every picture is "not found" (monograms are drawn instead).
     public func imageData(at url: URL) async throws -> Data {
