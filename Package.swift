@@ -105,7 +105,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["FeedModel", "CNcurses", "DemoData", "DemoServer", "QapitalClient", "Commands"] + bankSources),
         .executableTarget(name: "qapital-bench",
                           dependencies: ["CNcurses", "FeedModel", "TermUI", "QapitalApp", "DemoData", "DemoServer", "QapitalClient",
-                                         "TestSupport"]),
+                                         "TestSupport", "Commands"]),
         .testTarget(
             name: "FeedModelTests",
             dependencies: ["FeedModel", "DemoData", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")],

@@ -1,5 +1,6 @@
 import DemoData
 import CNcurses
+import Commands
 import FeedModel
 import Foundation
 import QapitalApp
@@ -117,9 +118,16 @@ enum FrameBenchmark {
         malloc_trim(0)
         let before = ResidentMemory.bytes()
         let api = BulkActivityAPI.make(demo: DemoSavingsAPI(backend: DemoBackend(now: now)), count: count, now: now)
+        // The Rules tab reads the demo's rules (one of each kind) through the commands' engine.
+        let calendar = Week.calendar(in: TimeZone(identifier: "UTC")!)
+        var capabilities = AppCore.Capabilities()
+        let context = CommandContext(api: api, sourceKind: "demo", currency: .usd, format: .table, output: OutputSink { _ in },
+                                     calendar: calendar, now: { now })
+        capabilities.rulesBook = CommandRulesBook(context: context, file: DemoRules.file(currency: .usd, calendar: calendar, now: now),
+                                                  writer: nil)
         let core = AppCore(api: api, configuration: .init(sourceName: "bench", colors: true, timeZone: TimeZone(identifier: "UTC")!,
                                                           pictureSchemes: ["http", "https", DemoImages.scheme]),
-                           now: { now })
+                           capabilities: capabilities, now: { now })
         core.start()
         core.handle(.key(.char("2")))
         while !core.isIdle || core.feed.activities.count < count { try? await Task.sleep(for: .milliseconds(2)) }

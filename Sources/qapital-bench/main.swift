@@ -98,8 +98,8 @@ func runBenchmarks() async {
         }
         row("resident memory per loaded activity at 1M, \(name)", String(format: "%.0f B", perActivity), "≤ 300 B", perActivity <= 300)
     }
-    let tabNames: [Character: String] = ["1": "Goals", "3": "Round-ups", "4": "Achievements", "5": "People"]
-    for tab in ["1", "3", "4", "5"] as [Character] where wanted("frames") || wanted("tabs") {
+    let tabNames: [Character: String] = ["1": "Goals", "3": "Round-ups", "4": "Achievements", "5": "People", "6": "Rules"]
+    for tab in ["1", "3", "4", "5", "6"] as [Character] where wanted("frames") || wanted("tabs") || wanted("tab-\(tab)") {
         var figures: [Int: FrameBenchmark.Figure] = [:]
         for count in [1_000_000, 100_000, 1_000] {
             figures[count] = await FrameBenchmark.run(activities: count, frames: 1_000, tab: tab)
