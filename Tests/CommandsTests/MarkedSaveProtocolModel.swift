@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 
 /// What the model reads of a server after a run.
-protocol ModelServing: SavingsAPI {
+protocol ModelServing: ModelBank {
     var problem: String? { get }
     var appliedNow: [SaveProtocolModel.Applied] { get }
 }
@@ -148,11 +148,4 @@ final class MarkedModelServer: ModelServing, @unchecked Sendable {
         try life.step()
     }
 
-    func feed(goalId: GoalID) async throws -> [FeedItem] { [] }
-    func rules() async throws -> [SavingsRule] { [] }
-    func user(id: Int) async throws -> User { throw APIError(kind: .notFound, request: "GET /users", message: "none") }
-    func activities(from: Date, to: Date) async throws -> ActivityPage { ActivityPage(oldest: from, activities: []) }
-    func createGoal(name: String, target: Money?) async throws -> Goal {
-        throw APIError(kind: .rejected, request: "POST /savingsgoals", message: "not here")
-    }
 }

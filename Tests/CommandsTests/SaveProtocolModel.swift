@@ -221,30 +221,10 @@ struct SaveProtocolModel {
         return nil
     }
 
-    /// Every state within the bound, depth first; the first broken invariant with the actions
-    /// that led to it, and how many states were explored.
+    /// Every state within the bound (`ModelExploration.explore`): the first broken invariant
+    /// with the actions that led to it, and how many states were explored.
     func explore() async -> (states: Int, violation: String?) {
-        var seen: Set<State> = [initial]
-        var stack: [(State, [Action])] = [(initial, [])]
-        while let (state, path) = stack.popLast() {
-            if let late = await eventually(state) {
-                return (seen.count, Self.describe(path, late))
-            }
-            guard path.count < bounds.depth else { continue }
-            for action in actions(state) {
-                switch await apply(action, to: state) {
-                case .failure(let violation):
-                    return (seen.count, Self.describe(path + [action], violation))
-                case .success(let next):
-                    if seen.insert(next).inserted { stack.append((next, path + [action])) }
-                }
-            }
-        }
-        return (seen.count, nil)
-    }
-
-    static func describe(_ path: [Action], _ violation: Violation) -> String {
-        (path.map(\.description) + ["→ \(violation)"]).joined(separator: "; ")
+        await ModelExploration.explore(initial: initial, depth: bounds.depth, actions: actions, apply: apply, eventually: eventually)
     }
 }
 
@@ -352,13 +332,6 @@ final class ModelServer: ModelServing, @unchecked Sendable {
         return goals.first { $0.id == goalId } ?? goals[0]
     }
 
-    func feed(goalId: GoalID) async throws -> [FeedItem] { [] }
-    func rules() async throws -> [SavingsRule] { [] }
-    func user(id: Int) async throws -> User { throw APIError(kind: .notFound, request: "GET /users", message: "none") }
-    func activities(from: Date, to: Date) async throws -> ActivityPage { ActivityPage(oldest: from, activities: []) }
-    func createGoal(name: String, target: Money?) async throws -> Goal {
-        throw APIError(kind: .rejected, request: "POST /savingsgoals", message: "not here")
-    }
 }
 
 extension SaveProtocolModel {
