@@ -219,14 +219,20 @@ import TestSupport
             let api = try await world.connect(headless: false, force: true, settings: ["refresh-after": "0s"])
             // PSU headers went with the app's read: the look-alike did not count it.
             #expect(api.store.accounts.allSatisfy { $0.problem == nil })
-            // The bank's 429: every account marked, what is kept shown, the bank's words said.
-            let limited = try await world.connect(headless: true, force: true, settings: ["refresh-after": "0s"])
-            #expect(limited.statusNote?.contains("the bank's daily limit of reads is used up (ASPSP_RATE_LIMIT_EXCEEDED)") == true)
-            #expect(limited.store.accounts.allSatisfy { $0.problem == "the bank's daily limit is used up" })
-            #expect(limited.store.accounts[0].problem == "the bank's daily limit is used up" && !limited.store.accounts[0].booked.isEmpty)
-            // Marked: the next forced read of that account sends nothing until the count rolls over.
-            let again = try? await world.connect(headless: false, force: true, settings: ["refresh-after": "0s"])
-            #expect(again?.statusNote?.contains("used up until") == true)
+            // The bank's 429 to a headless command: its answer is the refusal in the bank's words
+            // (exit 1), not old data; every account is marked and what is kept stays.
+            do throws(APIError) {
+                _ = try await world.connect(headless: true, force: true, settings: ["refresh-after": "0s"])
+                Issue.record("a headless command past the bank's limit answered with old data")
+            } catch {
+                #expect(error.request == EnableBankingAPI.bankLimitLabel)
+                #expect(error.message.contains("the bank's daily limit of reads is used up (ASPSP_RATE_LIMIT_EXCEEDED)"))
+            }
+            // Marked: the next forced read sends nothing until the count rolls over; the app shows the cache.
+            let again = try await world.connect(headless: false, force: true, settings: ["refresh-after": "0s"])
+            #expect(again.statusNote?.contains("used up until") == true)
+            #expect(again.store.accounts.allSatisfy { $0.problem == "the bank's daily limit is used up" })
+            #expect(!again.store.accounts[0].booked.isEmpty)
         }
     }
 

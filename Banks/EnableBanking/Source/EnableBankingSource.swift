@@ -51,7 +51,7 @@ public enum EnableBankingStart {
         settings.configFileShown = configFileShown(environment)
         settings.timeZone = timeZone
         guard request.token == keptMarker else {
-            throw APIError(kind: .rejected, request: "sign-in",
+            throw APIError(kind: .rejected, request: "token",
                            message: "Enable Banking takes no token (--token, --token-file): it signs with [enablebanking] key-file; nothing sent")
         }
         guard let applicationId = settings.applicationId, let keyFile = settings.keyFile else {
