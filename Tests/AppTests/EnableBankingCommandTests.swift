@@ -60,6 +60,21 @@ import Testing
         #expect(bankConnectFailure(APIError(kind: .rejected, request: "config", message: "x")).status == .failed)
     }
 
+    /// `serve --api enablebanking`'s own flags reach the look-alike; the older spellings stay.
+    @Test func serveTakesTheLookAlikesFlags() throws {
+        let command = try #require(try QapitalCommand.parse(arguments: [
+            "serve", "--api", "enablebanking", "--public-key", "/tmp/p.pem", "--application-id", "abc", "--session-seconds", "60",
+            "--auth-error", "access_denied",
+        ]) as? ServeCommand)
+        let flags = command.flags
+        #expect(flags.publicKeyFile == "/tmp/p.pem" && flags.applicationId == "abc" && flags.sessionTimeout == 60)
+        #expect(flags.authError == "access_denied" && flags.keyOut == nil)
+        let old = try #require(try QapitalCommand.parse(arguments: ["serve", "--api", "enablebanking", "--session-timeout", "30",
+                                                                     "--key-out", "/tmp/k.pem"]) as? ServeCommand)
+        #expect(old.flags.sessionTimeout == 30 && old.flags.keyOut == "/tmp/k.pem")
+        #expect(throws: (any Error).self) { try QapitalCommand.parse(arguments: ["serve", "--api", "enablebanking", "--public-key", "/tmp/p.pem"]) }
+    }
+
     @Test func logoutIsACommandWithItsOwnAPIURL() throws {
         let command = try #require(try QapitalCommand.parse(arguments: ["logout", "enablebanking", "--api-url", "http://127.0.0.1:8080"])
                                    as? LogoutCommand)

@@ -184,6 +184,40 @@ import TestSupport
         }
     }
 
+    /// `--public-key FILE --application-id ID`: the user's own key checks the JWTs, nothing is
+    /// written; without them the pair made goes to `--key-out` (0600).
+    @Test func theLookAlikeTakesTheUsersPublicKeyOrWritesItsOwn() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("eb-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = ["HOME": folder.path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
+        let key = try EnableBankingKey.generate()
+        let publicPath = folder.appendingPathComponent("public.pem")
+        try Data(key.publicKeyPEM.utf8).write(to: publicPath)
+        var flags = ServeFlags()
+        flags.publicKeyFile = publicPath.path
+        flags.applicationId = "11111111-2222-4333-8444-555555555555"
+        let handler = EnableBankingStart.lookAlike(backend: DemoBackend(now: Date()), flags: flags, environment: environment)
+        func status(_ applicationId: String, _ signing: EnableBankingKey) async throws -> Int {
+            let token = try EnableBankingJWT.token(key: signing, applicationId: applicationId, issuedAt: Int64(Date().timeIntervalSince1970))
+            return await handler.handle(ServeRequest(method: "GET", path: "/application", headers: ["Authorization": "Bearer " + token])).status
+        }
+        #expect(try await status("11111111-2222-4333-8444-555555555555", key) == 200)
+        #expect(try await status(Self.applicationId, key) == 401)
+        #expect(try await status("11111111-2222-4333-8444-555555555555", try EnableBankingKey.generate()) == 401)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("config/qapital-tui/enablebanking-demo-key.pem").path))
+
+        var own = ServeFlags()
+        own.keyOut = folder.appendingPathComponent("made.pem").path
+        let made = EnableBankingStart.lookAlike(backend: DemoBackend(now: Date()), flags: own, environment: environment)
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("made.pem").path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let written = try EnableBankingKey.read(path: folder.appendingPathComponent("made.pem").path)
+        let token = try EnableBankingJWT.token(key: written, applicationId: EnableBankingStart.demoApplicationId,
+                                               issuedAt: Int64(Date().timeIntervalSince1970))
+        #expect(await made.handle(ServeRequest(method: "GET", path: "/application", headers: ["Authorization": "Bearer " + token])).status == 200)
+    }
+
     /// Four reads a day per account, counted in one file by every process: the fifth headless
     /// start refuses in one line and sends nothing; `--force` reads, and the bank's 429 marks
     /// the account without losing what is kept.
