@@ -21,7 +21,7 @@ public struct EnableBankingAPI: BankAPI {
         + "move the total in your bank's own app"
     public static let cannotCreateGoals = "Enable Banking is read-only: goals are the accounts named in the config file's [enablebanking] goals"
     /// What a new sign-in is.
-    public static let wayOut = "press L or run qapital-tui login enablebanking"
+    public static let wayOut = "run qapital-tui login enablebanking"
     /// The first read asks this far back (old history often comes only right after the bank sign-in).
     public static let firstHistoryDays = 730
     /// Later reads start this many days before the newest booking date kept.
@@ -201,7 +201,7 @@ public struct EnableBankingAPI: BankAPI {
             return formatter.string(from: date)
         }
 
-        /// "consent ended 2027-05-28: press L or run qapital-tui login enablebanking", or nil while it holds.
+        /// "consent ended 2027-05-28: run qapital-tui login enablebanking", or nil while it holds.
         var endedNote: String? {
             let record = self.record
             guard record.hasEnded(at: now()) else { return nil }
