@@ -172,6 +172,14 @@ public struct ServeFlags: Sendable {
     public var budget: Int?
     /// `--v1`: the protocol's older (version 1) shapes.
     public var versionOne = false
+    /// `--public-key FILE` and `--application-id ID`: a look-alike that checks signed requests
+    /// with the user's own public key (PEM) and application id instead of a pair it makes.
+    public var publicKeyFile: String?
+    public var applicationId: String?
+    /// `--key-out PATH`: where a look-alike writes the private key it makes (0600).
+    public var keyOut: String?
+    /// `--auth-error CODE`: the look-alike's bank page sends the browser back with this `error`.
+    public var authError: String?
 
     public init(historyMinutes: Double? = nil, scaPending: Bool = false, scaAfter: Int? = nil, pageSize: Int? = nil,
                 rateLimit: Int? = nil, sessionTimeout: Double? = nil, faults: Set<String> = []) {

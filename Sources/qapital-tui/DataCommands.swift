@@ -121,9 +121,19 @@ extension HeadlessOptions {
                                                 log: settings.log, settings: settings.sourceSettings, headless: true, force: force,
                                                 cacheDirectory: .some(app.cacheDirectoryURL(environment: environment))).api
         } catch {
-            throw CommandFailure.from(error)
+            throw bankConnectFailure(error)
         }
     }
+}
+
+/// A bank that could not be opened: a key file refused (its mode, a passphrase, not RSA) or a
+/// token given to a source that signs with a key is what the command line or the files say
+/// wrong (64, as the app exits); the rest as any error of the API.
+func bankConnectFailure(_ error: any Error) -> CommandFailure {
+    if let api = error as? APIError, api.kind == .rejected, ["key", "token"].contains(api.request) {
+        return CommandFailure(.usage, api.message)
+    }
+    return CommandFailure.from(error)
 }
 
 /// Runs a command's body and turns a failure into its exit status and one line on stderr.

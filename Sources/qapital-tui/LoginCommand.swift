@@ -54,8 +54,11 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "The port the callback listens on, on 127.0.0.1 (0: any free port; the client's redirect URL must match).")
     var port = 0
 
-    @Option(help: "Seconds to wait for the callback.")
-    var timeout = 300.0
+    @Option(help: "Seconds to wait for the callback (default 300; 600 for a consent sign-in).")
+    var timeout: Double?
+
+    /// How long the callback is waited for: a consent at the bank takes longer than an OAuth approval.
+    func waitSeconds(consent: Bool) -> TimeInterval { timeout ?? (consent ? 600 : 300) }
 
     @Flag(name: .customLong("no-browser"), help: "Only print the address; do not run xdg-open.")
     var noBrowser = false
@@ -65,7 +68,7 @@ struct LoginCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        guard timeout.isFinite, timeout > 0, timeout <= 3_600 else { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds") }
+        if let timeout, !(timeout.isFinite && timeout > 0 && timeout <= 3_600) { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds") }
     }
 
     func run() async throws {
@@ -75,7 +78,7 @@ struct LoginCommand: AsyncParsableCommand {
             return
         }
         let (flow, apiURL) = try prepare(environment: environment)
-        let pair = try await LoginFlow(flow: flow, port: UInt16(port), timeout: timeout).run(
+        let pair = try await LoginFlow(flow: flow, port: UInt16(port), timeout: waitSeconds(consent: false)).run(
             open: noBrowser ? { _ in } : LoginCommand.openInBrowser,
             say: { StandardStream.error.line($0) })
         let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
@@ -122,7 +125,7 @@ struct LoginCommand: AsyncParsableCommand {
         let note: @Sendable (String) -> Void = { _ = StandardStream.error.line($0) }
         let table: [String: String] = file?.sourceSettings[registered.name] ?? [:]
         let request = ConsentSignInRequest(apiURL: base, settings: table, environment: environment, allowInsecureHTTP: allowInsecureHTTP,
-                                           options: options, paste: paste, timeout: timeout, open: open, say: say, note: note,
+                                           options: options, paste: paste, timeout: waitSeconds(consent: true), open: open, say: say, note: note,
                                            readLine: { Swift.readLine(strippingNewline: true) })
         do throws(APIError) {
             try await consent.run(request)

@@ -72,8 +72,16 @@ struct ServeCommand: AsyncParsableCommand {
         if let pageSize, !(1...100).contains(pageSize) { throw ValidationError("--page-size must be between 1 and 100") }
         if let rateLimit, rateLimit < 0 { throw ValidationError("--rate-limit must not be negative") }
         if let scaAfter, scaAfter < 1 { throw ValidationError("--sca-after must be 1 or more") }
-        if let sessionTimeout, !(sessionTimeout >= 1 && sessionTimeout <= 86_400 * 30) {
-            throw ValidationError("--session-timeout must be between 1 and 2592000 seconds")
+        for (name, seconds) in [("--session-timeout", sessionTimeout), ("--session-seconds", sessionSeconds)] {
+            if let seconds, !(seconds >= 1 && seconds <= 86_400 * 30) {
+                throw ValidationError("\(name) must be between 1 and 2592000 seconds")
+            }
+        }
+        if sessionTimeout != nil && sessionSeconds != nil { throw ValidationError("give --session-seconds or --session-timeout, not both") }
+        guard (publicKey == nil) == (applicationId == nil) else { throw ValidationError("--public-key and --application-id go together") }
+        if publicKey != nil && keyOut != nil { throw ValidationError("--key-out is for the key serve makes, not with --public-key") }
+        if let authError, authError.isEmpty || authError.count > 100 || authError.contains(where: { !$0.isASCII || $0.isWhitespace }) {
+            throw ValidationError("--auth-error wants a code such as access_denied")
         }
         guard SourceRegistry.named(api)?.serve != nil else {
             throw ValidationError("--api wants \(SourceRegistry.list(SourceRegistry.served)), not \"\(TextSanitizer.clean(String(api.prefix(40))))\"")
@@ -146,6 +154,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("session-timeout"), help: "For an API whose sessions expire: seconds a session lasts (default: the API's own).")
     var sessionTimeout: Double?
 
+    @Option(name: .customLong("session-seconds"), help: "The same as --session-timeout (Enable Banking's spelling).")
+    var sessionSeconds: Double?
+
+    @Option(name: .customLong("public-key"),
+            help: ArgumentHelp("For an API that checks signed requests: the user's public key (PEM) to check them with (with --application-id).", valueName: "file"))
+    var publicKey: String?
+
+    @Option(name: .customLong("application-id"), help: ArgumentHelp("The application id --public-key belongs to.", valueName: "id"))
+    var applicationId: String?
+
+    @Option(name: .customLong("key-out"),
+            help: ArgumentHelp("For an API that checks signed requests, without --public-key: where the private key it makes is written (0600).", valueName: "path"))
+    var keyOut: String?
+
+    @Option(name: .customLong("auth-error"), help: ArgumentHelp("For a consent sign-in: the bank's page sends the browser back with this error.", valueName: "code"))
+    var authError: String?
+
     @Option(name: .customLong("fault"), help: "A fault the look-alike knows by name (repeatable; its greeting lists them).")
     var faults: [String] = []
 
@@ -158,8 +183,12 @@ struct ServeCommand: AsyncParsableCommand {
     /// The flags a source's handler may read.
     var flags: ServeFlags {
         var flags = ServeFlags(historyMinutes: historyMinutes, scaPending: scaPending, scaAfter: scaAfter, pageSize: pageSize,
-                               rateLimit: rateLimit, sessionTimeout: sessionTimeout, faults: Set(faults))
+                               rateLimit: rateLimit, sessionTimeout: sessionSeconds ?? sessionTimeout, faults: Set(faults))
         flags.budget = budget
+        flags.publicKeyFile = publicKey
+        flags.applicationId = applicationId
+        flags.keyOut = keyOut
+        flags.authError = authError
         flags.versionOne = versionOne
         return flags
     }

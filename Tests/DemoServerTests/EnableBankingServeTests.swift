@@ -184,6 +184,40 @@ import TestSupport
         }
     }
 
+    /// `--public-key FILE --application-id ID`: the user's own key checks the JWTs, nothing is
+    /// written; without them the pair made goes to `--key-out` (0600).
+    @Test func theLookAlikeTakesTheUsersPublicKeyOrWritesItsOwn() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("eb-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = ["HOME": folder.path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
+        let key = try EnableBankingKey.generate()
+        let publicPath = folder.appendingPathComponent("public.pem")
+        try Data(key.publicKeyPEM.utf8).write(to: publicPath)
+        var flags = ServeFlags()
+        flags.publicKeyFile = publicPath.path
+        flags.applicationId = "11111111-2222-4333-8444-555555555555"
+        let handler = EnableBankingStart.lookAlike(backend: DemoBackend(now: Date()), flags: flags, environment: environment)
+        func status(_ applicationId: String, _ signing: EnableBankingKey) async throws -> Int {
+            let token = try EnableBankingJWT.token(key: signing, applicationId: applicationId, issuedAt: Int64(Date().timeIntervalSince1970))
+            return await handler.handle(ServeRequest(method: "GET", path: "/application", headers: ["Authorization": "Bearer " + token])).status
+        }
+        #expect(try await status("11111111-2222-4333-8444-555555555555", key) == 200)
+        #expect(try await status(Self.applicationId, key) == 401)
+        #expect(try await status("11111111-2222-4333-8444-555555555555", try EnableBankingKey.generate()) == 401)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("config/qapital-tui/enablebanking-demo-key.pem").path))
+
+        var own = ServeFlags()
+        own.keyOut = folder.appendingPathComponent("made.pem").path
+        let made = EnableBankingStart.lookAlike(backend: DemoBackend(now: Date()), flags: own, environment: environment)
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("made.pem").path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let written = try EnableBankingKey.read(path: folder.appendingPathComponent("made.pem").path)
+        let token = try EnableBankingJWT.token(key: written, applicationId: EnableBankingStart.demoApplicationId,
+                                               issuedAt: Int64(Date().timeIntervalSince1970))
+        #expect(await made.handle(ServeRequest(method: "GET", path: "/application", headers: ["Authorization": "Bearer " + token])).status == 200)
+    }
+
     /// Four reads a day per account, counted in one file by every process: the fifth headless
     /// start refuses in one line and sends nothing; `--force` reads, and the bank's 429 marks
     /// the account without losing what is kept.
@@ -219,14 +253,20 @@ import TestSupport
             let api = try await world.connect(headless: false, force: true, settings: ["refresh-after": "0s"])
             // PSU headers went with the app's read: the look-alike did not count it.
             #expect(api.store.accounts.allSatisfy { $0.problem == nil })
-            // The bank's 429: every account marked, what is kept shown, the bank's words said.
-            let limited = try await world.connect(headless: true, force: true, settings: ["refresh-after": "0s"])
-            #expect(limited.statusNote?.contains("the bank's daily limit of reads is used up (ASPSP_RATE_LIMIT_EXCEEDED)") == true)
-            #expect(limited.store.accounts.allSatisfy { $0.problem == "the bank's daily limit is used up" })
-            #expect(limited.store.accounts[0].problem == "the bank's daily limit is used up" && !limited.store.accounts[0].booked.isEmpty)
-            // Marked: the next forced read of that account sends nothing until the count rolls over.
-            let again = try? await world.connect(headless: false, force: true, settings: ["refresh-after": "0s"])
-            #expect(again?.statusNote?.contains("used up until") == true)
+            // The bank's 429 to a headless command: its answer is the refusal in the bank's words
+            // (exit 1), not old data; every account is marked and what is kept stays.
+            do throws(APIError) {
+                _ = try await world.connect(headless: true, force: true, settings: ["refresh-after": "0s"])
+                Issue.record("a headless command past the bank's limit answered with old data")
+            } catch {
+                #expect(error.request == EnableBankingAPI.bankLimitLabel)
+                #expect(error.message.contains("the bank's daily limit of reads is used up (ASPSP_RATE_LIMIT_EXCEEDED)"))
+            }
+            // Marked: the next forced read sends nothing until the count rolls over; the app shows the cache.
+            let again = try await world.connect(headless: false, force: true, settings: ["refresh-after": "0s"])
+            #expect(again.statusNote?.contains("used up until") == true)
+            #expect(again.store.accounts.allSatisfy { $0.problem == "the bank's daily limit is used up" })
+            #expect(!again.store.accounts[0].booked.isEmpty)
         }
     }
 
@@ -241,7 +281,7 @@ import TestSupport
             #expect(end == fixedNow.addingTimeInterval(90 * 86_400))
             world.clock.withLock { $0 = end.addingTimeInterval(-12 * 86_400 - 60) }
             let warned = try await world.connect(settings: ["refresh-after": "1000d"])
-            #expect(warned.statusNote?.contains("The consent with Mock ASPSP ends in 12 days: press L or run qapital-tui login enablebanking") == true)
+            #expect(warned.statusNote?.contains("The consent with Mock ASPSP ends in 12 days: run qapital-tui login enablebanking") == true)
             #expect(try await warned.account()?.holder?.hasSuffix("Mock ASPSP · 12 days left") == true)
             world.clock.withLock { $0 = end.addingTimeInterval(-1) }
             #expect(try await world.connect(settings: ["refresh-after": "1000d"]).statusNote?.contains("ends in 0 days") == true)

@@ -21,7 +21,7 @@ public struct EnableBankingAPI: BankAPI {
         + "move the total in your bank's own app"
     public static let cannotCreateGoals = "Enable Banking is read-only: goals are the accounts named in the config file's [enablebanking] goals"
     /// What a new sign-in is.
-    public static let wayOut = "press L or run qapital-tui login enablebanking"
+    public static let wayOut = "run qapital-tui login enablebanking"
     /// The first read asks this far back (old history often comes only right after the bank sign-in).
     public static let firstHistoryDays = 730
     /// Later reads start this many days before the newest booking date kept.
@@ -56,6 +56,9 @@ public struct EnableBankingAPI: BankAPI {
 
     /// Opens the session: the store as kept, read when it is older than `refresh-after`.
     /// Headless past the consent's end, or with nothing kept and nothing readable: thrown.
+    /// The request a read the bank refused with 429 (`ASPSP_RATE_LIMIT_EXCEEDED`) is reported as.
+    public static let bankLimitLabel = "Enable Banking's daily limit at the bank"
+
     public static func connect(_ api: EnableBankingAPI) async throws(APIError) -> EnableBankingAPI {
         let store = try await api.session.current()
         guard !store.accounts.isEmpty else {
@@ -198,7 +201,7 @@ public struct EnableBankingAPI: BankAPI {
             return formatter.string(from: date)
         }
 
-        /// "consent ended 2027-05-28: press L or run qapital-tui login enablebanking", or nil while it holds.
+        /// "consent ended 2027-05-28: run qapital-tui login enablebanking", or nil while it holds.
         var endedNote: String? {
             let record = self.record
             guard record.hasEnded(at: now()) else { return nil }
@@ -256,8 +259,11 @@ public struct EnableBankingAPI: BankAPI {
                 file.save(after)
                 if let first = failures.first {
                     let nothingKept = after.accounts.allSatisfy { $0.lastRead == nil }
-                    // Headless: the budget's refusal and an ended consent are the answer, not old data.
-                    if nothingKept || headless && (first.request == EnableBankingBudget.label || first.kind == .unauthorized) { throw first }
+                    // Headless: the budget's refusal, the bank's 429 and an ended consent are the
+                    // answer (exit 1 or 77 with the bank's words), not old data; the cache stays.
+                    let refused = failures.first { $0.request == EnableBankingBudget.label || $0.request == EnableBankingAPI.bankLimitLabel }
+                    if nothingKept { throw first }
+                    if headless, let refused = first.kind == .unauthorized ? first : refused { throw refused }
                 }
                 return after
             }
@@ -285,7 +291,8 @@ public struct EnableBankingAPI: BankAPI {
                 }
             } catch {
                 settle(error, key: key, shown: shown)
-                throw APIError(kind: error.error.kind, request: error.error.request, message: "\(shown): " + error.error.message,
+                let request = if case .rateLimited = error.reading { EnableBankingAPI.bankLimitLabel } else { error.error.request }
+                throw APIError(kind: error.error.kind, request: request, message: "\(shown): " + error.error.message,
                                status: error.error.status)
             }
         }

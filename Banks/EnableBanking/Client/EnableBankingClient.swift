@@ -214,7 +214,7 @@ public struct EnableBankingFailure: Error, Sendable, CustomStringConvertible {
         case .notAllowed:
             (kind, text) = (.rejected, "not allowed\(codeShown)\(words): link the accounts in Enable Banking's Control Panel")
         case .signInAgain:
-            (kind, text) = (.unauthorized, "the consent with the bank has ended\(codeShown)\(words): sign in again (press L or run qapital-tui login enablebanking)")
+            (kind, text) = (.unauthorized, "the consent with the bank has ended\(codeShown)\(words): sign in again (run qapital-tui login enablebanking)")
         case .rateLimited:
             (kind, text) = (.http(status: status), "the bank's daily limit of reads is used up\(codeShown)\(words)")
         case .bankUnavailable:

@@ -35,7 +35,8 @@ public actor EnableBankingDemoAPI: ServeHandler {
     private let budget: Int
     private let pageSize: Int
     private let sessionSeconds: Double?
-    private let authError: Bool
+    /// `--auth-error CODE` (or `--fault auth-error`: `access_denied`): the mock bank's redirect carries it.
+    private let authError: String?
     private let clock: @Sendable () -> Date
 
     struct Authorization { let state: String; let redirect: String; let validUntil: Date; let psuType: String; let country: String }
@@ -60,14 +61,14 @@ public actor EnableBankingDemoAPI: ServeHandler {
     public private(set) var refusedTokens = 0
 
     public init(backend: DemoBackend, publicKeyPEM: String, applicationId: String, budget: Int = EnableBankingDemoAPI.defaultBudget,
-                pageSize: Int = EnableBankingDemoAPI.defaultPageSize, sessionSeconds: Double? = nil, authError: Bool = false,
+                pageSize: Int = EnableBankingDemoAPI.defaultPageSize, sessionSeconds: Double? = nil, authError: Bool = false, authErrorCode: String? = nil,
                 clock: @escaping @Sendable () -> Date = { Date() }) throws(EnableBankingKeyError) {
         self.backend = backend
         check = try EnableBankingTokenCheck(publicKeyPEM: publicKeyPEM, applicationId: applicationId)
         self.budget = max(0, budget)
         self.pageSize = max(1, pageSize)
         self.sessionSeconds = sessionSeconds
-        self.authError = authError
+        self.authError = authErrorCode ?? (authError ? "access_denied" : nil)
         self.clock = clock
     }
 
@@ -155,8 +156,8 @@ public actor EnableBankingDemoAPI: ServeHandler {
         }
         var components = URLComponents(string: authorization.redirect)
         var items = components?.queryItems ?? []
-        if authError {
-            items += [URLQueryItem(name: "error", value: "access_denied"), URLQueryItem(name: "error_description", value: "The user cancelled")]
+        if let authError {
+            items += [URLQueryItem(name: "error", value: authError), URLQueryItem(name: "error_description", value: "The user cancelled")]
         } else {
             counter += 1
             let code = DemoIDs.uid("code-\(counter)-\(id)", prefix: "c")

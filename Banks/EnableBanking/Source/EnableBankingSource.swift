@@ -51,7 +51,7 @@ public enum EnableBankingStart {
         settings.configFileShown = configFileShown(environment)
         settings.timeZone = timeZone
         guard request.token == keptMarker else {
-            throw APIError(kind: .rejected, request: "sign-in",
+            throw APIError(kind: .rejected, request: "token",
                            message: "Enable Banking takes no token (--token, --token-file): it signs with [enablebanking] key-file; nothing sent")
         }
         guard let applicationId = settings.applicationId, let keyFile = settings.keyFile else {
@@ -148,23 +148,40 @@ public enum EnableBankingStart {
     /// The application id the look-alike prints, the same every run.
     public static let demoApplicationId = "0e3a1c7d-5b4f-4c2a-9d8e-7f6a5b4c3d2e"
 
-    /// `serve --api enablebanking`: a key pair made at start, its private half written 0600 to
-    /// `enablebanking-demo-key.pem` in the config folder for the app to sign with; JWTs checked
-    /// against its public half.
+    /// `serve --api enablebanking`: JWTs checked with `--public-key` for `--application-id`;
+    /// without them a key pair made at start, its private half written 0600 to `--key-out`
+    /// (default `enablebanking-demo-key.pem` in the config folder) for the app to sign with.
     static func lookAlike(backend: DemoBackend, flags: ServeFlags, environment: [String: String]) -> any ServeHandler {
-        let path = ConfigFolder.url(environment: environment).appendingPathComponent("enablebanking-demo-key.pem")
+        let applicationId = flags.applicationId ?? demoApplicationId
         do throws(EnableBankingKeyError) {
-            let key = try EnableBankingKey.generate()
-            guard EnableBankingFiles.writePrivate(Data(key.privateKeyPEM.utf8), to: path) else {
-                throw EnableBankingKeyError(message: "the look-alike's key could not be written to \(path.path)")
+            let publicKeyPEM: String
+            var keyPath: String?
+            if let file = flags.publicKeyFile {
+                let path = HomePath.expand(file, environment: environment)
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw EnableBankingKeyError(message: "the public key \(path) cannot be read")
+                }
+                publicKeyPEM = String(decoding: data, as: UTF8.self)
+            } else {
+                let path = flags.keyOut.map { URL(fileURLWithPath: HomePath.expand($0, environment: environment)) }
+                    ?? ConfigFolder.url(environment: environment).appendingPathComponent("enablebanking-demo-key.pem")
+                let key = try EnableBankingKey.generate()
+                guard EnableBankingFiles.writePrivate(Data(key.privateKeyPEM.utf8), to: path) else {
+                    throw EnableBankingKeyError(message: "the look-alike's key could not be written to \(path.path)")
+                }
+                publicKeyPEM = key.publicKeyPEM
+                keyPath = path.path
             }
-            demoApplication.withLock { $0 = DemoApplication(applicationId: demoApplicationId, keyPath: path.path, problem: nil) }
-            return try EnableBankingDemoAPI(backend: backend, publicKeyPEM: key.publicKeyPEM, applicationId: demoApplicationId,
-                                            budget: flags.budget ?? EnableBankingDemoAPI.defaultBudget,
-                                            pageSize: flags.pageSize ?? EnableBankingDemoAPI.defaultPageSize,
-                                            sessionSeconds: flags.sessionTimeout, authError: flags.faults.contains(EnableBankingDemoAPI.authErrorFault))
+            let handler = try EnableBankingDemoAPI(backend: backend, publicKeyPEM: publicKeyPEM, applicationId: applicationId,
+                                                   budget: flags.budget ?? EnableBankingDemoAPI.defaultBudget,
+                                                   pageSize: flags.pageSize ?? EnableBankingDemoAPI.defaultPageSize,
+                                                   sessionSeconds: flags.sessionTimeout,
+                                                   authError: flags.faults.contains(EnableBankingDemoAPI.authErrorFault),
+                                                   authErrorCode: flags.authError)
+            demoApplication.withLock { $0 = DemoApplication(applicationId: applicationId, keyPath: keyPath, problem: nil) }
+            return handler
         } catch {
-            demoApplication.withLock { $0 = DemoApplication(applicationId: demoApplicationId, keyPath: nil, problem: error.message) }
+            demoApplication.withLock { $0 = DemoApplication(applicationId: applicationId, keyPath: nil, problem: error.message) }
             return RefusingHandler(message: error.message)
         }
     }
@@ -175,12 +192,14 @@ public enum EnableBankingStart {
         if let problem = application?.problem {
             return lines + ["cannot serve: \(problem)"]
         }
-        lines += ["application id: \(demoApplicationId)",
-                  "its private key (0600): \(application?.keyPath ?? "?")",
+        let applicationId = application?.applicationId ?? demoApplicationId
+        let keyFile = application?.keyPath ?? "YOUR PRIVATE KEY (the pair of --public-key)"
+        lines += ["application id: \(applicationId)",
+                  application?.keyPath.map { "its private key (0600): \($0)" } ?? "JWTs checked with the public key given",
                   "config file lines:",
                   "  [enablebanking]",
-                  "  application-id = \"\(demoApplicationId)\"",
-                  "  key-file = \"\(application?.keyPath ?? "?")\"",
+                  "  application-id = \"\(applicationId)\"",
+                  "  key-file = \"\(keyFile)\"",
                   "  aspsp = \"\(EnableBankingDemoAPI.bankName)\"",
                   "  country = \"FI\"",
                   "  goals = \"NAME; NAME\"   # the savings accounts login lists",

@@ -1,0 +1,192 @@
+import DemoServer
+import FeedModel
+import Foundation
+import HTTPTransport
+@testable import qapital_tui
+import SourceKit
+import Testing
+
+/// Issue 48's seam, delivered: a bank that signs every request with its own header (a JWT's
+/// place) and gives access through a consent and a redirect back, declared here and nowhere
+/// else, signs in through `ConsentSignIn` end to end over loopback.
+@Suite struct ConsentSeamTests {
+    /// The fake bank's "JWT": its application id and a digest of the id with the secret only
+    /// the signer and the bank know; the bank refuses any other.
+    struct FakeSigner: RequestSigner {
+        let applicationId: String
+        func authorization(token: String?) throws -> String {
+            "Bearer fake.\(applicationId).\(FakeSigner.digest(applicationId))"
+        }
+
+        static func digest(_ text: String) -> String {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in ("fake-bank-secret:" + text).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return String(hash, radix: 16)
+        }
+    }
+
+    /// The bank: `POST /auth` (signed) gives its page's address; the page answers 302 back to
+    /// the redirect URL with a code and the state; `POST /sessions` (signed) takes the code once.
+    actor FakeConsentBank: ServeHandler {
+        var base = ""
+        var pending: [String: (redirect: String, state: String)] = [:]
+        var codes: Set<String> = []
+        var unsigned = 0
+        var sessions: [String] = []
+
+        func setBase(_ url: String) { base = url }
+
+        func handle(_ request: ServeRequest) async -> ServeResponse {
+            let signed = request.headers["Authorization"] == (try? FakeSigner(applicationId: "app-1").authorization(token: nil))
+            let body = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: String] ?? [:]
+            switch (request.method, request.path) {
+            case ("POST", "/auth"):
+                guard signed else { unsigned += 1; return .error(401, "UNAUTHORIZED_ACCESS") }
+                guard let redirect = body["redirect_url"], let state = body["state"] else { return .error(422, "missing") }
+                let id = "auth-\(pending.count + 1)"
+                pending[id] = (redirect, state)
+                return .json(["url": base + "/bank?authorization_id=" + id])
+            case ("GET", "/bank"):
+                let id = request.rawQuery.replacingOccurrences(of: "authorization_id=", with: "")
+                guard let authorization = pending.removeValue(forKey: id) else { return .error(404, "no such authorization") }
+                let code = "code-" + id
+                codes.insert(code)
+                var response = ServeResponse(status: 302)
+                response.headers.set("Location", authorization.redirect + "?code=\(code)&state=\(authorization.state)")
+                return response
+            case ("POST", "/sessions"):
+                guard signed else { unsigned += 1; return .error(401, "UNAUTHORIZED_ACCESS") }
+                guard let code = body["code"], codes.remove(code) != nil else { return .error(400, "WRONG_AUTHORIZATION_CODE") }
+                sessions.append("session-for-" + code)
+                return .json(["session_id": "session-for-" + code])
+            default:
+                return .error(404, "not found")
+            }
+        }
+    }
+
+    /// The sign-in's own loopback listener: the first return with the right state gives the code.
+    actor Listener: ServeHandler {
+        let state: String
+        var code: String?
+        var foreign = 0
+        var waiters: [CheckedContinuation<String, Never>] = []
+
+        init(state: String) { self.state = state }
+
+        func handle(_ request: ServeRequest) async -> ServeResponse {
+            let items = URLComponents(string: "/?" + request.rawQuery)?.queryItems ?? []
+            guard items.first(where: { $0.name == "state" })?.value == state,
+                  let given = items.first(where: { $0.name == "code" })?.value else {
+                foreign += 1
+                return .error(400, "refused: not from this sign-in")
+            }
+            code = given
+            for waiter in waiters { waiter.resume(returning: given) }
+            waiters = []
+            return .data(Data("signed in, close this tab".utf8), contentType: "text/plain", status: 200)
+        }
+
+        func wait() async -> String {
+            if let code { return code }
+            return await withCheckedContinuation { waiters.append($0) }
+        }
+    }
+
+    /// What the fake source keeps: the session its sign-in got (a session record's place).
+    static let kept = Locked<[String]>([])
+
+    /// The fake source: nothing but this declaration.
+    static let fake = RegisteredSource(
+        description: SourceDescription(
+            name: "fakeconsent", title: "Fake Consent Bank", baseURL: URL(string: "https://api.fakeconsent.example/"),
+            signIn: .token, tokenVariables: [], abilities: [.bankAccount], documentation: "docs/fakeconsent.md"),
+        pictureSchemes: [],
+        open: .bank(BankConnector(connect: { _ throws(APIError) in
+            throw APIError(kind: .unauthorized, request: "sign-in", message: "run qapital-tui login fakeconsent")
+        }, consentSignIn: ConsentSignIn(run: { request throws(APIError) in
+            let transport = HTTPTransport(baseURL: request.apiURL, token: nil, allowInsecureHTTP: request.allowInsecureHTTP,
+                                          scheme: .signed(FakeSigner(applicationId: request.settings["application-id"] ?? "")))
+            let state = UUID().uuidString
+            // The listener first, then the bank's address.
+            let listener = Listener(state: state)
+            let server: DemoHTTPServer
+            do {
+                server = try DemoHTTPServer(handler: listener)
+                try await server.start()
+            } catch {
+                throw APIError(kind: .rejected, request: "listen", message: "cannot listen")
+            }
+            let redirect = (await server.baseURL).appendingPathComponent("callback").absoluteString
+            let code: String
+            do throws(APIError) {
+                let auth = try await transport.send("POST", "/auth", body: try? JSONEncoder().encode(["redirect_url": redirect, "state": state]))
+                guard let url = (try? JSONDecoder().decode([String: String].self, from: auth))?["url"].flatMap(URL.init(string:)) else {
+                    throw APIError(kind: .rejected, request: "POST /auth", message: "no url")
+                }
+                request.say("Open this address in a browser to sign in at Fake Consent Bank:")
+                request.say(url.absoluteString)
+                request.open(url)
+                code = await listener.wait()
+            } catch {
+                await server.stop()
+                throw error
+            }
+            await server.stop()
+            let session = try await transport.send("POST", "/sessions", body: try? JSONEncoder().encode(["code": code]))
+            guard let id = (try? JSONDecoder().decode([String: String].self, from: session))?["session_id"] else {
+                throw APIError(kind: .rejected, request: "POST /sessions", message: "no session")
+            }
+            kept.withLock { $0.append(id) }
+        }, end: { _ throws(APIError) in
+            kept.withLock { $0 = [] }
+        }))),
+        serve: nil)
+
+    @Test func aFakeJWTAndRedirectBankSignsInThroughTheConsentHook() async throws {
+        let bank = FakeConsentBank()
+        let bankServer = try DemoHTTPServer(handler: bank)
+        try await bankServer.start()
+        let base = await bankServer.baseURL
+        await bank.setBase(base.absoluteString)
+        try await SourceRegistry.$added.withValue([Self.fake]) {
+            // `login fakeconsent` is a command for it, as for any consent sign-in.
+            let login = try #require(try QapitalCommand.parse(arguments: ["login", "fakeconsent", "--api-url", base.absoluteString]) as? LoginCommand)
+            #expect(login.source == "fakeconsent")
+            #expect(SourceRegistry.withConsent.map(\.name).contains("fakeconsent"))
+            let hook = try #require(SourceRegistry.named("fakeconsent")?.bank?.consentSignIn)
+            let said = Locked<[String]>([])
+            // The browser: opens the bank's page, follows its 302 back to the loopback listener.
+            let browser: @Sendable (URL) -> Void = { url in
+                Task {
+                    let page = try await HTTPTransport(baseURL: base, token: nil, followsRedirects: false).answer("GET", absolute: url, label: "page")
+                    let back = try #require(page.header("Location").flatMap(URL.init(string:)))
+                    let listener = try #require(URL(string: "/", relativeTo: back)?.absoluteURL)
+                    // A return with another state first: refused, the wait goes on.
+                    let forged = try #require(URL(string: back.absoluteString.replacingOccurrences(of: "state=", with: "state=x")))
+                    let refused = try? await HTTPTransport(baseURL: listener, token: nil).answer("GET", absolute: forged, label: "forged")
+                    #expect(refused?.status == 400)
+                    _ = try await HTTPTransport(baseURL: listener, token: nil).answer("GET", absolute: back, label: "back")
+                }
+            }
+            let request = ConsentSignInRequest(apiURL: base, settings: ["application-id": "app-1"], environment: [:], allowInsecureHTTP: false,
+                                               options: [:], paste: false, timeout: 600, open: browser,
+                                               say: { line in said.withLock { $0.append(line) } }, note: { _ in },
+                                               readLine: { nil })
+            try await hook.run(request)
+            #expect(said.withLock { $0 }.last?.hasPrefix(base.appendingPathComponent("bank").absoluteString + "?authorization_id=") == true)
+            #expect(Self.kept.withLock { $0 } == ["session-for-code-auth-1"])
+            #expect(await bank.sessions == ["session-for-code-auth-1"])
+            #expect(await bank.unsigned == 0)
+
+            // Signed with another application's header: the bank refuses, nothing is kept.
+            var other = request
+            other.settings = ["application-id": "app-2"]
+            await #expect(throws: APIError.self) { try await hook.run(other) }
+            #expect(await bank.unsigned == 1)
+            #expect(Self.kept.withLock { $0 }.count == 1)
+        }
+        await bankServer.stop()
+        #expect(SourceRegistry.named("fakeconsent") == nil)
+    }
+}
