@@ -138,9 +138,10 @@ public enum ActivityExport {
         var totals = Totals()
         private var sums: [String: CheckedSum] = [:]
         private var total: CheckedSum
-        /// What the rows' postings move in the account (`LedgerPostings.accountSide`): once a row
-        /// is in another currency or the sum overflows, no opening can be said.
-        private var accountSide: CheckedSum
+        /// What the rows' postings move in the account (`LedgerPostings.accountSide`), per
+        /// currency: each is its own commodity in the journal, and the opening and the assertion
+        /// are in the balance's; once that sum overflows, no opening can be said.
+        private var accountSides: [Currency: CheckedSum] = [:]
         private var newest: Date?
         private let layout: TableLayout
         /// The journal's `rule:` tags: which moves a savings rule made, from the records.
@@ -153,7 +154,6 @@ public enum ActivityExport {
             ruleMoves = RuleMoves(transfers: context.format == .ledger
                                   ? context.saver.record.allParts() + (context.rules?.allParts() ?? []) : [])
             total = CheckedSum(context.currency)
-            accountSide = CheckedSum(context.currency)
             let goalWidth = min(24, max(4, goals.map { TableLayout.width($0.name) }.max() ?? 4))
             layout = TableLayout([.init("TIME", width: 16), .init("AMOUNT", width: 12, alignRight: true),
                                   .init("GOAL", width: goalWidth), .init("MESSAGE", width: 0)])
@@ -204,7 +204,7 @@ public enum ActivityExport {
             }
             totals.rows += 1
             newest = max(newest ?? activity.timestamp, activity.timestamp)
-            if let side = LedgerPostings.accountSide(activity, goal: goal) { accountSide.add(side) }
+            if let side = LedgerPostings.accountSide(activity, goal: goal) { accountSides[side.currency, default: CheckedSum(side.currency)].add(side) }
             let key = goal?.name ?? ""
             var sum = sums[key] ?? CheckedSum(context.currency)
             sum.add(activity.amount)
@@ -215,11 +215,13 @@ public enum ActivityExport {
         /// The journal's opening: the source's balance less what the rows move, dated where the
         /// walk stopped (before every row), into `equity:opening-balances`; then the balance
         /// asserted, dated after every row, so hledger checks the file says what the bank says.
-        /// Said on stderr instead when the rows cannot be summed in the balance's currency.
+        /// Rows in another currency (a yen card) are their own commodity, with no opening. Said on
+        /// stderr instead when the rows in the balance's currency sum past what an amount may be.
         func writeOpening(_ balance: FeedBalance, stop: Date, now: Date, asserted: Bool) {
-            let moved = accountSide.total
-            guard !accountSide.mixed, !accountSide.overflowed, moved.currency == balance.amount.currency else {
-                context.note("no opening balance: the rows are not all in \(balance.amount.currency.code), or their sum overflows")
+            let side = accountSides[balance.amount.currency] ?? CheckedSum(balance.amount.currency)
+            let moved = side.total
+            guard !side.overflowed else {
+                context.note("no opening balance: the rows in \(balance.amount.currency.code) sum past what an amount may be")
                 return
             }
             let (opening, overflow) = balance.amount.minorUnits.subtractingReportingOverflow(moved.minorUnits)

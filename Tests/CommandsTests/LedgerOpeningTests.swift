@@ -109,13 +109,23 @@ import TestSupport
         plain.script { $0.account = { asked.withLock { $0 += 1 }; return nil } }
         #expect(try await !Self.export(plain).journal.contains("opening balance"))
         #expect(asked.withLock { $0 } == 0)
-        // A row in euros among dollars.
+        // A row in euros among dollars (a card in another currency): its own commodity; the
+        // opening and the assertion are in dollars, and hledger finds them true.
         var mixed = activities
         mixed.append(Activity(id: "eur", message: MarkupText(runs: [.init("abroad")]), amount: Money(minorUnits: -100, currency: .eur),
                               userId: 1, timestamp: fixedNow.addingTimeInterval(-600), kind: .other))
         let (journal, notes) = try await Self.export(Self.api(mixed, balance: Money(minorUnits: 10_000, currency: .usd),
                                                               oldest: fixedNow.addingTimeInterval(-30 * Self.day)))
-        #expect(!journal.contains("opening balance"))
-        #expect(notes.contains { $0.hasPrefix("no opening balance: the rows are not all in USD") })
+        #expect(journal.contains("opening balance") && journal.contains("-1.00 EUR"), "\(journal)")
+        let dollars = journal.split(separator: "\n").filter { $0.hasSuffix(" USD") }.joined(separator: "\n")
+        #expect(Self.accountBalance(dollars) == 10_000)
+        #expect(!notes.contains { $0.hasPrefix("no opening balance") }, "\(notes)")
+        if HledgerTool.runs {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("mixed-\(UUID().uuidString).journal")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try Data(journal.utf8).write(to: file)
+            let balance = try HledgerTool.run(file, ["balance", "assets:fake:account", "--flat"])
+            #expect(balance.contains("100.00 USD") && balance.contains("-1.00 EUR"), "\(balance)")
+        }
     }
 }

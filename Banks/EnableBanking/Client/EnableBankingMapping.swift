@@ -95,10 +95,13 @@ public struct EnableBankingMapping: Sendable {
         return header
     }
 
-    /// The spending accounts' booked balances together (nil when one is unreadable or in another currency).
+    /// The booked balances together of the spending accounts in the first one's currency (nil when
+    /// one is unreadable). An account in another currency (a yen card) is its own commodity in the
+    /// journal: the opening and the assertion are in the first account's.
     var feedBalance: FeedBalance? {
-        let accounts = spendingAccounts
-        guard let first = accounts.first, let currency = EnableBankingMapping.currency(first) else { return nil }
+        let spending = spendingAccounts
+        guard let first = spending.first, let currency = EnableBankingMapping.currency(first) else { return nil }
+        let accounts = spending.filter { EnableBankingMapping.currency($0) == currency }
         var total: Int64 = 0
         for data in accounts {
             guard let balance = EnableBankingMapping.booked(data.balances), balance.currency == currency else { return nil }
