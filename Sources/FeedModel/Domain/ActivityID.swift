@@ -40,20 +40,22 @@ public enum ActivityID: Hashable, Sendable {
     private static let prefixed: UInt64 = 3
     static let longestPayload = 26
     private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_-".utf8)
-    private static let symbols: [UInt8: UInt64] = {
-        var symbols: [UInt8: UInt64] = [:]
-        for (index, byte) in alphabet.enumerated() { symbols[byte] = UInt64(index) }
+    /// Each byte's symbol, 0xFF for a byte outside the alphabet.
+    private static let symbols: [UInt8] = {
+        var symbols = [UInt8](repeating: 0xFF, count: 256)
+        for (index, byte) in alphabet.enumerated() { symbols[Int(byte)] = UInt8(index) }
         return symbols
     }()
 
     /// `text` kept in the smallest way that reads back the same.
     public init(_ text: String) {
-        let bytes = Array(text.utf8)
-        if bytes.count > 15, let packed = ActivityID.uuid(bytes) ?? ActivityID.prefixed(bytes) {
-            self = packed
-        } else {
+        // 15 bytes or fewer are inside the `String` already: kept as they are, without a copy.
+        guard text.utf8.count > 15 else {
             self = .text(text)
+            return
         }
+        let bytes = Array(text.utf8)
+        self = ActivityID.uuid(bytes) ?? ActivityID.prefixed(bytes) ?? .text(text)
     }
 
     /// The id as the source wrote it.
@@ -123,9 +125,10 @@ public enum ActivityID: Hashable, Sendable {
         guard (1...longestPayload).contains(payload.count) else { return nil }
         var words: [UInt64] = [0, 0, 0]
         for (index, byte) in payload.enumerated() {
-            guard let value = symbols[byte] else { return nil }
+            let value = symbols[Int(byte)]
+            guard value != 0xFF else { return nil }
             let (word, shift) = place(index)
-            words[word] |= value << shift
+            words[word] |= UInt64(value) << shift
         }
         guard let number = ActivityIDPrefixes.number(String(decoding: prefix, as: UTF8.self)) else { return nil }
         return .packed(words[0] | prefixed | UInt64(number) << 8 | UInt64(payload.count) << 16, words[1], words[2])
