@@ -96,21 +96,8 @@ struct LoginCommand: AsyncParsableCommand {
     /// A source's own consent sign-in: its table and the command's options handed over; a
     /// refusal of the key or the application exits 77, anything else the command did wrong 64, the rest 1.
     func runConsent(_ consent: ConsentSignIn, registered: RegisteredSource, environment: [String: String]) async throws {
-        let file: ConfigFile?
-        do {
-            file = try ConfigFile.load(path: config, environment: environment)
-        } catch {
-            throw ValidationError(error.message)
-        }
-        var base = registered.description.baseURL
-        if let apiURL {
-            do {
-                base = try HTTPTransport.validate(baseURL: apiURL)
-            } catch {
-                throw ValidationError("--api-url: \(error.message)")
-            }
-        }
-        guard let base else { throw ValidationError("login \(registered.name) needs --api-url") }
+        let (file, base) = try LogoutCommand.consentSetting(registered, config: config, apiURL: apiURL, command: "login",
+                                                            environment: environment)
         var options: [String: String] = [:]
         options["aspsp"] = aspsp
         options["country"] = country

@@ -28,6 +28,25 @@ struct LogoutCommand: AsyncParsableCommand {
         guard let registered = SourceRegistry.named(source), let consent = registered.bank?.consentSignIn else {
             throw ValidationError("logout wants \(SourceRegistry.list(SourceRegistry.withConsent)), not \"\(TextSanitizer.clean(String(source.prefix(40))))\"")
         }
+        let (file, base) = try Self.consentSetting(registered, config: config, apiURL: apiURL, command: "logout", environment: environment)
+        let say: @Sendable (String) -> Void = { _ = StandardStream.output.line($0) }
+        let note: @Sendable (String) -> Void = { _ = StandardStream.error.line($0) }
+        let table: [String: String] = file?.sourceSettings[registered.name] ?? [:]
+        let request = ConsentSignInRequest(apiURL: base, settings: table, environment: environment, allowInsecureHTTP: allowInsecureHTTP,
+                                           options: [:], paste: false, timeout: 30, open: { _ in }, say: say, note: note,
+                                           readLine: { nil })
+        do throws(APIError) {
+            try await consent.end(request)
+        } catch {
+            _ = StandardStream.error.line(error.message)
+            throw error.kind == .rejected && ["config", "key"].contains(error.request) ? ExitCode(64) : ExitCode(1)
+        }
+    }
+
+    /// What `login` and `logout` of a consent source read: the config file, and the API's base
+    /// URL (`--api-url`, else the source's own), each refused in one line.
+    static func consentSetting(_ registered: RegisteredSource, config: String?, apiURL: String?, command: String,
+                               environment: [String: String]) throws -> (file: ConfigFile?, base: URL) {
         let file: ConfigFile?
         do {
             file = try ConfigFile.load(path: config, environment: environment)
@@ -42,18 +61,7 @@ struct LogoutCommand: AsyncParsableCommand {
                 throw ValidationError("--api-url: \(error.message)")
             }
         }
-        guard let base else { throw ValidationError("logout \(registered.name) needs --api-url") }
-        let say: @Sendable (String) -> Void = { _ = StandardStream.output.line($0) }
-        let note: @Sendable (String) -> Void = { _ = StandardStream.error.line($0) }
-        let table: [String: String] = file?.sourceSettings[registered.name] ?? [:]
-        let request = ConsentSignInRequest(apiURL: base, settings: table, environment: environment, allowInsecureHTTP: allowInsecureHTTP,
-                                           options: [:], paste: false, timeout: 30, open: { _ in }, say: say, note: note,
-                                           readLine: { nil })
-        do throws(APIError) {
-            try await consent.end(request)
-        } catch {
-            _ = StandardStream.error.line(error.message)
-            throw error.kind == .rejected && ["config", "key"].contains(error.request) ? ExitCode(64) : ExitCode(1)
-        }
+        guard let base else { throw ValidationError("\(command) \(registered.name) needs --api-url") }
+        return (file, base)
     }
 }
