@@ -153,19 +153,15 @@ public struct CommandContext: Sendable {
 }
 
 /// Sums in minor units that say so when they overflow instead of trapping. Money in another
-/// currency is left out of the total, and `mixed` says some was.
+/// currency is left out of the total (the journal keeps a sum per currency).
 struct CheckedSum {
     private(set) var total: Money
     private(set) var overflowed = false
-    private(set) var mixed = false
 
     init(_ currency: Currency) { total = .zero(currency) }
 
     mutating func add(_ money: Money) {
-        guard money.currency == total.currency else {
-            mixed = true
-            return
-        }
+        guard money.currency == total.currency else { return }
         let (sum, overflow) = total.minorUnits.addingReportingOverflow(money.minorUnits)
         if overflow { overflowed = true } else { total.minorUnits = sum }
     }
