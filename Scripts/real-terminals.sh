@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The app in real terminal emulators under Xvfb, checked from screenshots: xterm with sixel
-# (-ti vt340) and, where it is installed and starts, kitty (kitty graphics).
+# (-ti vt340) and, where it is installed and starts, kitty (kitty graphics): Debian 12's, which
+# places pictures, and Debian 13's (Scripts/kitty-trixie.sh), which draws Unicode placeholders.
 #   Scripts/real-terminals.sh [BINARY] [OUTDIR]      (default: .build/debug/qapital-tui, .build/real-terminals)
 # For each terminal: the Goals tab must show Balloons' photo as a picture (more colours in its
 # thumbnail than half blocks have); its detail the large photo as a picture, and back on the
@@ -119,7 +120,16 @@ run() {
         return 1
     fi
     keys "2"
-    keys "$(printf 'j%.0s' $(seq 40))"
+    # One j at a time, each waited for (the screen changes with every one: the selection moves
+    # or the view scrolls), so the screenshot is of all forty.
+    settled "$name-activity"
+    local step
+    for step in $(seq 40); do
+        keys "j"
+        until_ok 10 sh -c "xwd -id $window -silent >'$out/$name-step.xwd' && ! python3 Scripts/check_screenshot.py same '$out/$name-step.xwd' '$out/$name-activity.xwd'" \
+            || { echo "real-terminals: $name: j number $step changed nothing on screen" >&2; return 1; }
+        cp "$out/$name-step.xwd" "$out/$name-activity.xwd"
+    done
     settled "$name-scrolled"
     xdotool key ctrl+l
     settled "$name-repainted"
@@ -171,14 +181,48 @@ failed=0
 half_blocks xterm -ti vt220 -b 0 -fa 'DejaVu Sans Mono' -fs 13 -geometry 100x30+0+0 -e env COLORTERM=truecolor "$bin" || failed=1
 run xterm-sixel xterm -ti vt340 -xrm 'XTerm*decTerminalID: vt340' -xrm 'XTerm*numColorRegisters: 256' \
     -b 0 -fa 'DejaVu Sans Mono' -fs 13 -geometry 100x30+0+0 -e env COLORTERM=truecolor "$bin" || failed=1
-if command -v kitty >/dev/null; then
+# kitty_run NAME KITTY…: the app in that kitty (100 × 30 cells, no padding).
+kitty_run() {
+    local name=$1; shift
     code=0
-    run kitty env LIBGL_ALWAYS_SOFTWARE=1 kitty --config NONE -o font_family='DejaVu Sans Mono' -o font_size=10 \
+    run "$name" "$@" --config NONE -o font_family='DejaVu Sans Mono' -o font_size=10 \
         -o initial_window_width=100c -o initial_window_height=30c -o remember_window_size=no -o window_padding_width=0 \
         -e env COLORTERM=truecolor "$bin" || code=$?
     # kitty needs OpenGL 3.3; without it there is no window: said, not failed.
-    if [ "$code" -eq 3 ]; then echo "real-terminals: kitty did not start here (OpenGL?); skipped"; elif [ "$code" -ne 0 ]; then failed=1; fi
+    if [ "$code" -eq 3 ]; then echo "real-terminals: $name did not start here (OpenGL?); skipped"; elif [ "$code" -ne 0 ]; then failed=1; fi
+}
+if command -v kitty >/dev/null; then
+    # Debian 12's kitty (0.26.5) has no Unicode placeholders: pictures are placements.
+    kitty_run kitty env LIBGL_ALWAYS_SOFTWARE=1 kitty
 else
     echo "real-terminals: kitty is not installed; skipped"
+fi
+# A kitty with Unicode placeholders (0.28 and later): Debian 13's, unpacked beside
+# (Scripts/kitty-trixie.sh). The app must say it draws by placeholders, and scrolling 40 rows
+# must leave the avatars where a full repaint puts them.
+placeholders="${QT_KITTY_TRIXIE:-$out/kitty-trixie}"
+if [ "${QT_KITTY_PLACEHOLDERS:-1}" = 0 ]; then
+    echo "real-terminals: kitty with placeholders: not asked (QT_KITTY_PLACEHOLDERS=0)"
+elif [ -x "$placeholders/usr/kbin/kitty" ] || bash Scripts/kitty-trixie.sh setup "$placeholders" >"$out/kitty-trixie-setup.log" 2>&1; then
+    export KITTY_TRIXIE="$placeholders"
+    doctor="$out/kitty-placeholders-doctor.txt"
+    rm -f "$doctor"
+    # What the app decides in it: `doctor` asks the terminal as the app does (through script's
+    # pty, so its output can be kept).
+    bash Scripts/kitty-trixie.sh run --config NONE -e sh -c "script -q -e -c '\"$bin\" doctor' '$doctor.part'; mv '$doctor.part' '$doctor'" \
+        >"$out/kitty-placeholders-doctor.log" 2>&1 &
+    terminal=$!
+    until_ok 30 test -s "$doctor" || true
+    kill "$terminal" 2>/dev/null || true
+    terminal=""
+    if grep -q "kitty placeholders: yes" "$doctor"; then
+        kitty_run kitty-placeholders bash Scripts/kitty-trixie.sh run
+        [ "$code" -eq 0 ] && echo "real-terminals: kitty-placeholders: $(grep -a -o -m1 'kitty placeholders: [^[:cntrl:]]*' "$doctor")"
+    else
+        echo "real-terminals: kitty $(bash Scripts/kitty-trixie.sh run --version): the app did not choose placeholders: $(cat "$doctor" 2>/dev/null | grep -i -m1 'kitty placeholders\|pictures')" >&2
+        failed=1
+    fi
+else
+    echo "real-terminals: kitty with placeholders: Debian 13's kitty could not be fetched ($(tail -n 1 "$out/kitty-trixie-setup.log")); skipped"
 fi
 exit "$failed"

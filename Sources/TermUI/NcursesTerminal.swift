@@ -43,7 +43,7 @@ public final class NcursesTerminal: Terminal {
         self.theme = theme
         self.capabilities = capabilities
         self.placesCursor = placesCursor
-        pictures = PictureLayer(graphics: capabilities.graphics)
+        pictures = PictureLayer(capabilities)
     }
 
     /// Enters curses mode: UTF-8 locale, alternate screen, keys unbuffered and unechoed,
@@ -107,8 +107,8 @@ public final class NcursesTerminal: Terminal {
         isStarted = false
         for source in sources { source.cancel() }
         sources = []
-        if capabilities.graphics == .kitty { writeOut(KittyGraphics.deleteEverything) }
-        pictures = PictureLayer(graphics: capabilities.graphics)
+        if !pictures.farewell.isEmpty { writeOut(pictures.farewell) }
+        pictures = PictureLayer(capabilities)
         // No scroll region or pen left to the shell, whatever a cut frame left.
         writeOut("\u{1B}[r\u{1B}[0m")
         if mouseReports.sent { MouseReports.send(MouseReports.disableSequence, to: outputDescriptor) }
@@ -140,8 +140,10 @@ public final class NcursesTerminal: Terminal {
             return Int(bitPattern: value) != -1
         }
         let picturesInPixels = capabilities.graphics == .sixel || capabilities.graphics == .iterm2
+        // Placeholder cells carry their picture's id as a 24-bit colour.
+        let placeholders = capabilities.graphics == .kitty && capabilities.kittyPlaceholders
         return ScreenWriter.Features(
-            colors: colors, truecolor: colors > 0 && capabilities.truecolor,
+            colors: colors, truecolor: colors > 0 && (capabilities.truecolor || placeholders),
             backColorErase: "bce".withCString { tigetflag($0) } > 0,
             eraseCharacters: hasString("ech"), scrollRegions: hasString("csr") && !picturesInPixels)
     }
@@ -301,14 +303,22 @@ public final class NcursesTerminal: Terminal {
         let fullRepaint = writer.screen.map { $0.width != buffer.width || $0.height != buffer.height } ?? true
         if fullRepaint {
             pictures.forgetScreen()
-        } else if capabilities.graphics != .halfBlocks, let previous = writer.screen, let changed = buffer.changedCells(since: previous) {
+        } else if capabilities.graphics != .halfBlocks, !pictures.placeholders, let previous = writer.screen,
+                  let changed = buffer.changedCells(since: previous) {
             for i in changed { changedLines.insert(i / max(1, buffer.width)) }
         }
         // Pictures in the terminal's own graphics: lines a picture left are written again, the
         // pictures drawn after the cells.
         let pictureStep = pictures.update(to: capabilities.graphics == .halfBlocks ? [] : buffer.visiblePictures, size: size,
                                           fullRepaint: fullRepaint, changedLines: changedLines)
-        var bytes = writer.frame(buffer, repaint: pictureStep.repaint)
+        var bytes: [UInt8]
+        if pictureStep.placeholderCells.isEmpty {
+            bytes = writer.frame(buffer, repaint: pictureStep.repaint)
+        } else {
+            var cells = buffer
+            KittyPlaceholders.overlay(pictureStep.placeholderCells, on: &cells)
+            bytes = Array(pictureStep.before.utf8) + writer.frame(cells, repaint: pictureStep.repaint)
+        }
         self.writer = writer
         bytes.append(contentsOf: pictureStep.output.utf8)
         guard !bytes.isEmpty else { return }

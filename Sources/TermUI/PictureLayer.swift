@@ -6,12 +6,20 @@
 /// - kitty: pictures are sent once by id; each frame removes the placements no longer shown and
 ///   places the new ones (a picture that moved is a new placement), the cursor kept; a kept
 ///   placement on a line ncurses writes is placed again (a scroll moved it with the text).
+/// - kitty with Unicode placeholders (`placeholders`): each picture is sent once with a virtual
+///   placement, and its cells are written as placeholder text (`KittyPlaceholders`): the
+///   writer moves them as it moves text, and nothing is placed or deleted per frame. Inside
+///   tmux every command goes through its passthrough.
 /// - sixel and iTerm2 images: the pixels are part of the screen; a picture that left is erased by repainting its
 ///   lines, and a picture is drawn again where its lines were repainted. Pictures touching the
 ///   last line are left to their half blocks (a sixel there would scroll the screen). A picture
 ///   on a line ncurses writes to is drawn again (ncurses may rewrite the whole line).
 struct PictureLayer {
     let graphics: TerminalCapabilities.Graphics
+    /// kitty: pictures drawn by placeholder cells instead of placements.
+    let placeholders: Bool
+    /// kitty inside tmux: commands wrapped for its passthrough.
+    let passthrough: Bool
     /// What is on screen now.
     private(set) var shown: [PicturePlacement] = []
     /// kitty: pictures the terminal holds, with the frame that last showed each.
@@ -23,8 +31,15 @@ struct PictureLayer {
     /// How many pictures kitty may hold before those not on screen are freed.
     static let sentLimit = 128
 
-    init(graphics: TerminalCapabilities.Graphics) {
+    init(graphics: TerminalCapabilities.Graphics, placeholders: Bool = false, passthrough: Bool = false) {
         self.graphics = graphics
+        self.placeholders = graphics == .kitty && placeholders
+        self.passthrough = passthrough
+    }
+
+    init(_ capabilities: TerminalCapabilities) {
+        self.init(graphics: capabilities.graphics, placeholders: capabilities.kittyPlaceholders,
+                  passthrough: capabilities.graphics == .kitty && capabilities.multiplexer == "tmux")
     }
 
     struct Step: Equatable {
@@ -32,6 +47,10 @@ struct PictureLayer {
         var repaint: [Int] = []
         /// Written after ncurses' update.
         var output = ""
+        /// Written before the cells (placeholders: the pictures their cells draw).
+        var before = ""
+        /// Placeholders: the pictures to write as placeholder cells over their half blocks.
+        var placeholderCells: [PicturePlacement] = []
     }
 
     /// The pictures of a frame whose cells are `size`; `fullRepaint` when ncurses redraws the
@@ -50,6 +69,21 @@ struct PictureLayer {
         let removed = before.filter { !wanted.contains($0) }
         var step = Step()
         switch graphics {
+        case .kitty where placeholders:
+            wanted = wanted.filter(KittyPlaceholders.fits)
+            for placement in wanted where sent[placement.picture.id] == nil {
+                // Once per picture, with the one virtual placement its cells draw.
+                let picture = placement.picture
+                step.before += KittyGraphics.transmit(picture)
+                    + KittyGraphics.virtualPlacement(id: picture.id, columns: placement.rect.width, rows: placement.rect.height)
+            }
+            for placement in wanted { sent[placement.picture.id] = frame }
+            step.output = freeUnshown()
+            step.placeholderCells = wanted
+            if passthrough {
+                step.before = KittyGraphics.tmuxPassthrough(step.before)
+                step.output = KittyGraphics.tmuxPassthrough(step.output)
+            }
         case .kitty:
             // Whatever an earlier screen left (a resize does not always clear the terminal).
             if fullRepaint { step.output += KittyGraphics.deleteAllPlacements }
@@ -71,12 +105,7 @@ struct PictureLayer {
                                           columns: placement.rect.width, rows: placement.rect.height) + "\u{1B}8"
             }
             for placement in wanted { sent[placement.picture.id] = frame }
-            if sent.count > Self.sentLimit {
-                for (id, last) in sent where last != frame {
-                    step.output += KittyGraphics.free(id: id)
-                    sent[id] = nil
-                }
-            }
+            step.output += freeUnshown()
         case .sixel, .iterm2:
             var lines = Set<Int>()
             for placement in removed { lines.formUnion(placement.rect.y..<placement.rect.maxY) }
@@ -92,6 +121,23 @@ struct PictureLayer {
         }
         shown = wanted
         return step
+    }
+
+    /// Past `sentLimit` pictures held, frees those this frame does not show.
+    private mutating func freeUnshown() -> String {
+        guard sent.count > Self.sentLimit else { return "" }
+        var output = ""
+        for (id, last) in sent.sorted(by: { $0.key < $1.key }) where last != frame {
+            output += KittyGraphics.free(id: id)
+            sent[id] = nil
+        }
+        return output
+    }
+
+    /// What the terminal is told when the app ends: kitty forgets every picture.
+    var farewell: String {
+        guard graphics == .kitty else { return "" }
+        return passthrough ? KittyGraphics.tmuxPassthrough(KittyGraphics.deleteEverything) : KittyGraphics.deleteEverything
     }
 
     /// Forgets what is on screen (the terminal was cleared). kitty frees the pictures of a

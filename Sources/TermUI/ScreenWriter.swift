@@ -308,7 +308,9 @@ struct ScreenWriter {
 
     /// Characters whose width every terminal agrees on: no marks (VS16, ZWJ, combining), not
     /// an emoji or symbol that some fonts and terminals draw wide.
+    /// kitty's placeholder cells too: written only to terminals that draw them, one cell each.
     private static func widthIsCertain(_ cell: Cell) -> Bool {
+        if cell.scalar == KittyPlaceholders.placeholder { return true }
         guard cell.scalars.count == 1 else { return false }
         let value = cell.scalar.value
         let emojiLike = (0x2300...0x23FF).contains(value) || (0x2600...0x27BF).contains(value) || (0x2B00...0x2BFF).contains(value)

@@ -25,12 +25,16 @@ public struct TerminalCapabilities: Hashable, Sendable {
         public var graphics: Graphics?
         public var synchronizedOutput: Bool?
         public var truecolor: Bool?
+        /// kitty graphics drawn by Unicode placeholders (true) or placements (false).
+        public var kittyPlaceholders: Bool?
         /// false: ask the terminal nothing (the answers count as none).
         public var probe = true
-        public init(graphics: Graphics? = nil, synchronizedOutput: Bool? = nil, truecolor: Bool? = nil, probe: Bool = true) {
+        public init(graphics: Graphics? = nil, synchronizedOutput: Bool? = nil, truecolor: Bool? = nil, kittyPlaceholders: Bool? = nil,
+                    probe: Bool = true) {
             self.graphics = graphics
             self.synchronizedOutput = synchronizedOutput
             self.truecolor = truecolor
+            self.kittyPlaceholders = kittyPlaceholders
             self.probe = probe
         }
     }
@@ -40,6 +44,9 @@ public struct TerminalCapabilities: Hashable, Sendable {
     public var synchronizedOutput: Bool
     /// Colours are sent as 24-bit RGB (`COLORTERM=truecolor`), whatever terminfo says.
     public var truecolor: Bool
+    /// kitty graphics: pictures drawn by Unicode placeholder cells, which scroll with the text
+    /// (kitty 0.28 and later, Ghostty; through tmux's passthrough), not by placements.
+    public var kittyPlaceholders = false
     /// One cell in pixels (asked, or worked out from the text area); nil when unknown.
     public var cellPixels: PixelSize?
     /// "tmux" or "screen" when the app runs inside one.
@@ -107,6 +114,14 @@ public struct TerminalCapabilities: Hashable, Sendable {
             why = "set in the config file"
         }
         reasons["graphics"] = why
+        var placeholders = false
+        if graphics == .kitty {
+            (placeholders, reasons["placeholders"]) = Self.placeholders(name: name, multiplexer: multiplexer)
+            if let forced = overrides.kittyPlaceholders {
+                placeholders = forced
+                reasons["placeholders"] = "set in the config file"
+            }
+        }
 
         var sync = replies.synchronizedOutput
         reasons["sync"] = replies.synchronizedOutputMode.map { "DECRQM 2026 answered \($0)" } ?? "DECRQM 2026 not answered"
@@ -129,8 +144,27 @@ public struct TerminalCapabilities: Hashable, Sendable {
             if width > 0, height > 0 { cell = PixelSize(width: width, height: height) }
         }
         if !overrides.probe { reasons["probe"] = "off in the config file" }
-        return TerminalCapabilities(graphics: graphics, synchronizedOutput: sync, truecolor: truecolor, cellPixels: cell,
-                                    multiplexer: multiplexer, name: name, replies: replies, reasons: reasons)
+        var capabilities = TerminalCapabilities(graphics: graphics, synchronizedOutput: sync, truecolor: truecolor, cellPixels: cell,
+                                                multiplexer: multiplexer, name: name, replies: replies, reasons: reasons)
+        capabilities.kittyPlaceholders = placeholders
+        return capabilities
+    }
+
+    /// Whether kitty graphics can be drawn by Unicode placeholders, and why: kitty from 0.28
+    /// and Ghostty by their names (XTVERSION); inside tmux (kitty graphics set in the config
+    /// file) always, as a placement cannot be put where tmux shows the pane.
+    static func placeholders(name: String?, multiplexer: String?) -> (Bool, String) {
+        if multiplexer == "tmux" { return (true, "inside tmux, through its passthrough (allow-passthrough on)") }
+        let lower = (name ?? "").lowercased()
+        if lower.hasPrefix("ghostty") { return (true, "Ghostty draws them") }
+        if lower.hasPrefix("kitty") {
+            // "kitty(0.35.2)"
+            let digits = lower.drop { !$0.isNumber }.prefix { $0.isNumber || $0 == "." }
+            let parts = digits.split(separator: ".").compactMap { Int($0) }
+            if parts.count >= 2, (parts[0], parts[1]) >= (0, 28) { return (true, "kitty \(digits) draws them (0.28 and later)") }
+            return (false, parts.count >= 2 ? "kitty \(digits) is older than 0.28" : "kitty did not say its version")
+        }
+        return (false, name.map { "\($0) is not known to draw them" } ?? "the terminal did not say its name")
     }
 
     /// The cell size to scale pictures to.
@@ -171,6 +205,9 @@ public struct TerminalCapabilities: Hashable, Sendable {
         if let multiplexer { lines.append("inside: \(multiplexer)") }
         if let mismatch = Self.termMismatch(term: term, name: name, multiplexer: multiplexer) { lines.append(mismatch) }
         lines.append("pictures: \(graphics.displayName) (\(reasons["graphics"] ?? ""))")
+        if graphics == .kitty {
+            lines.append("kitty placeholders: \(kittyPlaceholders ? "yes" : "no") (\(reasons["placeholders"] ?? ""))")
+        }
         lines.append("synchronized output: \(synchronizedOutput ? "yes" : "no") (\(reasons["sync"] ?? ""))")
         lines.append("truecolor: \(truecolor ? "yes" : "no") (\(reasons["truecolor"] ?? ""))")
         if let cellPixels {

@@ -199,7 +199,7 @@ struct ConfigFile: Equatable {
                         config.screenReader = flag
                     }
                 case "terminal":
-                    guard let settings = value.table else { throw failure(path, "wants a table: [terminal] with graphics, synchronized-output, truecolor, probe") }
+                    guard let settings = value.table else { throw failure(path, "wants a table: [terminal] with graphics, synchronized-output, truecolor, kitty-placeholders, probe") }
                     config.terminal = try readTerminal(settings)
                 case let name where !(SourceRegistry.named(name)?.description.configKeys.isEmpty ?? true):
                     config.sourceSettings[name] = try readSourceTable(value, name: name)
@@ -230,7 +230,8 @@ struct ConfigFile: Equatable {
         }
 
         /// `[terminal]`: `graphics = "auto"` (or kitty, sixel, iterm2, half-blocks), and
-        /// `synchronized-output`, `truecolor`, `probe` as true or false (absent: detected).
+        /// `synchronized-output`, `truecolor`, `kitty-placeholders`, `probe` as true or false
+        /// (absent: detected).
         func readTerminal(_ table: TOMLTable) throws(Failure) -> TerminalCapabilities.Overrides {
             var overrides = TerminalCapabilities.Overrides()
             for key in table.keys {
@@ -244,15 +245,16 @@ struct ConfigFile: Equatable {
                         throw failure(path, "wants \(names.joined(separator: ", ")), not \"\(TextSanitizer.clean(String(text.prefix(40))))\"")
                     }
                     overrides.graphics = TerminalCapabilities.Graphics(rawValue: text)
-                case "synchronized-output", "truecolor", "probe":
+                case "synchronized-output", "truecolor", "kitty-placeholders", "probe":
                     guard let flag = value.bool else { throw failure(path, "wants true or false") }
                     switch key {
                     case "synchronized-output": overrides.synchronizedOutput = flag
                     case "truecolor": overrides.truecolor = flag
+                    case "kitty-placeholders": overrides.kittyPlaceholders = flag
                     default: overrides.probe = flag
                     }
                 default:
-                    throw failure(path, "not a terminal setting (graphics, synchronized-output, truecolor, probe)")
+                    throw failure(path, "not a terminal setting (graphics, synchronized-output, truecolor, kitty-placeholders, probe)")
                 }
             }
             return overrides

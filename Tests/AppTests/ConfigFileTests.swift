@@ -51,6 +51,8 @@ import TermUI
                                           file: "c")
         #expect(config.terminal == TerminalCapabilities.Overrides(graphics: .sixel, synchronizedOutput: false, truecolor: true, probe: false))
         #expect(try ConfigFile.parse("[terminal]\ngraphics = \"auto\"\n", file: "c").terminal == TerminalCapabilities.Overrides())
+        #expect(try ConfigFile.parse("[terminal]\nkitty-placeholders = false\n", file: "c").terminal
+                == TerminalCapabilities.Overrides(kittyPlaceholders: false))
     }
 
     @Test func anEmptyFileChangesNothing() throws {
@@ -80,6 +82,7 @@ import TermUI
         ("[terminal]\ngraphics = \"ascii\"\n", "c.toml:2: terminal.graphics: wants auto, kitty, sixel, iterm2, half-blocks"),
         ("[terminal]\ntruecolor = \"yes\"\n", "c.toml:2: terminal.truecolor: wants true or false"),
         ("[terminal]\nsixel = true\n", "c.toml:2: terminal.sixel: not a terminal setting"),
+        ("[terminal]\nkitty-placeholders = 1\n", "c.toml:2: terminal.kitty-placeholders: wants true or false"),
     ])
     func eachMistakeIsOneLineWithItsLine(text: String, expected: String) {
         do {

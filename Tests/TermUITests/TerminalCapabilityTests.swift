@@ -194,3 +194,23 @@ import Testing
     }
 }
 
+
+extension TerminalCapabilityTests {
+    @Test func kittyFrom028AndGhosttyDrawByPlaceholdersOlderKittyByPlacements() {
+        #expect(Self.decide(Self.kitty, ["TERM": "xterm-kitty"]).kittyPlaceholders)
+        let old = "\(Self.esc)_Gi=31;OK\(Self.st)\(Self.esc)P>|kitty(0.26.5)\(Self.st)\(Self.esc)[?62;c"
+        let oldKitty = Self.decide(old, ["TERM": "xterm-kitty"])
+        #expect(oldKitty.graphics == .kitty && !oldKitty.kittyPlaceholders)
+        #expect(oldKitty.report(term: "xterm-kitty", elapsedMilliseconds: 2).contains("kitty placeholders: no (kitty 0.26.5 is older than 0.28)"))
+        let ghostty = "\(Self.esc)_Gi=31;OK\(Self.st)\(Self.esc)P>|ghostty 1.1.3\(Self.st)\(Self.esc)[?62;22c"
+        #expect(Self.decide(ghostty, ["TERM": "xterm-ghostty"]).kittyPlaceholders)
+        // kitty graphics forced inside tmux: placeholders through its passthrough.
+        let tmux = Self.decide(Self.tmux, ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"],
+                               overrides: .init(graphics: .kitty))
+        #expect(tmux.graphics == .kitty && tmux.kittyPlaceholders)
+        // Forced either way; never for another protocol.
+        #expect(!Self.decide(Self.kitty, ["TERM": "xterm-kitty"], overrides: .init(kittyPlaceholders: false)).kittyPlaceholders)
+        #expect(Self.decide(old, ["TERM": "xterm-kitty"], overrides: .init(kittyPlaceholders: true)).kittyPlaceholders)
+        #expect(!Self.decide(Self.xtermSixel, overrides: .init(kittyPlaceholders: true)).kittyPlaceholders)
+    }
+}
