@@ -177,8 +177,29 @@ half_blocks() {
     echo "real-terminals: xterm without sixel: half blocks, as expected"
 }
 
+# doctor_says NAME TEXT TERMINAL…: what the app decides in that terminal (`doctor` asks it as the
+# app does, through script's pty so its output can be kept) includes TEXT.
+doctor_says() {
+    local name=$1 text=$2; shift 2
+    local doctor="$out/$name-doctor.txt"
+    rm -f "$doctor"
+    "$@" -e sh -c "script -q -e -c '\"$bin\" doctor' '$doctor.part'; mv '$doctor.part' '$doctor'" >"$out/$name-doctor.log" 2>&1 &
+    terminal=$!
+    until_ok 30 test -s "$doctor" || true
+    kill "$terminal" 2>/dev/null || true
+    terminal=""
+    if grep -a -q "$text" "$doctor" 2>/dev/null; then
+        echo "real-terminals: $name: $(grep -a -o -m1 "$text[^[:cntrl:]]*" "$doctor")"
+        return 0
+    fi
+    echo "real-terminals: $name: the app did not decide \"$text\": $(grep -a -o 'pictures: [^[:cntrl:]]*' "$doctor" 2>/dev/null | head -n 1)" >&2
+    return 1
+}
+
 failed=0
 half_blocks xterm -ti vt220 -b 0 -fa 'DejaVu Sans Mono' -fs 13 -geometry 100x30+0+0 -e env COLORTERM=truecolor "$bin" || failed=1
+# xterm moves sixel pixels with its rows: the app scrolls them instead of writing rows again.
+doctor_says xterm-sixel "sixel scrolls with the text: yes" xterm -ti vt340 -xrm 'XTerm*decTerminalID: vt340' || failed=1
 run xterm-sixel xterm -ti vt340 -xrm 'XTerm*decTerminalID: vt340' -xrm 'XTerm*numColorRegisters: 256' \
     -b 0 -fa 'DejaVu Sans Mono' -fs 13 -geometry 100x30+0+0 -e env COLORTERM=truecolor "$bin" || failed=1
 # kitty_run NAME KITTY…: the app in that kitty (100 × 30 cells, no padding).
@@ -205,21 +226,9 @@ if [ "${QT_KITTY_PLACEHOLDERS:-1}" = 0 ]; then
     echo "real-terminals: kitty with placeholders: not asked (QT_KITTY_PLACEHOLDERS=0)"
 elif [ -x "$placeholders/usr/kbin/kitty" ] || bash Scripts/kitty-trixie.sh setup "$placeholders" >"$out/kitty-trixie-setup.log" 2>&1; then
     export KITTY_TRIXIE="$placeholders"
-    doctor="$out/kitty-placeholders-doctor.txt"
-    rm -f "$doctor"
-    # What the app decides in it: `doctor` asks the terminal as the app does (through script's
-    # pty, so its output can be kept).
-    bash Scripts/kitty-trixie.sh run --config NONE -e sh -c "script -q -e -c '\"$bin\" doctor' '$doctor.part'; mv '$doctor.part' '$doctor'" \
-        >"$out/kitty-placeholders-doctor.log" 2>&1 &
-    terminal=$!
-    until_ok 30 test -s "$doctor" || true
-    kill "$terminal" 2>/dev/null || true
-    terminal=""
-    if grep -q "kitty placeholders: yes" "$doctor"; then
+    if doctor_says kitty-placeholders "kitty placeholders: yes" bash Scripts/kitty-trixie.sh run --config NONE; then
         kitty_run kitty-placeholders bash Scripts/kitty-trixie.sh run
-        [ "$code" -eq 0 ] && echo "real-terminals: kitty-placeholders: $(grep -a -o -m1 'kitty placeholders: [^[:cntrl:]]*' "$doctor")"
     else
-        echo "real-terminals: kitty $(bash Scripts/kitty-trixie.sh run --version): the app did not choose placeholders: $(cat "$doctor" 2>/dev/null | grep -i -m1 'kitty placeholders\|pictures')" >&2
         failed=1
     fi
 else

@@ -139,7 +139,9 @@ public final class NcursesTerminal: Terminal {
             guard let value = name.withCString({ tigetstr($0) }) else { return false }
             return Int(bitPattern: value) != -1
         }
-        let picturesInPixels = capabilities.graphics == .sixel || capabilities.graphics == .iterm2
+        // Pictures in pixels that a scroll would move where nothing redraws them (sixel in a
+        // terminal that does not move them with the rows, iTerm2 images).
+        let picturesInPixels = (capabilities.graphics == .sixel && !capabilities.sixelScrolls) || capabilities.graphics == .iterm2
         // Placeholder cells carry their picture's id as a 24-bit colour.
         let placeholders = capabilities.graphics == .kitty && capabilities.kittyPlaceholders
         return ScreenWriter.Features(
@@ -298,29 +300,8 @@ public final class NcursesTerminal: Terminal {
     /// terminal's modes and reads the keys.
     public func present(_ buffer: CellBuffer) {
         guard isStarted, var writer else { return }
-        var changedLines = Set<Int>()
-        // The writer clears the screen when it does not know it or its size changed.
-        let fullRepaint = writer.screen.map { $0.width != buffer.width || $0.height != buffer.height } ?? true
-        if fullRepaint {
-            pictures.forgetScreen()
-        } else if capabilities.graphics != .halfBlocks, !pictures.placeholders, let previous = writer.screen,
-                  let changed = buffer.changedCells(since: previous) {
-            for i in changed { changedLines.insert(i / max(1, buffer.width)) }
-        }
-        // Pictures in the terminal's own graphics: lines a picture left are written again, the
-        // pictures drawn after the cells.
-        let pictureStep = pictures.update(to: capabilities.graphics == .halfBlocks ? [] : buffer.visiblePictures, size: size,
-                                          fullRepaint: fullRepaint, changedLines: changedLines)
-        var bytes: [UInt8]
-        if pictureStep.placeholderCells.isEmpty {
-            bytes = writer.frame(buffer, repaint: pictureStep.repaint)
-        } else {
-            var cells = buffer
-            KittyPlaceholders.overlay(pictureStep.placeholderCells, on: &cells)
-            bytes = Array(pictureStep.before.utf8) + writer.frame(cells, repaint: pictureStep.repaint)
-        }
+        var bytes = FramePainter.paint(buffer, size: size, writer: &writer, pictures: &pictures)
         self.writer = writer
-        bytes.append(contentsOf: pictureStep.output.utf8)
         guard !bytes.isEmpty else { return }
         if capabilities.synchronizedOutput {
             bytes = Array(Self.beginSynchronizedUpdate.utf8) + bytes + Array(Self.endSynchronizedUpdate.utf8)

@@ -20,6 +20,9 @@ struct PictureLayer {
     let placeholders: Bool
     /// kitty inside tmux: commands wrapped for its passthrough.
     let passthrough: Bool
+    /// sixel: the terminal moves a picture's pixels with its rows when a region scrolls
+    /// (`scrolled`), so the writer may scroll.
+    let pixelsScroll: Bool
     /// What is on screen now.
     private(set) var shown: [PicturePlacement] = []
     /// kitty: pictures the terminal holds, with the frame that last showed each.
@@ -31,15 +34,67 @@ struct PictureLayer {
     /// How many pictures kitty may hold before those not on screen are freed.
     static let sentLimit = 128
 
-    init(graphics: TerminalCapabilities.Graphics, placeholders: Bool = false, passthrough: Bool = false) {
+    init(graphics: TerminalCapabilities.Graphics, placeholders: Bool = false, passthrough: Bool = false, pixelsScroll: Bool = false) {
         self.graphics = graphics
         self.placeholders = graphics == .kitty && placeholders
         self.passthrough = passthrough
+        self.pixelsScroll = graphics == .sixel && pixelsScroll
     }
 
     init(_ capabilities: TerminalCapabilities) {
         self.init(graphics: capabilities.graphics, placeholders: capabilities.kittyPlaceholders,
-                  passthrough: capabilities.graphics == .kitty && capabilities.multiplexer == "tmux")
+                  passthrough: capabilities.graphics == .kitty && capabilities.multiplexer == "tmux",
+                  pixelsScroll: capabilities.sixelScrolls)
+    }
+
+    /// The writer scrolls `move` (sixel where `pixelsScroll`): a picture whose rows all stay in
+    /// the region moves with them, one scrolled out of it is gone with its rows, one outside it
+    /// stays. A picture the scroll cuts (part in the region, part not) is gone too, and the
+    /// lines that still hold a part of it are returned, to be written again (which erases it).
+    mutating func scrolled(_ move: ScreenWriter.Scroll) -> [Int] {
+        let region = move.top...move.bottom
+        var kept: [PicturePlacement] = []
+        var lines = Set<Int>()
+        for placement in shown {
+            let rows = placement.rect.y..<placement.rect.maxY
+            let inside = rows.filter(region.contains)
+            if inside.isEmpty {
+                kept.append(placement)
+                continue
+            }
+            let landed = inside.map { $0 - move.by }.filter(region.contains)
+            if inside.count == rows.count && landed.count == rows.count {
+                var rect = placement.rect
+                rect.y -= move.by
+                kept.append(PicturePlacement(picture: placement.picture, rect: rect, cellDigest: placement.cellDigest))
+            } else {
+                lines.formUnion(rows.filter { !region.contains($0) })
+                lines.formUnion(landed)
+            }
+        }
+        shown = kept
+        return lines.sorted()
+    }
+
+    /// The lines whose pictures the writer's cells may overwrite this frame: those with a
+    /// picture where a changed cell is inside it or just left of it (a wide character's right
+    /// half, the writer's neighbour rule), or on both sides of it within the few cells the
+    /// writer writes again rather than move over. `changed`: cell indexes in a row of `width`.
+    static func linesTouched(by changed: [Int], width: Int, placements: [PicturePlacement]) -> Set<Int> {
+        guard width > 0, !placements.isEmpty else { return [] }
+        var byRow: [Int: [Int]] = [:]
+        for index in changed { byRow[index / width, default: []].append(index % width) }
+        var lines = Set<Int>()
+        for placement in placements {
+            let rect = placement.rect
+            for y in rect.y..<rect.maxY {
+                guard let columns = byRow[y] else { continue }
+                let over = columns.contains { $0 >= rect.x - 1 && $0 < rect.maxX }
+                let gap = columns.contains { $0 >= rect.x - 5 && $0 < rect.x } && columns.contains { $0 >= rect.maxX && $0 <= rect.maxX + 4 }
+                if over || gap { lines.insert(y) }
+            }
+        }
+        return lines
     }
 
     struct Step: Equatable {

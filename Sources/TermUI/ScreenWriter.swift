@@ -61,6 +61,37 @@ struct ScreenWriter {
     /// them). A frame ends with the plain pen; the cursor is unknown at the next (pictures and
     /// mouse modes are written between frames).
     mutating func frame(_ next: CellBuffer, repaint: some Sequence<Int> = [Int]()) -> [UInt8] {
+        frame(next, repaint: repaint, scroll: .auto)
+    }
+
+    /// Which scroll a frame makes: the writer's choice (none when rows are written again), none,
+    /// or one the caller chose (`plannedScroll`) knowing what else moves with the rows.
+    enum ScrollChoice: Equatable {
+        case auto
+        case none
+        case this(Scroll)
+
+        /// The scroll made, when the caller chose one.
+        var made: Scroll? {
+            if case .this(let move) = self { return move }
+            return nil
+        }
+    }
+
+    /// The scroll the next frame would make for `next` (nil: none).
+    func plannedScroll(for next: CellBuffer) -> Scroll? {
+        guard features.scrollRegions, let screen, screen.width == next.width, screen.height == next.height else { return nil }
+        return Self.bestScroll(from: screen, to: next)
+    }
+
+    /// What the terminal shows once `move` is made (nil: unknown).
+    func screen(after move: Scroll?) -> CellBuffer? {
+        guard var old = screen else { return nil }
+        if let move { Self.apply(move, to: &old) }
+        return old
+    }
+
+    mutating func frame(_ next: CellBuffer, repaint: some Sequence<Int>, scroll choice: ScrollChoice) -> [UInt8] {
         out.removeAll(keepingCapacity: true)
         cursor = nil
         wrapRow = nil
@@ -77,8 +108,15 @@ struct ScreenWriter {
         }
         let forced = Set(repaint.filter { (0..<next.height).contains($0) })
         // Rows to write again are where pictures in pixels were: nothing there may move.
-        if features.scrollRegions, forced.isEmpty, let move = Self.bestScroll(from: old, to: next) {
+        switch choice {
+        case .auto:
+            if features.scrollRegions, forced.isEmpty, let move = Self.bestScroll(from: old, to: next) {
+                scroll(move, in: &old)
+            }
+        case .this(let move) where screen != nil && (0..<next.height).contains(move.top) && (0..<next.height).contains(move.bottom):
             scroll(move, in: &old)
+        case .this, .none:
+            break
         }
         for y in 0..<next.height {
             writeRow(y, of: next, over: old, all: forced.contains(y))
@@ -188,6 +226,11 @@ struct ScreenWriter {
         // Resetting the region homes the cursor.
         emit("\u{1B}[r")
         cursor = (0, 0)
+        Self.apply(move, to: &old)
+    }
+
+    /// `old` as the terminal shows it after `move`: the region's rows moved, blanks scrolled in.
+    static func apply(_ move: Scroll, to old: inout CellBuffer) {
         let width = old.width
         var cells = old
         for y in move.top...move.bottom {

@@ -27,14 +27,17 @@ public struct TerminalCapabilities: Hashable, Sendable {
         public var truecolor: Bool?
         /// kitty graphics drawn by Unicode placeholders (true) or placements (false).
         public var kittyPlaceholders: Bool?
+        /// sixel pictures move with their rows when a region scrolls.
+        public var sixelScrolls: Bool?
         /// false: ask the terminal nothing (the answers count as none).
         public var probe = true
         public init(graphics: Graphics? = nil, synchronizedOutput: Bool? = nil, truecolor: Bool? = nil, kittyPlaceholders: Bool? = nil,
-                    probe: Bool = true) {
+                    sixelScrolls: Bool? = nil, probe: Bool = true) {
             self.graphics = graphics
             self.synchronizedOutput = synchronizedOutput
             self.truecolor = truecolor
             self.kittyPlaceholders = kittyPlaceholders
+            self.sixelScrolls = sixelScrolls
             self.probe = probe
         }
     }
@@ -47,6 +50,9 @@ public struct TerminalCapabilities: Hashable, Sendable {
     /// kitty graphics: pictures drawn by Unicode placeholder cells, which scroll with the text
     /// (kitty 0.28 and later, Ghostty; through tmux's passthrough), not by placements.
     public var kittyPlaceholders = false
+    /// sixel: the terminal moves a picture's pixels with its rows when a region scrolls (xterm,
+    /// checked from screenshots), so rows are scrolled, not written again.
+    public var sixelScrolls = false
     /// One cell in pixels (asked, or worked out from the text area); nil when unknown.
     public var cellPixels: PixelSize?
     /// "tmux" or "screen" when the app runs inside one.
@@ -122,6 +128,22 @@ public struct TerminalCapabilities: Hashable, Sendable {
                 reasons["placeholders"] = "set in the config file"
             }
         }
+        var sixelScrolls = false
+        if graphics == .sixel {
+            // Checked in xterm (its version 379, -ti vt340); foot, WezTerm, mlterm and contour were not.
+            if multiplexer != nil {
+                reasons["sixel-scroll"] = "inside \(multiplexer!), which redraws what it scrolls"
+            } else if lowerName.hasPrefix("xterm(") {
+                sixelScrolls = true
+                reasons["sixel-scroll"] = "xterm moves sixel pixels with the text"
+            } else {
+                reasons["sixel-scroll"] = "not known for \(name ?? "this terminal"): rows are written again"
+            }
+            if let forced = overrides.sixelScrolls {
+                sixelScrolls = forced
+                reasons["sixel-scroll"] = "set in the config file"
+            }
+        }
 
         var sync = replies.synchronizedOutput
         reasons["sync"] = replies.synchronizedOutputMode.map { "DECRQM 2026 answered \($0)" } ?? "DECRQM 2026 not answered"
@@ -147,6 +169,7 @@ public struct TerminalCapabilities: Hashable, Sendable {
         var capabilities = TerminalCapabilities(graphics: graphics, synchronizedOutput: sync, truecolor: truecolor, cellPixels: cell,
                                                 multiplexer: multiplexer, name: name, replies: replies, reasons: reasons)
         capabilities.kittyPlaceholders = placeholders
+        capabilities.sixelScrolls = sixelScrolls
         return capabilities
     }
 
@@ -207,6 +230,9 @@ public struct TerminalCapabilities: Hashable, Sendable {
         lines.append("pictures: \(graphics.displayName) (\(reasons["graphics"] ?? ""))")
         if graphics == .kitty {
             lines.append("kitty placeholders: \(kittyPlaceholders ? "yes" : "no") (\(reasons["placeholders"] ?? ""))")
+        }
+        if graphics == .sixel {
+            lines.append("sixel scrolls with the text: \(sixelScrolls ? "yes" : "no") (\(reasons["sixel-scroll"] ?? ""))")
         }
         lines.append("synchronized output: \(synchronizedOutput ? "yes" : "no") (\(reasons["sync"] ?? ""))")
         lines.append("truecolor: \(truecolor ? "yes" : "no") (\(reasons["truecolor"] ?? ""))")

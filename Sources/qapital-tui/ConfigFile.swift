@@ -199,7 +199,7 @@ struct ConfigFile: Equatable {
                         config.screenReader = flag
                     }
                 case "terminal":
-                    guard let settings = value.table else { throw failure(path, "wants a table: [terminal] with graphics, synchronized-output, truecolor, kitty-placeholders, probe") }
+                    guard let settings = value.table else { throw failure(path, "wants a table: [terminal] with graphics, synchronized-output, truecolor, kitty-placeholders, sixel-scroll, probe") }
                     config.terminal = try readTerminal(settings)
                 case let name where !(SourceRegistry.named(name)?.description.configKeys.isEmpty ?? true):
                     config.sourceSettings[name] = try readSourceTable(value, name: name)
@@ -230,7 +230,7 @@ struct ConfigFile: Equatable {
         }
 
         /// `[terminal]`: `graphics = "auto"` (or kitty, sixel, iterm2, half-blocks), and
-        /// `synchronized-output`, `truecolor`, `kitty-placeholders`, `probe` as true or false
+        /// `synchronized-output`, `truecolor`, `kitty-placeholders`, `sixel-scroll`, `probe` as true or false
         /// (absent: detected).
         func readTerminal(_ table: TOMLTable) throws(Failure) -> TerminalCapabilities.Overrides {
             var overrides = TerminalCapabilities.Overrides()
@@ -245,16 +245,17 @@ struct ConfigFile: Equatable {
                         throw failure(path, "wants \(names.joined(separator: ", ")), not \"\(TextSanitizer.clean(String(text.prefix(40))))\"")
                     }
                     overrides.graphics = TerminalCapabilities.Graphics(rawValue: text)
-                case "synchronized-output", "truecolor", "kitty-placeholders", "probe":
+                case "synchronized-output", "truecolor", "kitty-placeholders", "sixel-scroll", "probe":
                     guard let flag = value.bool else { throw failure(path, "wants true or false") }
                     switch key {
                     case "synchronized-output": overrides.synchronizedOutput = flag
                     case "truecolor": overrides.truecolor = flag
                     case "kitty-placeholders": overrides.kittyPlaceholders = flag
+                    case "sixel-scroll": overrides.sixelScrolls = flag
                     default: overrides.probe = flag
                     }
                 default:
-                    throw failure(path, "not a terminal setting (graphics, synchronized-output, truecolor, kitty-placeholders, probe)")
+                    throw failure(path, "not a terminal setting (graphics, synchronized-output, truecolor, kitty-placeholders, sixel-scroll, probe)")
                 }
             }
             return overrides

@@ -51,8 +51,8 @@ import TermUI
                                           file: "c")
         #expect(config.terminal == TerminalCapabilities.Overrides(graphics: .sixel, synchronizedOutput: false, truecolor: true, probe: false))
         #expect(try ConfigFile.parse("[terminal]\ngraphics = \"auto\"\n", file: "c").terminal == TerminalCapabilities.Overrides())
-        #expect(try ConfigFile.parse("[terminal]\nkitty-placeholders = false\n", file: "c").terminal
-                == TerminalCapabilities.Overrides(kittyPlaceholders: false))
+        #expect(try ConfigFile.parse("[terminal]\nkitty-placeholders = false\nsixel-scroll = true\n", file: "c").terminal
+                == TerminalCapabilities.Overrides(kittyPlaceholders: false, sixelScrolls: true))
     }
 
     @Test func anEmptyFileChangesNothing() throws {

@@ -21,6 +21,12 @@ struct ScreenModel {
     var x = 0, y = 0
     var pen = Shown()
     var top = 0, bottom: Int
+    /// Pictures drawn in pixels (sixel), by cell: the picture's id. As xterm does: they scroll
+    /// with their rows, and a cell written or erased loses its part of a picture.
+    var pixels: [[UInt32?]]
+    /// What the sixel text of each picture stands for, to know which one a `DCS … ST` draws.
+    var sixels: [String: (id: UInt32, columns: Int, rows: Int)] = [:]
+    var saved: (x: Int, y: Int)?
     /// Writing reached the last column: the next character would wrap (the writer must not rely on it).
     var pendingWrap = false
     var problems: [String] = []
@@ -31,6 +37,7 @@ struct ScreenModel {
         self.backColorErase = backColorErase
         bottom = height - 1
         cells = Array(repeating: Array(repeating: Shown(), count: width), count: height)
+        pixels = Array(repeating: Array(repeating: nil, count: width), count: height)
     }
 
     /// What an erase leaves: the pen's background where the terminal has `bce`; with a reversed
@@ -54,6 +61,23 @@ struct ScreenModel {
                 let next = scalars[i]
                 i += 1
                 if next == "M" { reverseIndex(); continue }
+                if next == "7" { saved = (x, y); continue }
+                if next == "8" { if let saved { (x, y) = saved }; pendingWrap = false; continue }
+                if next == "P" {
+                    // A sixel picture, at the cursor.
+                    var text = "\u{1B}P"
+                    while i + 1 < scalars.count, !(scalars[i] == "\u{1B}" && scalars[i + 1] == "\\") {
+                        text.unicodeScalars.append(scalars[i])
+                        i += 1
+                    }
+                    i += 2
+                    text += "\u{1B}\\"
+                    guard let picture = sixels[text] else { problems.append("an unknown picture"); continue }
+                    for row in y..<min(height, y + picture.rows) {
+                        for column in x..<min(width, x + picture.columns) { pixels[row][column] = picture.id }
+                    }
+                    continue
+                }
                 guard next == "[" else { problems.append("Esc \(next)"); continue }
                 var params = ""
                 while i < scalars.count, !(0x40...0x7E).contains(scalars[i].value) {
@@ -76,6 +100,8 @@ struct ScreenModel {
         if y == bottom {
             cells.remove(at: top)
             cells.insert(Array(repeating: erased, count: width), at: bottom)
+            pixels.remove(at: top)
+            pixels.insert(Array(repeating: nil, count: width), at: bottom)
         } else if y < height - 1 {
             y += 1
         }
@@ -86,6 +112,8 @@ struct ScreenModel {
         if y == top {
             cells.remove(at: bottom)
             cells.insert(Array(repeating: erased, count: width), at: top)
+            pixels.remove(at: bottom)
+            pixels.insert(Array(repeating: nil, count: width), at: top)
         } else if y > 0 {
             y -= 1
         }
@@ -102,14 +130,15 @@ struct ScreenModel {
         case "G": x = min(width - 1, max(0, n(0, 1) - 1))
         case "C": x = min(width - 1, x + max(1, n(0, 1)))
         case "K":
-            for column in x..<width { cells[y][column] = erased }
+            for column in x..<width { cells[y][column] = erased; pixels[y][column] = nil }
             fixWideHalves(y)
         case "X":
-            for column in x..<min(width, x + max(1, n(0, 1))) { cells[y][column] = erased }
+            for column in x..<min(width, x + max(1, n(0, 1))) { cells[y][column] = erased; pixels[y][column] = nil }
             fixWideHalves(y)
         case "J":
             guard params == "2" else { problems.append("CSI \(params)J"); return }
             cells = Array(repeating: Array(repeating: erased, count: width), count: height)
+            pixels = Array(repeating: Array(repeating: nil, count: width), count: height)
         case "r":
             top = params.isEmpty ? 0 : n(0, 1) - 1
             bottom = params.isEmpty ? height - 1 : n(1, height) - 1
@@ -174,11 +203,13 @@ struct ScreenModel {
         cell.text = String(scalar)
         cell.width = w
         cells[y][x] = cell
+        pixels[y][x] = nil
         if w == 2 {
             var half = pen
             half.text = ""
             half.width = 0
             cells[y][x + 1] = half
+            pixels[y][x + 1] = nil
         }
         fixWideHalves(y)
         if x + w >= width { pendingWrap = true; x = width - 1 } else { x += w }

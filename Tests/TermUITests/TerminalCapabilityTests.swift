@@ -214,3 +214,16 @@ extension TerminalCapabilityTests {
         #expect(!Self.decide(Self.xtermSixel, overrides: .init(kittyPlaceholders: true)).kittyPlaceholders)
     }
 }
+
+extension TerminalCapabilityTests {
+    @Test func xtermScrollsItsSixelsOthersAreNotKnownTo() {
+        let xterm = Self.decide(Self.xtermSixel)
+        #expect(xterm.graphics == .sixel && xterm.sixelScrolls)
+        #expect(xterm.report(term: "xterm", elapsedMilliseconds: 3).contains("sixel scrolls with the text: yes (xterm moves sixel pixels with the text)"))
+        let foot = Self.decide(Self.foot, ["TERM": "foot"])
+        #expect(foot.graphics == .sixel && !foot.sixelScrolls)
+        #expect(Self.decide(Self.foot, ["TERM": "foot"], overrides: .init(sixelScrolls: true)).sixelScrolls)
+        #expect(!Self.decide(Self.xtermSixel, overrides: .init(sixelScrolls: false)).sixelScrolls)
+        #expect(!Self.decide(Self.kitty, ["TERM": "xterm-kitty"], overrides: .init(sixelScrolls: true)).sixelScrolls)
+    }
+}
