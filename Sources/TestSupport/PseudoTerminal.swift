@@ -82,11 +82,13 @@ public final class TerminalProcess {
         "SWIFT_BACKTRACE=enable=no", "PATH=/usr/bin:/bin", "HOME=" + (ProcessInfo.processInfo.environment["HOME"] ?? "/tmp"),
     ]
 
-    public init?(_ arguments: [String], rows: Int, columns: Int) {
+    /// `environment`: `NAME=value` entries added to (or replacing) the common ones.
+    public init?(_ arguments: [String], rows: Int, columns: Int, environment extra: [String] = []) {
         guard let terminal = PseudoTerminal(rows: rows, columns: columns) else { return nil }
         self.terminal = terminal
         let argv = arguments.map { strdup($0) } + [nil]
-        let envp = Self.environment.map { strdup($0) } + [nil]
+        let names = Set(extra.map { $0.prefix { $0 != "=" } })
+        let envp = (Self.environment.filter { !names.contains($0.prefix { $0 != "=" }) } + extra).map { strdup($0) } + [nil]
         defer {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }

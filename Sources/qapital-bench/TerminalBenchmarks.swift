@@ -53,8 +53,21 @@ enum TerminalBenchmarks {
     /// The app on demo data, Activity tab: `j` pressed `inside` times from the top (the cursor
     /// moves down the screen), then to the bottom of the screen unmeasured, then `scrolling`
     /// times (the view scrolls a row each), each frame waited for.
-    static func appScroll(inside: Int, scrolling: Int) -> (inside: Scroll, scrolling: Scroll)? {
-        guard let process = TerminalProcess([appPath], rows: 30, columns: 100) else { return nil }
+    /// `terminal`: a config file's `[terminal]` lines (pictures forced to a protocol), nil for
+    /// none. The pty answers the probe as a plain terminal; the app sends what it would send to
+    /// a terminal of that protocol.
+    static func appScroll(inside: Int, scrolling: Int, terminal settings: String? = nil) -> (inside: Scroll, scrolling: Scroll)? {
+        var arguments = [appPath]
+        var configPath: String?
+        if let settings {
+            let path = NSTemporaryDirectory() + "qapital-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).toml"
+            guard FileManager.default.createFile(atPath: path, contents: Data(("[terminal]\n" + settings).utf8),
+                                                 attributes: [.posixPermissions: 0o600]) else { return nil }
+            configPath = path
+            arguments += ["--config", path]
+        }
+        defer { if let configPath { try? FileManager.default.removeItem(atPath: configPath) } }
+        guard let process = TerminalProcess(arguments, rows: 30, columns: 100) else { return nil }
         defer { process.finish(quitKeys: "q") }
         _ = answerProbe(process.terminal, deadline: .now + .seconds(5))
         guard process.terminal.read(until: statusBarText, deadline: .now + .seconds(5)) != nil else { return nil }

@@ -22,7 +22,7 @@ func runBenchmarks() async {
     }
     func ms(_ d: Duration) -> String { String(format: "%.3f ms", d.milliseconds) }
 
-    // `qapital-bench frames tabs bytes start walk decode` runs only those parts (`tabs`: the other tabs' frames); no argument runs all.
+    // `qapital-bench frames tabs bytes pictures start walk decode` runs only those parts (`tabs`: the other tabs' frames); no argument runs all.
     let only = Set(CommandLine.arguments.dropFirst())
     func wanted(_ part: String) -> Bool { only.isEmpty || only.contains(part) }
     print("qapital-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB")
@@ -31,7 +31,7 @@ func runBenchmarks() async {
     // activities costs milliseconds of page-table copying that no user's shell pays.
     // Bytes per j: the real binary against less, same pty, same text.
     let keys = 120
-    if !wanted("bytes") && !wanted("start") {
+    if !wanted("bytes") && !wanted("start") && !wanted("pictures") {
     } else if FileManager.default.isExecutableFile(atPath: TerminalBenchmarks.appPath) {
         if wanted("bytes") {
         let text = await TerminalBenchmarks.activityText(rows: 400)
@@ -45,6 +45,32 @@ func runBenchmarks() async {
         } else {
             row("bytes per j", "could not run in a pty", "", nil)
         }
+        }
+        if wanted("pictures") {
+            // The same pty and keys with pictures in each protocol, forced in a config file,
+            // beside the text alone in the same run (avatars as text: half blocks).
+            if let text = TerminalBenchmarks.appScroll(inside: 15, scrolling: 60) {
+                row("pictures: bytes per j, text (half blocks), moving / scrolling",
+                    String(format: "%.0f / %.0f B", text.inside.perKey, text.scrolling.perKey), "", nil)
+                let protocols: [(String, String, Double?)] = [
+                    ("kitty, Unicode placeholders", "graphics = \"kitty\"\nkitty-placeholders = true\n", 2),
+                    ("kitty, placements", "graphics = \"kitty\"\nkitty-placeholders = false\n", nil),
+                    ("sixel, scrolled with the text (xterm)", "graphics = \"sixel\"\nsixel-scroll = true\n", 5),
+                    ("sixel, rows written again", "graphics = \"sixel\"\nsixel-scroll = false\n", nil),
+                ]
+                for (name, settings, limit) in protocols {
+                    guard let figures = TerminalBenchmarks.appScroll(inside: 15, scrolling: 60, terminal: settings) else {
+                        row("pictures: \(name)", "could not run in a pty", "", nil)
+                        continue
+                    }
+                    let ratio = figures.scrolling.perKey / max(1, text.scrolling.perKey)
+                    row("pictures: bytes per j, \(name), moving / scrolling",
+                        String(format: "%.0f / %.0f B (scrolling %.1f × text)", figures.inside.perKey, figures.scrolling.perKey, ratio),
+                        limit.map { String(format: "scrolling ≤ %.0f × text", $0) } ?? "", limit.map { ratio <= $0 })
+                }
+            } else {
+                row("pictures: bytes per j", "could not run in a pty", "", nil)
+            }
         }
         if wanted("start") {
         let starts = TerminalBenchmarks.coldStart(runs: 9).sorted()
