@@ -86,7 +86,7 @@ let package = Package(
         // The app without its command line: state, screens and the event loop.
         .target(
             name: "QapitalApp",
-            dependencies: ["FeedModel", "TermUI", "TermImage"]
+            dependencies: ["FeedModel", "TermUI", "TermImage", "CNcurses"]
         ),
         // The headless commands (goals, activity, roundups, export): their formats and logic, on the `SavingsAPI` seam.
         .target(name: "Commands", dependencies: ["FeedModel", "TermUI"]),

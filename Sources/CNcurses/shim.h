@@ -206,6 +206,9 @@ static inline void qt_probe_leave(int fd, const struct termios *saved) { tcsetat
 
 /* wchar.h declares wcwidth only under _XOPEN_SOURCE, which the module does not define. */
 extern int wcwidth(wchar_t c);
+/* glibc's allocator: at most `arenas` arenas (M_ARENA_MAX); 1 when it took the setting. */
+static inline int qt_limit_malloc_arenas(int arenas) { return mallopt(M_ARENA_MAX, arenas); }
+
 static inline int qt_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }
 
 /* True when LC_CTYPE's codeset is UTF-8. */

@@ -1,6 +1,7 @@
 import CNcurses
 import FeedModel
 import Foundation
+import QapitalApp
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -181,4 +182,6 @@ func runBenchmarks() async {
     for (figure, value, target, verdict) in rows { print("| \(figure) | \(value) | \(target) | \(verdict) |") }
 }
 
+// The app's allocator settings, so memory is measured as the app keeps it.
+MemoryPolicy.apply()
 await runBenchmarks()

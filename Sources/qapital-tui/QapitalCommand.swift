@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedModel
 import Foundation
+import QapitalApp
 import SourceKit
 
 /// `qapital-tui`: the app itself, with its options at the top level (so `--help` lists them);
@@ -89,6 +90,7 @@ struct QapitalCommand: AsyncParsableCommand {
     /// Like ArgumentParser's own, but a failure is one line on stderr (no usage block), so
     /// scripts and people see exactly what was wrong. --help and --version print as usual.
     static func main() async {
+        MemoryPolicy.apply()
         StandardStream.ignoreBrokenPipes()
         do {
             var command = try parse(arguments: Array(CommandLine.arguments.dropFirst()))
