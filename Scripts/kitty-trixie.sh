@@ -14,7 +14,7 @@ setup)
     mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$root"
     echo 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main' >"$state/sources.list"
     : >"$state/status"
-    apt=(-o Dir::Etc::sourcelist="$state/sources.list" -o Dir::Etc::sourceparts=/nonexistent -o Dir::State::Lists="$state/lists"
+    apt=(-o Dir::Etc::sourcelist="$state/sources.list" -o Dir::Etc::sourceparts=/nonexistent -o Dir::State="$state" -o Dir::State::Lists="$state/lists"
          -o Dir::Cache="$state/cache" -o Dir::State::status="$state/status" -o APT::Architecture=amd64 -o Debug::NoLocking=1)
     apt-get "${apt[@]}" -qq update
     apt-get "${apt[@]}" -qq -o APT::Install-Recommends=0 -y -d install kitty libgl1 libegl1 libgl1-mesa-dri libglx-mesa0 \

@@ -12,9 +12,11 @@ enum FramePainter {
         var scroll = ScreenWriter.ScrollChoice.auto
         var cutLines: [Int] = []
         if pictures.pixelsScroll, !fullRepaint {
-            let move = writer.plannedScroll(for: buffer)
-            scroll = move.map { .this($0) } ?? .none
-            if let move { cutLines = pictures.scrolled(move) }
+            scroll = .none
+            if let move = writer.plannedScroll(for: buffer), pictures.canScroll(move) {
+                scroll = .this(move)
+                cutLines = pictures.scrolled(move)
+            }
         }
         var changedLines = Set<Int>()
         if fullRepaint {
@@ -24,20 +26,17 @@ enum FramePainter {
             if graphics == .kitty {
                 for i in changed { changedLines.insert(i / max(1, buffer.width)) }
             } else {
-                changedLines = PictureLayer.linesTouched(by: changed, width: buffer.width, placements: pictures.shown + wanted)
+                changedLines = PictureLayer.linesTouched(by: changed, in: buffer, placements: pictures.shown + wanted)
             }
         }
+        // A kept picture on a line written again for one the scroll cut is drawn again.
+        changedLines.formUnion(cutLines)
         // Pictures in the terminal's own graphics: lines a picture left are written again, the
         // pictures drawn after the cells.
         let pictureStep = pictures.update(to: wanted, size: size, fullRepaint: fullRepaint, changedLines: changedLines)
-        var bytes: [UInt8]
-        if pictureStep.placeholderCells.isEmpty {
-            bytes = writer.frame(buffer, repaint: pictureStep.repaint + cutLines, scroll: scroll)
-        } else {
-            var cells = buffer
-            KittyPlaceholders.overlay(pictureStep.placeholderCells, on: &cells)
-            bytes = Array(pictureStep.before.utf8) + writer.frame(cells, repaint: pictureStep.repaint, scroll: scroll)
-        }
+        var cells = buffer
+        KittyPlaceholders.overlay(pictureStep.placeholderCells, on: &cells)
+        var bytes = Array(pictureStep.before.utf8) + writer.frame(cells, repaint: pictureStep.repaint + cutLines, scroll: scroll)
         bytes.append(contentsOf: pictureStep.output.utf8)
         return bytes
     }

@@ -91,7 +91,9 @@ public final class NcursesTerminal: Terminal {
             theme = .noColor
         }
         size = TerminalSize(width: Int(qt_cols()), height: Int(qt_lines()))
-        var features = Self.features(colors: colorCount, capabilities: capabilities)
+        let drawing = Self.pictureCapabilities(capabilities, colors: colorCount, theme: theme)
+        pictures = PictureLayer(drawing)
+        var features = Self.features(colors: colorCount, capabilities: drawing)
         features.placesCursor = placesCursor
         writer = ScreenWriter(features: features, theme: theme)
         settleNcurses()
@@ -130,6 +132,15 @@ public final class NcursesTerminal: Terminal {
     /// Forgets what is on screen, so the next `present` repaints everything (Ctrl-L).
     public func invalidate() {
         writer?.forget()
+    }
+
+    /// The capabilities pictures are drawn with: kitty's placeholder cells carry their
+    /// picture's id as a colour, so without colours (`--no-color`, `NO_COLOR`, a terminal with
+    /// none) kitty's pictures are placed instead.
+    nonisolated static func pictureCapabilities(_ capabilities: TerminalCapabilities, colors: Int, theme: Theme) -> TerminalCapabilities {
+        var drawing = capabilities
+        if colors == 0 || !theme.usesColor { drawing.kittyPlaceholders = false }
+        return drawing
     }
 
     /// What terminfo and the probe say the writer may use. Colours as 24-bit RGB where the

@@ -1,11 +1,10 @@
-/// What the terminal's own graphics need each frame, beside the cells ncurses sends: which
-/// pictures to draw, move or remove, and which lines ncurses must repaint because a picture
-/// left them. Pure (no ncurses): `NcursesTerminal` repaints the lines before `doupdate` and
-/// writes `output` after it, inside the frame's synchronized-output brackets.
+/// What the terminal's own graphics need each frame, beside the cells the writer sends: which
+/// pictures to draw, move or remove, and which lines the writer must write again because a
+/// picture left them. Pure: `FramePainter` puts it in order with the writer's bytes.
 ///
 /// - kitty: pictures are sent once by id; each frame removes the placements no longer shown and
 ///   places the new ones (a picture that moved is a new placement), the cursor kept; a kept
-///   placement on a line ncurses writes is placed again (a scroll moved it with the text).
+///   placement on a line the writer writes is placed again (a scroll moved it with the text).
 /// - kitty with Unicode placeholders (`placeholders`): each picture is sent once with a virtual
 ///   placement, and its cells are written as placeholder text (`KittyPlaceholders`): the
 ///   writer moves them as it moves text, and nothing is placed or deleted per frame. Inside
@@ -13,7 +12,8 @@
 /// - sixel and iTerm2 images: the pixels are part of the screen; a picture that left is erased by repainting its
 ///   lines, and a picture is drawn again where its lines were repainted. Pictures touching the
 ///   last line are left to their half blocks (a sixel there would scroll the screen). A picture
-///   on a line ncurses writes to is drawn again (ncurses may rewrite the whole line).
+///   the writer may write over (`linesTouched`) is drawn again. In xterm (`pixelsScroll`) the
+///   writer may scroll up, the pictures moving with the rows (`canScroll`, `scrolled`).
 struct PictureLayer {
     let graphics: TerminalCapabilities.Graphics
     /// kitty: pictures drawn by placeholder cells instead of placements.
@@ -47,29 +47,34 @@ struct PictureLayer {
                   pixelsScroll: capabilities.sixelScrolls)
     }
 
-    /// The writer scrolls `move` (sixel where `pixelsScroll`): a picture whose rows all stay in
-    /// the region moves with them, one scrolled out of it is gone with its rows, one outside it
-    /// stays. A picture the scroll cuts (part in the region, part not) is gone too, and the
-    /// lines that still hold a part of it are returned, to be written again (which erases it).
+    /// Whether the writer may scroll `move` with sixel pictures on screen. xterm copies the
+    /// region's pixels, but its own record of the pictures (what it draws again when the window
+    /// is uncovered) moves every picture up on a scroll up, whatever the region, and none on a
+    /// scroll down (graphics.c `scroll_displayed_graphics`, called from `xtermScroll` only). So
+    /// only a scroll up with every picture inside the region keeps the two alike.
+    func canScroll(_ move: ScreenWriter.Scroll) -> Bool {
+        move.by > 0 && shown.allSatisfy { $0.rect.y >= move.top && $0.rect.maxY - 1 <= move.bottom }
+    }
+
+    /// The writer scrolls `move` (`canScroll`): a picture whose rows all stay in the region
+    /// moves with them. One that leaves it, whole or in part, is gone; the lines to write again
+    /// are returned: where xterm's record now puts it above the region, and where a part of it
+    /// is still on screen (writing a cell clears a picture there, on screen and in the record).
     mutating func scrolled(_ move: ScreenWriter.Scroll) -> [Int] {
         let region = move.top...move.bottom
         var kept: [PicturePlacement] = []
         var lines = Set<Int>()
         for placement in shown {
             let rows = placement.rect.y..<placement.rect.maxY
-            let inside = rows.filter(region.contains)
-            if inside.isEmpty {
-                kept.append(placement)
-                continue
-            }
-            let landed = inside.map { $0 - move.by }.filter(region.contains)
-            if inside.count == rows.count && landed.count == rows.count {
+            let landed = rows.map { $0 - move.by }
+            if rows.allSatisfy(region.contains) && landed.allSatisfy(region.contains) {
                 var rect = placement.rect
                 rect.y -= move.by
                 kept.append(PicturePlacement(picture: placement.picture, rect: rect, cellDigest: placement.cellDigest))
             } else {
+                lines.formUnion(landed.filter { $0 >= 0 && !region.contains($0) })
+                lines.formUnion(landed.filter(region.contains))
                 lines.formUnion(rows.filter { !region.contains($0) })
-                lines.formUnion(landed)
             }
         }
         shown = kept
@@ -78,20 +83,28 @@ struct PictureLayer {
 
     /// The lines whose pictures the writer's cells may overwrite this frame: those with a
     /// picture where a changed cell is inside it or just left of it (a wide character's right
-    /// half, the writer's neighbour rule), or on both sides of it within the few cells the
-    /// writer writes again rather than move over. `changed`: cell indexes in a row of `width`.
-    static func linesTouched(by changed: [Int], width: Int, placements: [PicturePlacement]) -> Set<Int> {
+    /// half, the writer's neighbour rule), or in the blanks right before it (an erased run, after
+    /// which the writer writes the next cell again), or on both sides of it within the few
+    /// cells the writer writes again rather than move over. `changed`: cell indexes of `next`.
+    static func linesTouched(by changed: [Int], in next: CellBuffer, placements: [PicturePlacement]) -> Set<Int> {
+        let width = next.width
         guard width > 0, !placements.isEmpty else { return [] }
-        var byRow: [Int: [Int]] = [:]
-        for index in changed { byRow[index / width, default: []].append(index % width) }
+        var byRow: [Int: Set<Int>] = [:]
+        for index in changed { byRow[index / width, default: []].insert(index % width) }
         var lines = Set<Int>()
         for placement in placements {
             let rect = placement.rect
-            for y in rect.y..<rect.maxY {
+            for y in rect.y..<min(rect.maxY, next.height) {
                 guard let columns = byRow[y] else { continue }
                 let over = columns.contains { $0 >= rect.x - 1 && $0 < rect.maxX }
                 let gap = columns.contains { $0 >= rect.x - 5 && $0 < rect.x } && columns.contains { $0 >= rect.maxX && $0 <= rect.maxX + 4 }
-                if over || gap { lines.insert(y) }
+                var blanks = false
+                var x = rect.x - 1
+                while x >= 0, next[x, y].scalar == " ", next[x, y].scalars.count == 1 {
+                    if columns.contains(x) { blanks = true; break }
+                    x -= 1
+                }
+                if over || gap || blanks { lines.insert(y) }
             }
         }
         return lines
@@ -108,9 +121,9 @@ struct PictureLayer {
         var placeholderCells: [PicturePlacement] = []
     }
 
-    /// The pictures of a frame whose cells are `size`; `fullRepaint` when ncurses redraws the
-    /// whole screen (first frame, resize, Ctrl-L); `changedLines`: the lines where ncurses
-    /// writes cells this frame (it may rewrite a whole line, a sixel on it with it).
+    /// The pictures of a frame whose cells are `size`; `fullRepaint` when the writer draws the
+    /// whole screen (first frame, resize, Ctrl-L); `changedLines`: the lines whose pictures the
+    /// writer may write over this frame (kitty placements: every line it writes).
     mutating func update(to placements: [PicturePlacement], size: TerminalSize, fullRepaint: Bool,
                          changedLines: Set<Int> = []) -> Step {
         guard graphics != .halfBlocks else { return Step() }
@@ -126,13 +139,16 @@ struct PictureLayer {
         switch graphics {
         case .kitty where placeholders:
             wanted = wanted.filter(KittyPlaceholders.fits)
-            for placement in wanted where sent[placement.picture.id] == nil {
-                // Once per picture, with the one virtual placement its cells draw.
+            for placement in wanted {
+                // Once per picture (one picture may show on many rows), with the one virtual
+                // placement its cells draw.
                 let picture = placement.picture
-                step.before += KittyGraphics.transmit(picture)
-                    + KittyGraphics.virtualPlacement(id: picture.id, columns: placement.rect.width, rows: placement.rect.height)
+                if sent[picture.id] == nil {
+                    step.before += KittyGraphics.transmit(picture)
+                        + KittyGraphics.virtualPlacement(id: picture.id, columns: placement.rect.width, rows: placement.rect.height)
+                }
+                sent[picture.id] = frame
             }
-            for placement in wanted { sent[placement.picture.id] = frame }
             step.output = freeUnshown()
             step.placeholderCells = wanted
             if passthrough {
@@ -145,7 +161,7 @@ struct PictureLayer {
             for placement in removed {
                 step.output += KittyGraphics.delete(id: placement.picture.id, placement: Self.placementID(placement))
             }
-            // A placement kept from the last frame is placed again where ncurses writes its line:
+            // A placement kept from the last frame is placed again where the writer writes its line:
             // a scroll moves kitty's placements with the text, and placing by id moves them back.
             for placement in wanted
             where !before.contains(placement) || (placement.rect.y..<placement.rect.maxY).contains(where: changedLines.contains) {
@@ -196,10 +212,11 @@ struct PictureLayer {
     }
 
     /// Forgets what is on screen (the terminal was cleared). kitty frees the pictures of a
-    /// cleared screen too, so they are sent again.
+    /// cleared screen too, so they are sent again; but a virtual placement (placeholders) is
+    /// not on the screen and stays, with its picture.
     mutating func forgetScreen() {
         shown = []
-        sent = [:]
+        if !placeholders { sent = [:] }
     }
 
     private mutating func encode(_ placement: PicturePlacement) -> String {

@@ -20,7 +20,8 @@ struct ScreenWriter {
         /// `ECH` (terminfo `ech`).
         var eraseCharacters = true
         /// Scrolling a region (terminfo `csr`); off while pictures are part of the screen's
-        /// pixels (sixel, iTerm2), which a scroll would move where nothing redraws them.
+        /// pixels (sixel, iTerm2), which a scroll would move where nothing redraws them, but for
+        /// sixel in a terminal that moves them with the rows (xterm), where the frame decides.
         var scrollRegions = true
         /// Each frame ends with the cursor where the frame puts it (`CellBuffer.cursor`: the
         /// selected row, a form's insertion point), so a magnifier or a screen reader finds the

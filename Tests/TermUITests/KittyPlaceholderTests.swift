@@ -78,9 +78,17 @@ import Testing
             #expect(step.before.isEmpty && step.output.isEmpty && step.repaint.isEmpty)
             #expect(step.placeholderCells == placements)
         }
-        // A cleared screen: sent again.
+        // A cleared screen: kitty keeps a virtual placement and its picture, so nothing is sent again.
         layer.forgetScreen()
-        #expect(!layer.update(to: at2, size: size, fullRepaint: true).before.isEmpty)
+        let again = layer.update(to: at2, size: size, fullRepaint: true)
+        #expect(again.before.isEmpty && again.placeholderCells == at2)
+        // One picture on two rows: sent once.
+        var fresh = PictureLayer(graphics: .kitty, placeholders: true)
+        let twice = Self.buffer(with: [(Self.picture, Rect(x: 0, y: 2, width: 2, height: 1)),
+                                       (Self.picture, Rect(x: 0, y: 4, width: 2, height: 1))]).visiblePictures
+        let both = fresh.update(to: twice, size: size, fullRepaint: true)
+        #expect(both.before == KittyGraphics.transmit(Self.picture) + KittyGraphics.virtualPlacement(id: id, columns: 2, rows: 1))
+        #expect(both.placeholderCells.count == 2)
         // Too wide for the diacritics here: left to its half blocks.
         let wide = Rect(x: 0, y: 0, width: KittyPlaceholders.maxSpan + 1, height: 1)
         let big = Self.buffer(with: [(Self.picture, wide)], size: TerminalSize(width: 80, height: 4)).visiblePictures
@@ -160,5 +168,33 @@ import Testing
                 #expect(shown.fg == KittyPlaceholders.color(id: id), "row \(y)")
             }
         }
+    }
+}
+
+extension KittyPlaceholderTests {
+    @Test func aFrameSendsThePictureBeforeTheCellsThatDrawIt() {
+        var writer = ScreenWriter(features: .init(colors: 256, truecolor: true), theme: .standard)
+        var layer = PictureLayer(graphics: .kitty, placeholders: true)
+        let frame = Self.buffer(with: [(Self.picture, Rect(x: 3, y: 2, width: 2, height: 1))])
+        let text = String(decoding: FramePainter.paint(frame, size: TerminalSize(width: 20, height: 10), writer: &writer, pictures: &layer),
+                          as: UTF8.self)
+        let transmit = text.range(of: KittyGraphics.transmit(Self.picture))
+        let virtual = text.range(of: KittyGraphics.virtualPlacement(id: Self.picture.id, columns: 2, rows: 1))
+        let cells = text.range(of: "\u{10EEEE}\u{0305}\u{0305}\u{10EEEE}\u{0305}\u{030D}")
+        #expect(transmit != nil && virtual != nil && cells != nil)
+        if let transmit, let virtual, let cells {
+            #expect(transmit.upperBound <= virtual.lowerBound && virtual.upperBound <= cells.lowerBound)
+        }
+        // The half blocks under it are not sent: the placeholders stand in their cells.
+        #expect(!text.contains("▀"))
+    }
+
+    @Test func withoutColoursKittysPicturesArePlacedNotDrawnByPlaceholders() {
+        var capabilities = TerminalCapabilities.plain
+        capabilities.graphics = .kitty
+        capabilities.kittyPlaceholders = true
+        #expect(NcursesTerminal.pictureCapabilities(capabilities, colors: 256, theme: .standard).kittyPlaceholders)
+        #expect(!NcursesTerminal.pictureCapabilities(capabilities, colors: 0, theme: .standard).kittyPlaceholders)
+        #expect(!NcursesTerminal.pictureCapabilities(capabilities, colors: 256, theme: .noColor).kittyPlaceholders)
     }
 }

@@ -21,6 +21,11 @@ struct ScreenModel {
     var x = 0, y = 0
     var pen = Shown()
     var top = 0, bottom: Int
+    /// xterm's own record of its pictures (graphics.c), which it draws from when the window is
+    /// uncovered: a scroll up at the bottom margin moves every picture up, whatever the region
+    /// (`scroll_displayed_graphics`); a reverse index moves none; a cell written or erased
+    /// clears its part of a picture.
+    var record: [[UInt32?]]
     /// Pictures drawn in pixels (sixel), by cell: the picture's id. As xterm does: they scroll
     /// with their rows, and a cell written or erased loses its part of a picture.
     var pixels: [[UInt32?]]
@@ -38,6 +43,7 @@ struct ScreenModel {
         bottom = height - 1
         cells = Array(repeating: Array(repeating: Shown(), count: width), count: height)
         pixels = Array(repeating: Array(repeating: nil, count: width), count: height)
+        record = pixels
     }
 
     /// What an erase leaves: the pen's background where the terminal has `bce`; with a reversed
@@ -74,7 +80,10 @@ struct ScreenModel {
                     text += "\u{1B}\\"
                     guard let picture = sixels[text] else { problems.append("an unknown picture"); continue }
                     for row in y..<min(height, y + picture.rows) {
-                        for column in x..<min(width, x + picture.columns) { pixels[row][column] = picture.id }
+                        for column in x..<min(width, x + picture.columns) {
+                            pixels[row][column] = picture.id
+                            record[row][column] = picture.id
+                        }
                     }
                     continue
                 }
@@ -102,6 +111,8 @@ struct ScreenModel {
             cells.insert(Array(repeating: erased, count: width), at: bottom)
             pixels.remove(at: top)
             pixels.insert(Array(repeating: nil, count: width), at: bottom)
+            record.removeFirst()
+            record.append(Array(repeating: nil, count: width))
         } else if y < height - 1 {
             y += 1
         }
@@ -130,15 +141,16 @@ struct ScreenModel {
         case "G": x = min(width - 1, max(0, n(0, 1) - 1))
         case "C": x = min(width - 1, x + max(1, n(0, 1)))
         case "K":
-            for column in x..<width { cells[y][column] = erased; pixels[y][column] = nil }
+            for column in x..<width { cells[y][column] = erased; pixels[y][column] = nil; record[y][column] = nil }
             fixWideHalves(y)
         case "X":
-            for column in x..<min(width, x + max(1, n(0, 1))) { cells[y][column] = erased; pixels[y][column] = nil }
+            for column in x..<min(width, x + max(1, n(0, 1))) { cells[y][column] = erased; pixels[y][column] = nil; record[y][column] = nil }
             fixWideHalves(y)
         case "J":
             guard params == "2" else { problems.append("CSI \(params)J"); return }
             cells = Array(repeating: Array(repeating: erased, count: width), count: height)
             pixels = Array(repeating: Array(repeating: nil, count: width), count: height)
+            record = pixels
         case "r":
             top = params.isEmpty ? 0 : n(0, 1) - 1
             bottom = params.isEmpty ? height - 1 : n(1, height) - 1
@@ -204,12 +216,14 @@ struct ScreenModel {
         cell.width = w
         cells[y][x] = cell
         pixels[y][x] = nil
+        record[y][x] = nil
         if w == 2 {
             var half = pen
             half.text = ""
             half.width = 0
             cells[y][x + 1] = half
             pixels[y][x + 1] = nil
+            record[y][x + 1] = nil
         }
         fixWideHalves(y)
         if x + w >= width { pendingWrap = true; x = width - 1 } else { x += w }
