@@ -20,8 +20,8 @@ public struct EnableBankingAPI: BankAPI {
     public static let cannotMoveMoney = "Enable Banking is read-only: these round-ups are suggestions and nothing is sent; "
         + "move the total in your bank's own app"
     public static let cannotCreateGoals = "Enable Banking is read-only: goals are the accounts named in the config file's [enablebanking] goals"
-    /// What a new sign-in is.
-    public static let wayOut = "run qapital-tui login enablebanking"
+    /// What a new sign-in is: `L` in the app (its consent sign-in screen), or the command.
+    public static let wayOut = "press L or run qapital-tui login enablebanking"
     /// The first read asks this far back (old history often comes only right after the bank sign-in).
     public static let firstHistoryDays = 730
     /// Later reads start this many days before the newest booking date kept.
@@ -79,8 +79,13 @@ public struct EnableBankingAPI: BankAPI {
     public var answersUsersAndRulesItself: Bool { true }
     public var saysFeedBalance: Bool { true }
 
+    /// No token replaces a consent: after a new sign-in (the app's `L`, or `login enablebanking`
+    /// meanwhile) the newest session recorded for this bank is taken up, with what that sign-in
+    /// read; without one, the way out.
     public func replaceToken(_ token: String) async throws(APIError) {
-        throw APIError(kind: .rejected, request: "sign-in", message: "a new Enable Banking consent is a new sign-in: " + EnableBankingAPI.wayOut)
+        guard session.adoptNewestSession() else {
+            throw APIError(kind: .rejected, request: "sign-in", message: "a new Enable Banking consent is a new sign-in: " + EnableBankingAPI.wayOut)
+        }
     }
 
     /// The consent's end, then the goals' way, then the budget, then the last problem.
@@ -192,6 +197,31 @@ public struct EnableBankingAPI: BankAPI {
         var record: EnableBankingSessionRecord { state.withLock { $0.record } }
 
         func wantRefresh() { state.withLock { $0.refreshWanted = true } }
+
+        /// Takes up the newest session recorded for this bank when it is another one that
+        /// holds: what its sign-in read (the store file), its count, nothing stopped. Whether it did.
+        func adoptNewestSession() -> Bool {
+            let current = record
+            guard let sessionFile,
+                  let newest = sessionFile.newest(origin: current.origin, applicationId: current.applicationId, aspsp: current.aspsp,
+                                                  country: current.country),
+                  newest.sessionId != current.sessionId, newest.endedEarly == nil, !newest.hasEnded(at: now())
+            else { return false }
+            budget.adopt(sessionId: newest.sessionId)
+            state.withLock { state in
+                var store = file.load() ?? state.store
+                store.adopt(newest.accounts)
+                state.store = store
+                state.record = newest
+                state.stopped = nil
+                state.signInNeeded = nil
+                state.lastProblem = nil
+                // The sign-in read every account just now: the next look shows it, `r` reads again.
+                state.readThisRun = true
+                state.refreshWanted = false
+            }
+            return true
+        }
 
         static func day(_ date: Date) -> String {
             let formatter = DateFormatter()

@@ -19,7 +19,8 @@ public final class EnableBankingBudget: Sendable {
 
     public let fileURL: URL?
     /// 16 hex of SHA-256 of the session's id: the count is per consent, the id is never written.
-    let session: String
+    var session: String { sessionKey.withLock { $0 } }
+    private let sessionKey: Locked<String>
     private let forced: Bool
     private let now: @Sendable () -> Date
     private let state: Locked<State>
@@ -41,10 +42,19 @@ public final class EnableBankingBudget: Sendable {
 
     public init(fileURL: URL?, sessionId: String, forced: Bool = false, now: @escaping @Sendable () -> Date = { Date() }) {
         self.fileURL = fileURL
-        session = EnableBankingIDs.hex(sessionId, count: 16)
+        sessionKey = Locked(EnableBankingIDs.hex(sessionId, count: 16))
         self.forced = forced
         self.now = now
         state = Locked(State(contents: fileURL.flatMap(EnableBankingBudget.read) ?? Contents()))
+    }
+
+    /// A new consent (signed in again in the app): its reads are counted from here on.
+    public func adopt(sessionId: String) {
+        sessionKey.withLock { $0 = EnableBankingIDs.hex(sessionId, count: 16) }
+        state.withLock { state in
+            state.allowedPast = []
+            state.asked = []
+        }
     }
 
     static func read(_ fileURL: URL) -> Contents? {
