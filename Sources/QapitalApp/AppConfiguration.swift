@@ -71,6 +71,8 @@ extension AppCore {
         /// The savings rules (the rules file, their figures, the settlement) for the Rules tab;
         /// nil: the tab says there are none to read.
         public var rulesBook: (any RulesBook)?
+        /// Signing in at the bank again (`L`), for a source that signs in through a consent there.
+        public var consentSignIn: ConsentSignInCapability?
 
         public init(cache: (any OfflineCache)? = nil, connectivity: Connectivity? = nil, refreshCache: (@Sendable () -> Void)? = nil,
                     skippedRecords: SkippedRecords? = nil, signIn: SignInCapability? = nil) {

@@ -51,7 +51,7 @@ public final class AppCore {
         data = ScreenData(stores, achievements: achievements, configuration: configuration,
                           format: DisplayFormat(timeZone: configuration.timeZone, now: now))
         commands = CommandRunner(stores: stores, refreshCache: capabilities.refreshCache)
-        signIn = SignInOffer(capabilities.signIn)
+        signIn = SignInOffer(capabilities.signIn, consent: capabilities.consentSignIn)
         status = StatusLine(configuration, capabilities, now: now)
         keys = ScreenKeys(configuration.keys)
         stacks = AppCore.tabs.map { [$0.init()] }
@@ -114,8 +114,8 @@ public final class AppCore {
     private func receive(_ event: StoreEvent) {
         status.receive(event, stores)
         if status.cameBack { run(Command.afterReconnecting(stores)) }
-        if event == .signIn, signIn.checked() {
-            // A new token was accepted: everything shown loads again with it.
+        if event == .signIn && signIn.checked() || event == .consentSignIn && ConsentSignInOverlay.signedIn(overlays) {
+            // A new token was accepted, or a new consent given: everything shown loads again with it.
             status.error = nil
             run(stacks.flatMap { $0[0].refresh(data) } + [.loadAccount])
         }
@@ -159,6 +159,7 @@ public final class AppCore {
         case .refresh: run(screen.refresh(data))
         case .redraw: wantsFullRedraw = true
         case .help: overlays.append(KeysHelp(entries: KeysHelp.entries(configuration.keys)))
+        case .signInAtBank: apply(ConsentSignInOverlay.offer(signIn.consent, over: overlays, events: queue, key: data.keys[.signInAtBank]), from: nil)
         case .quit: shouldQuit = true
         default: break
         }

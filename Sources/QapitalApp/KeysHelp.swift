@@ -27,7 +27,7 @@ final class KeysHelp: Overlay {
 
     /// Every overlay, for the help.
     static let overlayTypes: [any Overlay.Type] = [FilterLine.self, UserPopup.self, GoalPicker.self, SaveConfirmation.self, Question.self,
-                                                   NewGoalForm.self, RuleForm.self, SignInOverlay.self, DetailCard.self,
+                                                   NewGoalForm.self, RuleForm.self, SignInOverlay.self, ConsentSignInOverlay.self, DetailCard.self,
                                                    KeysHelp.self]
     /// Screens opened from a tab (not tabs themselves), for the help (a constant, as `AppCore.tabs`).
     nonisolated(unsafe) static let pushedScreens: [any Screen.Type] = [GoalDetailScreen.self]
