@@ -66,6 +66,17 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-insecure-http"), help: "Send the client secret over plain http to a host other than this machine.")
     var allowInsecureHTTP = false
 
+    /// Where a sign-in's lines go, how it opens the browser and reads a pasted line: the
+    /// terminal and xdg-open, unless a test sets its own for the length of a task.
+    struct Streams: Sendable {
+        var say: @Sendable (String) -> Void = { _ = StandardStream.output.line($0) }
+        var note: @Sendable (String) -> Void = { _ = StandardStream.error.line($0) }
+        var open: @Sendable (URL) -> Void = { LoginCommand.openInBrowser($0) }
+        var readLine: @Sendable () async -> String? = { Swift.readLine(strippingNewline: true) }
+    }
+
+    @TaskLocal static var streams = Streams()
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if let timeout, !(timeout.isFinite && timeout > 0 && timeout <= 3_600) { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds") }
@@ -104,16 +115,14 @@ struct LoginCommand: AsyncParsableCommand {
         options["psu-type"] = psuType
         options["redirect-url"] = redirectURL
         options["days"] = days.map(String.init)
-        let browse = !noBrowser
+        let (browse, streams) = (!noBrowser, LoginCommand.streams)
         let open: @Sendable (URL) -> Void = { url in
-            if browse { LoginCommand.openInBrowser(url) }
+            if browse { streams.open(url) }
         }
-        let say: @Sendable (String) -> Void = { _ = StandardStream.output.line($0) }
-        let note: @Sendable (String) -> Void = { _ = StandardStream.error.line($0) }
         let table: [String: String] = file?.sourceSettings[registered.name] ?? [:]
         let request = ConsentSignInRequest(apiURL: base, settings: table, environment: environment, allowInsecureHTTP: allowInsecureHTTP,
-                                           options: options, paste: paste, timeout: waitSeconds(consent: true), open: open, say: say, note: note,
-                                           readLine: { Swift.readLine(strippingNewline: true) })
+                                           options: options, paste: paste, timeout: waitSeconds(consent: true), open: open, say: streams.say,
+                                           note: streams.note, readLine: streams.readLine)
         do throws(APIError) {
             try await consent.run(request)
         } catch {
@@ -121,10 +130,10 @@ struct LoginCommand: AsyncParsableCommand {
             case .rejected where ["config", "key", "GET /aspsps"].contains(error.request):
                 throw ValidationError(error.message)
             case .unauthorized:
-                _ = StandardStream.error.line(error.message)
+                streams.note(error.message)
                 throw ExitCode(77)
             default:
-                _ = StandardStream.error.line(error.message)
+                streams.note(error.message)
                 throw ExitCode(1)
             }
         }
