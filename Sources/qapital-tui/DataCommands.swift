@@ -116,13 +116,17 @@ extension HeadlessOptions {
             throw CommandFailure(.signInNeeded, "sign-in needed: give --token\(variable) (or sign in once in the app with "
                                  + "“Remember it” ticked\(login))")
         }
+        let api: any BankAPI
         do {
-            return try await AppOptions.connect(bank, baseURL: base, token: token, allowInsecureHTTP: app.allowInsecureHTTP,
-                                                log: settings.log, settings: settings.sourceSettings, headless: true, force: force,
-                                                cacheDirectory: .some(app.cacheDirectoryURL(environment: environment))).api
+            api = try await AppOptions.connect(bank, baseURL: base, token: token, allowInsecureHTTP: app.allowInsecureHTTP,
+                                               log: settings.log, settings: settings.sourceSettings, headless: true, force: force,
+                                               cacheDirectory: .some(app.cacheDirectoryURL(environment: environment))).api
         } catch {
             throw bankConnectFailure(error)
         }
+        // The consent ending soon: said on stderr, as the app's status bar says it.
+        if let warning = api.headlessWarning { StandardStream.error.line("qapital-tui: " + Cell.plain(warning)) }
+        return api
     }
 }
 

@@ -99,6 +99,12 @@ public struct EnableBankingAPI: BankAPI {
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
+    /// From 14 days before the consent's end: "The consent with BANK ends in N days: press L or
+    /// run qapital-tui login enablebanking" (once it ended a command exits 77 instead).
+    public var headlessWarning: String? {
+        session.endedNote == nil ? session.consentNote : nil
+    }
+
     /// `r`: every account is read at the next look (one read each per press); after the
     /// budget's question, this is the yes.
     public func userAskedToRefresh() {

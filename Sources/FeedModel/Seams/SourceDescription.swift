@@ -106,6 +106,9 @@ public protocol BankAPI: SavingsAPI {
     /// A short note the status bar keeps beside the header while it holds (Up: its rate limit
     /// running low); nil: none.
     var statusNote: String? { get }
+    /// What a headless command says on stderr before it writes anything: the bank's consent
+    /// ending soon, with the way out; nil: nothing.
+    var headlessWarning: String? { get }
     /// The next `account()` answers `account` without asking (the start read it when it checked
     /// the token): one request per resource a start. Nothing by default.
     func answerNextAsk(with account: Account)
@@ -113,6 +116,7 @@ public protocol BankAPI: SavingsAPI {
 
 extension BankAPI {
     public var statusNote: String? { nil }
+    public var headlessWarning: String? { nil }
     public var awaitsApproval: Bool { false }
     public func answerNextAsk(with account: Account) {}
 }
