@@ -71,6 +71,10 @@ extension AppCore {
         /// The savings rules (the rules file, their figures, the settlement) for the Rules tab;
         /// nil: the tab says there are none to read.
         public var rulesBook: (any RulesBook)?
+        /// `r` past the source's own budget of reads (Enable Banking's four a day): the question
+        /// to ask first (nil: none due), and its yes.
+        public var readQuestion: (@Sendable () -> String?)?
+        public var readAnyway: (@Sendable () -> Void)?
         /// Signing in at the bank again (`L`), for a source that signs in through a consent there.
         public var consentSignIn: ConsentSignInCapability?
 

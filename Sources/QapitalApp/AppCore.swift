@@ -50,7 +50,8 @@ public final class AppCore {
                            signIn: capabilities.signIn, rulesBook: capabilities.rulesBook, events: sink, pictureArrived: { queue.post(.picture($0)) }, now: now)
         data = ScreenData(stores, achievements: achievements, configuration: configuration,
                           format: DisplayFormat(timeZone: configuration.timeZone, now: now))
-        commands = CommandRunner(stores: stores, refreshCache: capabilities.refreshCache)
+        commands = CommandRunner(stores: stores, refreshCache: capabilities.refreshCache, readQuestion: capabilities.readQuestion,
+                                 readAnyway: capabilities.readAnyway)
         signIn = SignInOffer(capabilities.signIn, consent: capabilities.consentSignIn)
         status = StatusLine(configuration, capabilities, now: now)
         keys = ScreenKeys(configuration.keys)
@@ -156,7 +157,7 @@ public final class AppCore {
         case .showTab(let number): if number >= 1 && number <= stacks.count { switchTab(to: number - 1) }
         case .people: if let popup = screen.people(data) { overlays.append(popup) }
         case .filter: overlays.append(FilterLine(screen: screen))
-        case .refresh: run(screen.refresh(data))
+        case .refresh: apply(commands.refreshing(screen.refresh(data)), from: nil)
         case .redraw: wantsFullRedraw = true
         case .help: overlays.append(KeysHelp(entries: KeysHelp.entries(configuration.keys)))
         case .signInAtBank: apply(ConsentSignInOverlay.offer(signIn.consent, over: overlays, events: queue, key: data.keys[.signInAtBank]), from: nil)

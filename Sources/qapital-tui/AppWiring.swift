@@ -76,6 +76,10 @@ extension AppOptions {
         var capabilities = cached.capabilities
         capabilities.signIn = signIn
         capabilities.consentSignIn = consentSignIn
+        if let bank = api as? any BankAPI {
+            capabilities.readQuestion = { bank.readQuestion }
+            capabilities.readAnyway = { bank.readPastBudget() }
+        }
         capabilities.sourceNote = sourceNote
         capabilities.skippedRecords = settings.skippedRecords
         capabilities.roundUpSaver = roundUpSaver(settings.source, account: partition, environment: environment)

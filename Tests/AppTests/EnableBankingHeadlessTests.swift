@@ -5,6 +5,7 @@ import EnableBankingSource
 import FeedModel
 import Foundation
 import HTTPTransport
+import SourceKit
 import Testing
 import TestSupport
 
@@ -14,6 +15,8 @@ import TestSupport
     /// A look-alike, a home with the key and the config file, and a session of `days`.
     final class Bank: Sendable {
         let server: DemoHTTPServer
+        /// Every request the look-alike answered.
+        let counter: CountingHandler
         let base: String
         let home: URL
         let environment: [String: String]
@@ -22,8 +25,9 @@ import TestSupport
 
         init(days: Int) async throws {
             key = try EnableBankingKey.generate()
-            server = try DemoHTTPServer(handler: try EnableBankingDemoAPI(backend: DemoBackend(), publicKeyPEM: key.publicKeyPEM,
-                                                                          applicationId: EnableBankingStart.demoApplicationId))
+            counter = CountingHandler(inner: try EnableBankingDemoAPI(backend: DemoBackend(), publicKeyPEM: key.publicKeyPEM,
+                                                                      applicationId: EnableBankingStart.demoApplicationId))
+            server = try DemoHTTPServer(handler: counter)
             try await server.start()
             var base = await server.baseURL.absoluteString
             while base.hasSuffix("/") { base.removeLast() }
@@ -55,6 +59,15 @@ import TestSupport
                 throw CocoaError(.coderInvalidValue)
             }
             _ = try await signIn.finish(code: code, aspsp: EnableBankingDemoAPI.bankName, country: "FI")
+        }
+
+        /// The source as the app opens it (the user present), on the config file's table.
+        func connect() async throws -> EnableBankingAPI {
+            let settings = ["application-id": applicationId, "key-file": home.path + "/.config/qapital-tui/app.pem",
+                            "aspsp": EnableBankingDemoAPI.bankName, "country": "FI"]
+            return try await EnableBankingStart.connect(BankRequest(baseURL: URL(string: base)!, token: EnableBankingStart.keptMarker,
+                                                                    allowInsecureHTTP: false, log: nil, settings: settings),
+                                                        environment: environment)
         }
 
         /// The session the sign-in recorded.

@@ -105,11 +105,20 @@ public struct EnableBankingAPI: BankAPI {
         session.endedNote == nil ? session.consentNote : nil
     }
 
-    /// `r`: every account is read at the next look (one read each per press); after the
-    /// budget's question, this is the yes.
+    /// `r`: every account is read at the next look (one read each per press); one past its
+    /// four reads today only after the question's yes (`readPastBudget`).
     public func userAskedToRefresh() {
-        budget.userAskedAgain()
         session.wantRefresh()
+    }
+
+    /// The app asks this before `r` reads: nil, or the question for the accounts past their four.
+    public var readQuestion: String? {
+        budget.question(session.snapshot.accounts.map { ($0.account.key, $0.account.shownName) })
+    }
+
+    /// The question's yes: one read more of each account past its four.
+    public func readPastBudget() {
+        budget.allowPast(session.snapshot.accounts.map(\.account.key))
     }
 
     // MARK: - SavingsAPI

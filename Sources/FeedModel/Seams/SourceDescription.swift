@@ -109,6 +109,10 @@ public protocol BankAPI: SavingsAPI {
     /// What a headless command says on stderr before it writes anything: the bank's consent
     /// ending soon, with the way out; nil: nothing.
     var headlessWarning: String? { get }
+    /// Before `r` reaches the bank: a question when a read would pass the bank's own budget
+    /// ("read anyway? read 5 today [y/N]"); nil: none due. `readPastBudget` is its yes.
+    var readQuestion: String? { get }
+    func readPastBudget()
     /// The next `account()` answers `account` without asking (the start read it when it checked
     /// the token): one request per resource a start. Nothing by default.
     func answerNextAsk(with account: Account)
@@ -117,6 +121,8 @@ public protocol BankAPI: SavingsAPI {
 extension BankAPI {
     public var statusNote: String? { nil }
     public var headlessWarning: String? { nil }
+    public var readQuestion: String? { nil }
+    public func readPastBudget() {}
     public var awaitsApproval: Bool { false }
     public func answerNextAsk(with account: Account) {}
 }
