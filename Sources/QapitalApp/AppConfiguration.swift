@@ -25,6 +25,9 @@ extension AppCore {
         /// Why the source cannot move money (`s` says it, the Round-ups tab shows it: Up moves its
         /// round-ups itself); nil: it can.
         public var noMoneyMoves: String?
+        /// What Activity's last row says before the oldest date the source gave ("the bank gave
+        /// history from"); nil: "Beginning of history (DATE)".
+        public var historyBeginning: String?
         /// The terminal's cell in pixels where it draws pictures itself (kitty, sixel); nil:
         /// pictures are half blocks.
         public var pictureCellPixels: PixelSize?

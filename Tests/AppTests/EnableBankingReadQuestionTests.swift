@@ -50,3 +50,32 @@ import TestSupport
         await bank.stop()
     }
 }
+
+/// Activity on Enable Banking ends with the oldest day the bank gave, in its words.
+@MainActor
+@Suite(.timeLimit(.minutes(2))) struct EnableBankingHistoryEndTests {
+    @Test func activityEndsWithTheHistoryTheBankGave() async throws {
+        let bank = try await EnableBankingHeadlessTests.Bank(days: 90)
+        let api = try await bank.connect()
+        let utc = TimeZone(identifier: "UTC")!
+        var configuration = AppCore.Configuration(sourceName: "Everyday", colors: false, timeZone: utc, currency: api.accountCurrency, images: false)
+        configuration.historyBeginning = EnableBankingAPI.source.historyBeginning
+        let now = Date()
+        let core = AppCore(api: api, configuration: configuration, now: { now })
+        let app = AppHarness(core: core)
+        _ = await app.start()
+        await app.press(.char("2"))
+        var lines: [String] = []
+        for _ in 0..<40 {
+            lines = await app.press(.char("G"))
+            if lines.contains(where: { $0.contains("—") && $0.contains("history") }) { break }
+        }
+        let oldest = EnableBankingMapping(store: api.store, settings: api.settings).oldest
+        let day = DisplayFormat(timeZone: utc, now: { now }).shortDate(oldest)
+        #expect(lines.contains { $0.contains("— the bank gave history from \(day) —") }, "\(lines.joined(separator: "\n"))")
+        // The oldest row the look-alike gave (about 200 days back), not the 730 days the first read asked for.
+        #expect(oldest > now.addingTimeInterval(-400 * 86_400))
+        #expect(!lines.contains { $0.contains("Beginning of history") })
+        await bank.stop()
+    }
+}

@@ -11,11 +11,15 @@ import HTTPTransport
 /// nothing is sent: the store is shown, marked, with the way out. Nothing is ever written to
 /// the bank: goals are the accounts the config file names, and `createGoal`/`transfer` refuse.
 public struct EnableBankingAPI: BankAPI {
-    public static let source = SourceDescription(
-        name: "enablebanking", title: "Enable Banking", baseURL: EnableBankingClient.apiURL, signIn: .token, tokenVariables: [],
-        abilities: [.bankAccount], noGoalCreation: cannotCreateGoals,
-        tokenCheck: "the key file and the session qapital-tui login enablebanking kept", configKeys: EnableBankingSettings.keys,
-        documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney, tokenLabel: "Session")
+    public static let source: SourceDescription = {
+        var source = SourceDescription(
+            name: "enablebanking", title: "Enable Banking", baseURL: EnableBankingClient.apiURL, signIn: .token, tokenVariables: [],
+            abilities: [.bankAccount], noGoalCreation: cannotCreateGoals,
+            tokenCheck: "the key file and the session qapital-tui login enablebanking kept", configKeys: EnableBankingSettings.keys,
+            documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney, tokenLabel: "Session")
+        source.historyBeginning = "the bank gave history from"
+        return source
+    }()
 
     public static let cannotMoveMoney = "Enable Banking is read-only: these round-ups are suggestions and nothing is sent; "
         + "move the total in your bank's own app"

@@ -52,6 +52,9 @@ public struct SourceDescription: Sendable, Hashable {
     /// What `s` says (and the Round-ups tab shows) when the source cannot move money (Up moves
     /// its round-ups itself).
     public let noMoneyMoves: String?
+    /// What Activity's last row says before the oldest date the source gave, for a source whose
+    /// history is what a bank chose to give ("the bank gave history from"); nil: the usual words.
+    public var historyBeginning: String?
     /// The request that checks a token ("GET /api/v2/accounts"), shown on the sign-in form.
     public let tokenCheck: String?
     /// What the bank calls the secret the sign-in form takes ("Access token", "API key",
