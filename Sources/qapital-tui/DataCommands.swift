@@ -62,9 +62,11 @@ struct HeadlessOptions<Formats: CommandFormats>: ParsableArguments {
         let format = try format()
         var settings = settings
         var account: String?
+        var details: (@Sendable () -> [String: ActivityDetails])?
         let source = settings.source
         if let bank = source.registered.bank, let base = source.baseURL {
             let api = try await connectBank(bank, base: base, source: source.description, settings: settings, environment: environment)
+            details = { api.activityDetails }
             settings.api = api
             settings.currency = api.accountCurrency
             settings.skippedRecords = api.skippedRecords
@@ -84,6 +86,7 @@ struct HeadlessOptions<Formats: CommandFormats>: ParsableArguments {
         context.roundUpStep = settings.roundUpStep
         context.skipped = settings.skippedRecords
         context.strict = strict
+        context.activityDetails = details
         return context
     }
 }

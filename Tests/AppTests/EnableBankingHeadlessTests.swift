@@ -132,4 +132,30 @@ import TestSupport
         #expect(!quiet.error.contains("The consent"), "\(quiet.error)")
         await later.stop()
     }
+
+    /// `activity --output json` on Enable Banking: every row names its account (the 12 hex its
+    /// id begins with, and the account's name) and says whether it is pending.
+    @Test func activityJSONNamesTheAccountAndPending() async throws {
+        let bank = try await Bank(days: 90)
+        let result = await bank.run(["activity", "--output", "json"])
+        #expect(result.status == 0, "\(result.error)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let rows = try #require(object["activities"] as? [[String: Any]])
+        #expect(!rows.isEmpty)
+        var names = Set<String>()
+        var pending = [Bool]()
+        for row in rows {
+            let id = try #require(row["id"] as? String)
+            let account = try #require(row["account"] as? [String: Any], "\(row)")
+            let accountId = try #require(account["id"] as? String)
+            #expect(accountId.count == 12 && id.hasPrefix(accountId + "/"))
+            names.insert(try #require(account["name"] as? String))
+            pending.append(try #require(row["pending"] as? Bool))
+        }
+        // The look-alike's newest two days are pending on a session's first read; older rows are booked.
+        #expect(pending.contains(true) && pending.contains(false))
+        #expect(names.contains("Everyday Account"))
+        #expect(names.isSubset(of: ["Everyday Account", "Balloons", "Dog", "Travel Card"]), "\(names)")
+        await bank.stop()
+    }
 }

@@ -115,6 +115,20 @@ public struct EnableBankingAPI: BankAPI {
         session.wantRefresh()
     }
 
+    /// Each spending account's rows: the account (the 12 hex its rows' ids begin with, and its
+    /// name) and whether the row is pending.
+    public var activityDetails: [String: ActivityDetails] {
+        let mapping = EnableBankingMapping(store: session.snapshot, settings: settings)
+        var details: [String: ActivityDetails] = [:]
+        for data in mapping.spendingAccounts {
+            for row in mapping.rows(data) {
+                details[row.id] = ActivityDetails(accountId: String(row.id.prefix { $0 != "/" }), accountName: data.account.shownName,
+                                                  pending: row.pending)
+            }
+        }
+        return details
+    }
+
     /// The app asks this before `r` reads: nil, or the question for the accounts past their four.
     public var readQuestion: String? {
         budget.question(session.snapshot.accounts.map { ($0.account.key, $0.account.shownName) })

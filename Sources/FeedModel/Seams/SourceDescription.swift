@@ -116,6 +116,9 @@ public protocol BankAPI: SavingsAPI {
     /// ("read anyway? read 5 today [y/N]"); nil: none due. `readPastBudget` is its yes.
     var readQuestion: String? { get }
     func readPastBudget()
+    /// What the bank says of each activity beyond its row, by activity id (`activity --output
+    /// json`'s `account` and `pending`); empty: nothing more.
+    var activityDetails: [String: ActivityDetails] { get }
     /// The next `account()` answers `account` without asking (the start read it when it checked
     /// the token): one request per resource a start. Nothing by default.
     func answerNextAsk(with account: Account)
@@ -125,7 +128,22 @@ extension BankAPI {
     public var statusNote: String? { nil }
     public var headlessWarning: String? { nil }
     public var readQuestion: String? { nil }
+    public var activityDetails: [String: ActivityDetails] { [:] }
     public func readPastBudget() {}
     public var awaitsApproval: Bool { false }
     public func answerNextAsk(with account: Account) {}
+}
+
+/// An activity's account and whether it is pending, for a bank whose activity merges accounts.
+public struct ActivityDetails: Equatable, Sendable {
+    /// A stable id of the account (never a secret or a session's id) and its shown name.
+    public var accountId: String
+    public var accountName: String
+    public var pending: Bool
+
+    public init(accountId: String, accountName: String, pending: Bool) {
+        self.accountId = accountId
+        self.accountName = accountName
+        self.pending = pending
+    }
 }
