@@ -95,6 +95,35 @@ import TestSupport
         await server.stop()
     }
 
+    /// `login enablebanking --paste`, which signs its requests, holds no secret in its argument
+    /// list (nor do its children) while it waits for the pasted address; pasted, it signs in.
+    @Test func loginHoldsNoSecretInItsArguments() async throws {
+        let bank = try await EnableBankingHeadlessTests.Bank(days: 90)
+        let shared = try Shared(TerminalSession(arguments: ["login", "enablebanking", "--paste", "--no-browser", "--api-url", bank.base],
+                                                width: 200, height: 30, environment: bank.environment))
+        let session = shared.session
+        let prefix = bank.base + "/mock-aspsp/auth?authorization_id="
+        let asked = await onOwnThread { shared.session.read(until: { $0.contains(prefix) && $0.contains("paste here") }, timeout: 30) }
+        #expect(asked, "\(session.text.suffix(400))")
+        let start = try #require(session.text.range(of: prefix))
+        let address = prefix + session.text[start.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "-" }
+        let pemBody = bank.key.privateKeyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.prefix(3)
+        let lines = Self.commandLines(of: session.process.processIdentifier)
+        #expect(!lines.isEmpty)
+        for line in lines {
+            #expect(!line.contains("eyJ"), "a JWT in a command line")
+            for part in pemBody { #expect(!line.contains(part), "the key in a command line") }
+        }
+        let page = await Self.get(port: UInt16(try #require(URL(string: bank.base)?.port)), String(address.dropFirst(bank.base.count)))
+        session.send(try #require(page?.header("Location")) + "\r")
+        let status = await onOwnThread { shared.session.waitForExit(timeout: 60) }
+        #expect(status == 0, "\(session.text.suffix(600))")
+        #expect(session.text.contains("signed in at \(EnableBankingDemoAPI.bankName)"))
+        let record = try #require(bank.record)
+        #expect(!session.text.contains(record.sessionId))
+        await bank.stop()
+    }
+
     struct Answer: Sendable {
         let status: Int
         let location: String?
