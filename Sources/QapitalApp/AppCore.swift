@@ -50,8 +50,7 @@ public final class AppCore {
                            signIn: capabilities.signIn, rulesBook: capabilities.rulesBook, events: sink, pictureArrived: { queue.post(.picture($0)) }, now: now)
         data = ScreenData(stores, achievements: achievements, configuration: configuration,
                           format: DisplayFormat(timeZone: configuration.timeZone, now: now))
-        commands = CommandRunner(stores: stores, refreshCache: capabilities.refreshCache, readQuestion: capabilities.readQuestion,
-                                 readAnyway: capabilities.readAnyway)
+        commands = CommandRunner(stores: stores, refreshCache: capabilities.refreshCache, readQuestion: capabilities.readQuestion, readAnyway: capabilities.readAnyway)
         signIn = SignInOffer(capabilities.signIn, consent: capabilities.consentSignIn)
         status = StatusLine(configuration, capabilities, now: now)
         keys = ScreenKeys(configuration.keys)

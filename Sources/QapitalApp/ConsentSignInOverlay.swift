@@ -12,7 +12,7 @@ final class ConsentSignInOverlay: Overlay {
 
     nonisolated static let keyMap: KeyMap<Action> = {
         var map = KeyMap<Action>()
-        let section = "Sign-in at the bank (L; other keys type in the address field)"
+        let section = "Sign-in at the bank (L; other keys type the address)"
         map.bind([.enter], to: .signIn, help: "start, or take the pasted address", section: section)
         map.bind([.escape], to: .close, help: "cancel the sign-in under way, then close", section: section)
         return map

@@ -79,7 +79,10 @@ final class KeysHelp: Overlay {
         if typing != nil { return type(key) }
         if case .click = key { return .close() }
         notFound = false
-        switch Self.keyMap.action(for: key) {
+        let action = Self.keyMap.action(for: key)
+        // Moved by hand: as in less, n and N go on from the lines shown, not from the last match.
+        if let action, [.down, .up, .pageDown, .pageUp, .top, .bottom].contains(action) { found = nil }
+        switch action {
         case .down: scroll = min(scroll + 1, lastScroll)
         case .up: scroll = max(0, scroll - 1)
         case .pageDown: scroll = min(scroll + page, lastScroll)

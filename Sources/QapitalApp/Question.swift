@@ -6,7 +6,7 @@ import TermUI
 /// A `[y/N]` question (`r` past a bank's budget of reads) takes only y: Enter is no there.
 @MainActor
 final class Question: Overlay {
-    nonisolated static let keyMap = YesOrNo.keyMap(section: "Questions (Rules' s, x; r past a bank's reads: only y is yes)")
+    nonisolated static let keyMap = YesOrNo.keyMap(section: "Questions (Rules' s and x; r past a bank's reads)")
     nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
 
     let title: String
