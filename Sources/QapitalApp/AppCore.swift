@@ -115,9 +115,9 @@ public final class AppCore {
         status.receive(event, stores)
         if status.cameBack { run(Command.afterReconnecting(stores)) }
         if event == .signIn && signIn.checked() || event == .consentSignIn && ConsentSignInOverlay.signedIn(overlays) {
-            // A new token was accepted, or a new consent given: everything shown loads again with it.
+            // A new token or consent: everything shown loads again (a consent's sign-in just read the bank).
             status.error = nil
-            run(stacks.flatMap { $0[0].refresh(data) } + [.loadAccount])
+            run((stacks.flatMap { $0[0].refresh(data) } + [.loadAccount]).filter { event == .signIn || $0 != .refreshCache })
         }
         if let form = signIn.form(over: overlays) { overlays.append(form) }
         for screen in stacks.joined() { run(screen.receive(event, data)) }

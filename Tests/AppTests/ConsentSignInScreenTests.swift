@@ -123,7 +123,8 @@ import TermUI
     /// pasted return closes it with a notice; without a consent source `L` only says so.
     @Test func keyLOpensTheSignInOverTheApp() async {
         let seen = Seen()
-        var capabilities = AppCore.Capabilities()
+        let bankReads = Locked(0)
+        var capabilities = AppCore.Capabilities(refreshCache: { bankReads.withLock { $0 += 1 } })
         capabilities.consentSignIn = ConsentSignInCapability(title: "Fake Aggregator", browse: { _ in }, run: Self.steps(seen))
         let app = AppHarness(capabilities: capabilities)
         _ = await app.start()
@@ -136,6 +137,10 @@ import TermUI
         await app.runner.run(until: { app.terminal.lines.contains { $0.contains("the new consent is in use") } }, timeout: .seconds(30))
         #expect(!app.terminal.lines.contains { $0.contains("Sign in at the bank through") })
         #expect(seen.runs.withLock { $0 } == 1)
+        // The sign-in read the bank itself: the reload after it asks the source for no read more.
+        #expect(bankReads.withLock { $0 } == 0)
+        await app.press(.char("2"), .char("r"))
+        #expect(bankReads.withLock { $0 } == 1)
 
         let plain = AppHarness()
         _ = await plain.start()
