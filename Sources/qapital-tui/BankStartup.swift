@@ -147,7 +147,8 @@ extension AppOptions {
             if error.awaitsApproval { return .signIn(refusal: error.message, pending: token) }
             // A remembered token that is refused now is dropped.
             if case .remembered(_, let remembered) = credential { try? remembered.forget(source.description, at: baseURL) }
-            return .signIn(refusal: error.message)
+            // Never signed in is no error: the sign-in screen says what to do.
+            return .signIn(refusal: error.request == APIError.notSignedInYet ? nil : error.message)
         } catch {
             // Unreachable: the account of the last run, and its cache, if there are both.
             if error.isConnectivity, let offline = offlineStart(bank, baseURL: baseURL, token: token, environment: environment, log: log,

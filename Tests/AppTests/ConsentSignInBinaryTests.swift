@@ -52,6 +52,8 @@ import TestSupport
         let session = shared.session
         let screen = await onOwnThread { shared.session.read(until: { $0.contains("Enter: sign in") }, timeout: 30) }
         #expect(screen, "no sign-in screen: \(session.text.suffix(400))")
+        // Never signed in is not an error: the screen says what Enter does, no refusal.
+        #expect(!session.text.contains("✗") && session.text.contains("Enter asks Enable Banking"))
         session.send("\r")
         let prefix = base + "/mock-aspsp/auth?authorization_id="
         let shown = await onOwnThread { shared.session.read(until: { $0.contains(prefix) && $0.contains("Address:") }, timeout: 30) }
