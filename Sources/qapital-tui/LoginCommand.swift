@@ -60,7 +60,7 @@ struct LoginCommand: AsyncParsableCommand {
     /// How long the callback is waited for: a consent at the bank takes longer than an OAuth approval.
     func waitSeconds(consent: Bool) -> TimeInterval { timeout ?? (consent ? 600 : 300) }
 
-    @Flag(name: .customLong("no-browser"), help: "Only print the address; do not run xdg-open.")
+    @Flag(name: .customLong("no-browser"), help: "Only print the address; do not run $BROWSER or xdg-open.")
     var noBrowser = false
 
     @Flag(name: .customLong("allow-insecure-http"), help: "Send the client secret over plain http to a host other than this machine.")
@@ -89,8 +89,9 @@ struct LoginCommand: AsyncParsableCommand {
             return
         }
         let (flow, apiURL) = try prepare(environment: environment)
+        let browse = !noBrowser
         let pair = try await LoginFlow(flow: flow, port: UInt16(port), timeout: waitSeconds(consent: false)).run(
-            open: noBrowser ? { _ in } : LoginCommand.openInBrowser,
+            open: { @Sendable url in if browse { LoginCommand.openInBrowser(url) } },
             say: { StandardStream.error.line($0) })
         let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
         do {
@@ -170,16 +171,24 @@ struct LoginCommand: AsyncParsableCommand {
         return (oauth.make(base, clientId, secret, allowInsecureHTTP, nil), base)
     }
 
-    /// `xdg-open URL` where there is one; the address is printed either way.
-    @Sendable static func openInBrowser(_ url: URL) {
-        let candidates = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open", "/bin/xdg-open"]
-        guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return }
+    /// `$BROWSER URL` (its first entry, found on the PATH) when set, else `xdg-open URL` where
+    /// there is one; the address is printed either way. The process started, if one was.
+    @discardableResult
+    static func openInBrowser(_ url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> Process? {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = [url.absoluteString]
+        if let browser = environment["BROWSER"]?.split(separator: ":").first.map(String.init), !browser.isEmpty {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [browser, url.absoluteString]
+        } else {
+            let candidates = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open", "/bin/xdg-open"]
+            guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = [url.absoluteString]
+        }
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try? process.run()
+        return (try? process.run()) == nil ? nil : process
     }
 }
 
