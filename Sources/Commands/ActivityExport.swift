@@ -136,6 +136,8 @@ public enum ActivityExport {
         /// `activity` or `export`: the journal's first comment names the command that wrote it.
         let kind: Kind
         var totals = Totals()
+        /// The source's details of the rows, asked once at the first JSON row (its answers are in by then).
+        var details: [String: ActivityDetails]?
         private var sums: [String: CheckedSum] = [:]
         private var total: CheckedSum
         /// What the rows' postings move in the account (`LedgerPostings.accountSide`), per
@@ -180,7 +182,7 @@ public enum ActivityExport {
             case .table:
                 output.line(layout.row([context.minute(activity.timestamp), activity.amount.formatted, goal?.name ?? "", message]))
             case .json:
-                let fields = [
+                var fields = [
                     "\"id\":\(Cell.json(activity.id))",
                     "\"time\":\(Cell.json(Cell.isoTime(activity.timestamp)))",
                     "\"amount\":\(CommandContext.jsonMoney(activity.amount))",
@@ -188,6 +190,12 @@ public enum ActivityExport {
                     "\"userId\":\(activity.userId)",
                     "\"message\":\(Cell.json(message))",
                 ]
+                if details == nil, let lookup = context.activityDetails { details = lookup() }
+                if let details, !details.isEmpty {
+                    let row = details[activity.id]
+                    fields.append("\"account\":" + (row.map { "{\"id\":\(Cell.json($0.accountId)),\"name\":\(Cell.json($0.accountName))}" } ?? "null"))
+                    fields.append("\"pending\":\(row?.pending ?? false)")
+                }
                 output.line((totals.rows > 0 ? "," : "") + "{" + fields.joined(separator: ",") + "}")
             case .csv:
                 output.line([Cell.isoTime(activity.timestamp), Cell.decimal(activity.amount), activity.amount.currency.code,

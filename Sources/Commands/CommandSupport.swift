@@ -73,6 +73,9 @@ public struct CommandContext: Sendable {
     public var skipped: SkippedRecords?
     /// `--strict`: a skipped record fails the run before anything is written or moved.
     public var strict = false
+    /// A bank's word on each activity beyond its row (JSON's `account` and `pending`, on every
+    /// row when it says anything); nil or empty: none.
+    public var activityDetails: (@Sendable () -> [String: ActivityDetails])?
 
     public init(api: any SavingsAPI, sourceKind: String, currency: Currency, format: OutputFormat, output: OutputSink,
                 calendar: Calendar = Week.calendar(in: .current), now: @escaping @Sendable () -> Date = { Date() },

@@ -150,7 +150,7 @@ final class ActivityScreen: TabScreen, ListModelScreen {
         }
         Self.render(state: self, rows: rows, list: &list, feed: data.feed, users: data.users, format: data.format,
                     spinnerFrame: data.spinnerFrame, images: data.images, keys: data.keys, holder: PeopleRoster.holder(of: data.goals.goals),
-                    view: model.view, into: &buffer, area: area)
+                    view: model.view, historyBeginning: data.historyBeginning, into: &buffer, area: area)
         // The footer row (the last) says a failure to load when it is on screen.
         var failure: String?
         if case .failed(let message) = data.feed.phase, list.visibleRange(count: rows.count + 1).contains(rows.count) { failure = message }
@@ -265,7 +265,7 @@ final class ActivityScreen: TabScreen, ListModelScreen {
     @MainActor
     static func render(state: ActivityScreen, rows: ActivityRows, list: inout ListState, feed: any FeedReading, users: any UsersReading,
                        format: DisplayFormat, spinnerFrame: String?, images: (any PicturesReading)? = nil, keys: KeyLabels = .defaults,
-                       holder: Int? = nil, view: ListView = ListView(), into buffer: inout CellBuffer,
+                       holder: Int? = nil, view: ListView = ListView(), historyBeginning: String? = nil, into buffer: inout CellBuffer,
                        area: Rect) {
         let rowCount = rows.count + 1
         let activities = feed.activities
@@ -283,7 +283,8 @@ final class ActivityScreen: TabScreen, ListModelScreen {
         let position = ListPosition.item(rows.ordinal(ofRow: list.selected), of: rows.activityCount)
         let drawn = view.draw(into: &buffer, rect: area, count: rowCount, state: &list, position: position) { buffer, index, row, _ in
             if index == rows.count {
-                drawFooter(feed: feed, spinnerFrame: spinnerFrame, format: format, keys: keys, into: &buffer, row: row)
+                drawFooter(feed: feed, spinnerFrame: spinnerFrame, format: format, keys: keys, historyBeginning: historyBeginning,
+                           into: &buffer, row: row)
                 return
             }
             switch rows.rows[index] {
@@ -335,7 +336,7 @@ final class ActivityScreen: TabScreen, ListModelScreen {
     static let voidStyle = Style(fg: .role(.muted), attributes: .dim)
 
     @MainActor
-    static func drawFooter(feed: any FeedReading, spinnerFrame: String?, format: DisplayFormat, keys: KeyLabels = .defaults,
+    static func drawFooter(feed: any FeedReading, spinnerFrame: String?, format: DisplayFormat, keys: KeyLabels = .defaults, historyBeginning: String? = nil,
                            into buffer: inout CellBuffer, row: Rect) {
         let text: String
         let style: Style
@@ -351,7 +352,7 @@ final class ActivityScreen: TabScreen, ListModelScreen {
             style = Style(fg: .role(.muted))
         case .atEnd:
             if let oldest = feed.pager.oldest, !feed.activities.isEmpty {
-                text = "— Beginning of history (\(format.shortDate(oldest))) —"
+                text = historyBeginning.map { "— \($0) \(format.shortDate(oldest)) —" } ?? "— Beginning of history (\(format.shortDate(oldest))) —"
             } else {
                 text = "— No activity yet —"
             }

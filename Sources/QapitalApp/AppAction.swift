@@ -13,6 +13,8 @@ enum AppAction: Hashable, Sendable {
     case filter, refresh, help, quit, redraw
     case people
     case newGoal
+    /// `L`: sign in at the bank again (a source that signs in through a consent).
+    case signInAtBank
     /// `n` and `N` with a filter set (nothing without one: `n` never means anything else).
     case nextMatch, previousMatch
     /// A screen's own action, by the name a config file rebinds it by (`previous-week`).
@@ -47,6 +49,7 @@ enum AppAction: Hashable, Sendable {
         map.bind([.ctrl("l")], to: .redraw, help: "draw the whole screen again", section: actions)
         map.bind([.char("q")], to: .quit, help: "quit (in a goal: back)", section: actions)
         map.bind([.char("a")], to: .newGoal, help: "add a goal (Goals, a goal, Round-ups)", section: actions)
+        map.bind([.char("L")], to: .signInAtBank, help: "sign in at the bank again: a new consent (Enable Banking)", section: actions)
         map.bind([.char("n")], to: .nextMatch, help: "with a filter set: next match", section: actions)
         map.bind([.char("N")], to: .previousMatch, help: "with a filter set: previous match", section: actions)
         return map

@@ -25,6 +25,9 @@ extension AppCore {
         /// Why the source cannot move money (`s` says it, the Round-ups tab shows it: Up moves its
         /// round-ups itself); nil: it can.
         public var noMoneyMoves: String?
+        /// What Activity's last row says before the oldest date the source gave ("the bank gave
+        /// history from"); nil: "Beginning of history (DATE)".
+        public var historyBeginning: String?
         /// The terminal's cell in pixels where it draws pictures itself (kitty, sixel); nil:
         /// pictures are half blocks.
         public var pictureCellPixels: PixelSize?
@@ -71,6 +74,12 @@ extension AppCore {
         /// The savings rules (the rules file, their figures, the settlement) for the Rules tab;
         /// nil: the tab says there are none to read.
         public var rulesBook: (any RulesBook)?
+        /// `r` past the source's own budget of reads (Enable Banking's four a day): the question
+        /// to ask first (nil: none due), and its yes.
+        public var readQuestion: (@Sendable () -> String?)?
+        public var readAnyway: (@Sendable () -> Void)?
+        /// Signing in at the bank again (`L`), for a source that signs in through a consent there.
+        public var consentSignIn: ConsentSignInCapability?
 
         public init(cache: (any OfflineCache)? = nil, connectivity: Connectivity? = nil, refreshCache: (@Sendable () -> Void)? = nil,
                     skippedRecords: SkippedRecords? = nil, signIn: SignInCapability? = nil) {

@@ -50,8 +50,8 @@ public final class AppCore {
                            signIn: capabilities.signIn, rulesBook: capabilities.rulesBook, events: sink, pictureArrived: { queue.post(.picture($0)) }, now: now)
         data = ScreenData(stores, achievements: achievements, configuration: configuration,
                           format: DisplayFormat(timeZone: configuration.timeZone, now: now))
-        commands = CommandRunner(stores: stores, refreshCache: capabilities.refreshCache)
-        signIn = SignInOffer(capabilities.signIn)
+        commands = CommandRunner(stores: stores, refreshCache: capabilities.refreshCache, readQuestion: capabilities.readQuestion, readAnyway: capabilities.readAnyway)
+        signIn = SignInOffer(capabilities.signIn, consent: capabilities.consentSignIn)
         status = StatusLine(configuration, capabilities, now: now)
         keys = ScreenKeys(configuration.keys)
         stacks = AppCore.tabs.map { [$0.init()] }
@@ -114,10 +114,10 @@ public final class AppCore {
     private func receive(_ event: StoreEvent) {
         status.receive(event, stores)
         if status.cameBack { run(Command.afterReconnecting(stores)) }
-        if event == .signIn, signIn.checked() {
-            // A new token was accepted: everything shown loads again with it.
+        if event == .signIn && signIn.checked() || event == .consentSignIn && ConsentSignInOverlay.signedIn(overlays) {
+            // A new token or consent: everything shown loads again (a consent's sign-in just read the bank).
             status.error = nil
-            run(stacks.flatMap { $0[0].refresh(data) } + [.loadAccount])
+            run((stacks.flatMap { $0[0].refresh(data) } + [.loadAccount]).filter { event == .signIn || $0 != .refreshCache })
         }
         if let form = signIn.form(over: overlays) { overlays.append(form) }
         for screen in stacks.joined() { run(screen.receive(event, data)) }
@@ -156,9 +156,10 @@ public final class AppCore {
         case .showTab(let number): if number >= 1 && number <= stacks.count { switchTab(to: number - 1) }
         case .people: if let popup = screen.people(data) { overlays.append(popup) }
         case .filter: overlays.append(FilterLine(screen: screen))
-        case .refresh: run(screen.refresh(data))
+        case .refresh: apply(commands.refreshing(screen.refresh(data)), from: nil)
         case .redraw: wantsFullRedraw = true
         case .help: overlays.append(KeysHelp(entries: KeysHelp.entries(configuration.keys)))
+        case .signInAtBank: apply(ConsentSignInOverlay.offer(signIn.consent, over: overlays, events: queue, key: data.keys[.signInAtBank]), from: nil)
         case .quit: shouldQuit = true
         default: break
         }

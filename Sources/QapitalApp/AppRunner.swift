@@ -40,6 +40,13 @@ public final class AppRunner {
         queue = signIn.events
     }
 
+    /// The consent sign-in at the bank first; the app once it opens it.
+    public init<Value>(consentSignIn: ConsentSignInScreen<Value>, terminal: any Terminal) {
+        first = consentSignIn
+        self.terminal = terminal
+        queue = consentSignIn.events
+    }
+
     /// The signal that ended the loop, if one did (the exit status is then 128 + signal).
     public var quitSignal: Int32? { core?.quitSignal ?? first?.quitSignal }
     private var shouldQuit: Bool { core?.shouldQuit ?? first?.shouldQuit ?? true }

@@ -71,6 +71,10 @@ extension Command {
     static let refreshCache = Command("refresh-cache") { runner in
         if let refresh = runner.refreshCache { refresh() }
     }
+    /// The yes to `r`'s question past the source's budget: one read more, then `r`'s work.
+    static let readAnyway = Command("read-anyway") { runner in
+        if let yes = runner.readAnyway { yes() }
+    }
     /// Users whose look-up failed, again.
     static let retryUsers = Command("retry-users") { $0.stores.users.retryFailed() }
     /// The round-ups week shown and the twelve weeks' history.

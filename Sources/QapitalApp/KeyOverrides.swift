@@ -47,6 +47,7 @@ extension AppAction {
         case .redraw: "redraw"
         case .people: "people"
         case .newGoal: "new-goal"
+        case .signInAtBank: "sign-in"
         case .nextMatch: "next-match"
         case .previousMatch: "previous-match"
         case .own(let name): name

@@ -27,7 +27,7 @@ final class KeysHelp: Overlay {
 
     /// Every overlay, for the help.
     static let overlayTypes: [any Overlay.Type] = [FilterLine.self, UserPopup.self, GoalPicker.self, SaveConfirmation.self, Question.self,
-                                                   NewGoalForm.self, RuleForm.self, SignInOverlay.self, DetailCard.self,
+                                                   NewGoalForm.self, RuleForm.self, SignInOverlay.self, ConsentSignInOverlay.self, DetailCard.self,
                                                    KeysHelp.self]
     /// Screens opened from a tab (not tabs themselves), for the help (a constant, as `AppCore.tabs`).
     nonisolated(unsafe) static let pushedScreens: [any Screen.Type] = [GoalDetailScreen.self]
@@ -79,7 +79,10 @@ final class KeysHelp: Overlay {
         if typing != nil { return type(key) }
         if case .click = key { return .close() }
         notFound = false
-        switch Self.keyMap.action(for: key) {
+        let action = Self.keyMap.action(for: key)
+        // Moved by hand: as in less, n and N go on from the lines shown, not from the last match.
+        if let action, [.down, .up, .pageDown, .pageUp, .top, .bottom].contains(action) { found = nil }
+        switch action {
         case .down: scroll = min(scroll + 1, lastScroll)
         case .up: scroll = max(0, scroll - 1)
         case .pageDown: scroll = min(scroll + page, lastScroll)

@@ -3,9 +3,10 @@ import TermUI
 
 /// A question with its lines (what will move, what will go) and the commands a yes runs: the
 /// Rules tab's save and delete. y or Enter runs them and closes; n, Esc or q closes, nothing run.
+/// A `[y/N]` question (`r` past a bank's budget of reads) takes only y: Enter is no there.
 @MainActor
 final class Question: Overlay {
-    nonisolated static let keyMap = YesOrNo.keyMap(section: "Rules' questions (s, x)")
+    nonisolated static let keyMap = YesOrNo.keyMap(section: "Questions (Rules' s and x; r past a bank's reads)")
     nonisolated static var help: [HelpEntry] { keyMap.helpEntries }
 
     let title: String
@@ -13,16 +14,20 @@ final class Question: Overlay {
     let yes: [Command]
     /// What y does, in the footer ("save", "delete").
     let verb: String
+    /// Only y is yes (a `[y/N]` question): Enter closes it too, nothing run.
+    let onlyY: Bool
 
-    init(title: String, lines: [[Span]], verb: String, yes: [Command]) {
+    init(title: String, lines: [[Span]], verb: String, yes: [Command], onlyY: Bool = false) {
         self.title = title
         self.lines = lines
         self.verb = verb
         self.yes = yes
+        self.onlyY = onlyY
     }
 
     func handle(_ key: Key, _ data: ScreenData) -> Outcome {
-        switch Self.keyMap.action(for: key) {
+        if onlyY && key == .enter { return .close() }
+        return switch Self.keyMap.action(for: key) {
         case .yes: .run(yes, then: .close())
         case .no: .close()
         case nil: .consumed
@@ -30,7 +35,7 @@ final class Question: Overlay {
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {
-        let footer = [Span("Enter or y: \(verb)    Esc or n: cancel", Style(fg: .role(.muted)))]
+        let footer = [Span(onlyY ? "y: \(verb)    Enter, Esc or n: cancel" : "Enter or y: \(verb)    Esc or n: cancel", Style(fg: .role(.muted)))]
         Modal(title: title, lines: lines + [[], footer]).draw(into: &buffer, in: area)
     }
 }

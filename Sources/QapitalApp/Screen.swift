@@ -31,6 +31,8 @@ struct ScreenData {
     let noGoalCreation: String?
     /// Why the source cannot move money (nil: it can).
     let noMoneyMoves: String?
+    /// What Activity's last row says before the oldest date (nil: "Beginning of history").
+    let historyBeginning: String?
     /// What screens work out from the stores, once per change (`DerivedData`).
     let derived = DerivedData()
 
@@ -51,6 +53,7 @@ struct ScreenData {
         keys = KeyLabels(configuration.keys)
         noGoalCreation = configuration.noGoalCreation
         noMoneyMoves = configuration.noMoneyMoves
+        historyBeginning = configuration.historyBeginning
     }
 }
 

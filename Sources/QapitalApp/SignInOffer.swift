@@ -9,13 +9,17 @@ struct SignInOffer {
     /// Closed by the user: not shown again for the same refusal.
     private(set) var dismissed = false
 
-    init(_ capability: AppCore.SignInCapability?) {
+    /// A source that signs in through a consent at the bank takes no token: `L` signs in again.
+    let consent: ConsentSignInCapability?
+
+    init(_ capability: AppCore.SignInCapability?, consent: ConsentSignInCapability? = nil) {
         self.capability = capability
+        self.consent = consent
     }
 
     /// The form to put up now: the token in use was refused, no form is up and none was closed.
     func form(over overlays: [any Overlay]) -> SignInOverlay? {
-        guard let capability, capability.isRefused(), !dismissed, !overlays.contains(where: { $0 is SignInOverlay }) else { return nil }
+        guard let capability, consent == nil, capability.isRefused(), !dismissed, !overlays.contains(where: { $0 is SignInOverlay }) else { return nil }
         return SignInOverlay(capability, refusal: "The server refused the token in use: paste a new one.")
     }
 

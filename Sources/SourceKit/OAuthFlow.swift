@@ -75,6 +75,9 @@ public struct ConsentSignInRequest: Sendable {
     public var options: [String: String]
     /// `--paste`: the address the browser was sent to is read from standard input.
     public var paste: Bool
+    /// The app's sign-in screen: the loopback redirect is listened on and a pasted address
+    /// (`readLine`) taken as well, whichever comes first.
+    public var pasteWhileListening = false
     /// Seconds to wait for the browser to come back.
     public var timeout: TimeInterval
     /// Opens an address in a browser (nothing with `--no-browser`).

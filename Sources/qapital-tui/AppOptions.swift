@@ -134,6 +134,8 @@ struct AppOptions: ParsableArguments {
         var log: RequestLog?
         /// For a screen reader: the cursor on the selected row, the spinner in words, no pictures.
         var screenReader = false
+        /// `--no-browser`: the app's sign-in at a bank only shows the address.
+        var noBrowser = false
     }
 
     /// The largest `--round-up-step`, in whole units.
@@ -268,7 +270,8 @@ struct AppOptions: ParsableArguments {
                         pictureSchemes: pictureSchemes, skippedRecords: skippedRecords,
                         theme: chosenTheme, keys: file?.keys ?? KeyOverrides(),
                         sourceSettings: file?.sourceSettings[source.description.name] ?? [:], terminal: file?.terminal ?? .init(), log: log,
-                        screenReader: screenReaderMode(environment, file: file, flag: screen?.screenReader ?? false))
+                        screenReader: screenReaderMode(environment, file: file, flag: screen?.screenReader ?? false),
+                        noBrowser: screen?.noBrowser ?? false)
     }
 
     /// `--achievements`, else the bundled file (the demo's with its own pictures).

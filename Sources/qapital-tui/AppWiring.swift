@@ -67,7 +67,7 @@ extension AppOptions {
     /// `partition`), what the source can do besides, the core.
     @MainActor
     func openApp(_ settings: Settings, api: any SavingsAPI, sourceName: String, partition: String?,
-                 signIn: AppCore.SignInCapability? = nil, sourceNote: (@Sendable () -> String?)? = nil,
+                 signIn: AppCore.SignInCapability? = nil, consentSignIn: ConsentSignInCapability? = nil, sourceNote: (@Sendable () -> String?)? = nil,
                  environment: [String: String], events: EventQueue = EventQueue()) -> AppCore {
         var cached: (api: any SavingsAPI, capabilities: AppCore.Capabilities, note: String?) = (api, AppCore.Capabilities(), nil)
         if let base = settings.source.baseURL {
@@ -75,6 +75,11 @@ extension AppOptions {
         }
         var capabilities = cached.capabilities
         capabilities.signIn = signIn
+        capabilities.consentSignIn = consentSignIn
+        if let bank = api as? any BankAPI {
+            capabilities.readQuestion = { bank.readQuestion }
+            capabilities.readAnyway = { bank.readPastBudget() }
+        }
         capabilities.sourceNote = sourceNote
         capabilities.skippedRecords = settings.skippedRecords
         capabilities.roundUpSaver = roundUpSaver(settings.source, account: partition, environment: environment)
@@ -86,6 +91,7 @@ extension AppOptions {
                                                   keys: settings.keys, roundUpStep: settings.roundUpStep)
         configuration.noGoalCreation = settings.source.description.noGoalCreation
         configuration.noMoneyMoves = settings.source.description.noMoneyMoves
+        configuration.historyBeginning = settings.source.description.historyBeginning
         configuration.pictureCellPixels = settings.pictureCellPixels
         configuration.screenReader = settings.screenReader
         let core = AppCore(api: cached.api, configuration: configuration, capabilities: capabilities,
@@ -118,6 +124,9 @@ extension AppOptions {
             case .connected(let connection):
                 runner = AppRunner(core: openBank(connection, source: settings.source, settings: settings, environment: environment),
                                    terminal: terminal)
+            case .signIn(let refusal, _) where settings.source.registered.bank?.consentSignIn != nil:
+                guard let screen = consentSignIn(settings.source, refusal: refusal, settings: settings, environment: environment) else { return }
+                runner = AppRunner(consentSignIn: screen, terminal: terminal)
             case .signIn(let refusal, let pending):
                 guard let screen = bankSignIn(settings.source, refusal: refusal, pending: pending, settings: settings,
                                               environment: environment) else { return }

@@ -147,7 +147,8 @@ extension AppOptions {
             if error.awaitsApproval { return .signIn(refusal: error.message, pending: token) }
             // A remembered token that is refused now is dropped.
             if case .remembered(_, let remembered) = credential { try? remembered.forget(source.description, at: baseURL) }
-            return .signIn(refusal: error.message)
+            // Never signed in is no error: the sign-in screen says what to do.
+            return .signIn(refusal: error.request == APIError.notSignedInYet ? nil : error.message)
         } catch {
             // Unreachable: the account of the last run, and its cache, if there are both.
             if error.isConnectivity, let offline = offlineStart(bank, baseURL: baseURL, token: token, environment: environment, log: log,
@@ -253,8 +254,67 @@ extension AppOptions {
             source.registered.bank?.keep?(connected.api, connected.header, directory)
         }
         let api = connected.api
+        var consent: ConsentSignInCapability?
+        if let steps = source.registered.bank?.consentSignIn, let baseURL = source.baseURL {
+            let request = consentRequest(baseURL: baseURL, settings: settings, environment: environment)
+            consent = ConsentSignInCapability(title: source.description.title, browse: AppOptions.browser(settings)) { channel in
+                do throws(APIError) {
+                    try await steps.run(request(channel))
+                    // The source takes up the session just recorded (no token replaces a consent).
+                    try await api.replaceToken("")
+                    return nil
+                } catch {
+                    return SignInRefusal(error.message)
+                }
+            }
+        }
         return openApp(settings, api: api, sourceName: connected.header, partition: api.accountId,
                        signIn: AppOptions.signInCapability(api, source: source.description, environment: environment),
-                       sourceNote: { api.statusNote }, environment: environment, events: events)
+                       consentSignIn: consent, sourceNote: { api.statusNote }, environment: environment, events: events)
+    }
+
+    /// Opens an address in a browser, unless `--no-browser`.
+    static func browser(_ settings: Settings) -> @Sendable (URL) -> Void {
+        if settings.noBrowser { return { _ in } }
+        return { LoginCommand.openInBrowser($0) }
+    }
+
+    /// What the app's sign-in screen hands a source's consent steps: the same request `login
+    /// NAME` makes, with the screen standing in for the terminal (it listens on the redirect and
+    /// takes a pasted address as well).
+    func consentRequest(baseURL: URL, settings: Settings, environment: [String: String])
+        -> @Sendable (ConsentSignInChannel) -> ConsentSignInRequest {
+        let (table, allowInsecureHTTP, log) = (settings.sourceSettings, self.allowInsecureHTTP, settings.log)
+        return { channel in
+            var request = ConsentSignInRequest(apiURL: baseURL, settings: table, environment: environment, allowInsecureHTTP: allowInsecureHTTP,
+                                               options: [:], paste: false, timeout: 600, open: { channel.open($0) },
+                                               say: { channel.say($0) }, note: { channel.note($0) }, readLine: { await channel.readLine() },
+                                               log: log)
+            request.pasteWhileListening = true
+            return request
+        }
+    }
+
+    /// The sign-in before the app for a source that signs in through a consent at the bank:
+    /// Enter runs its steps (as `login NAME`), then the bank is opened on the session recorded.
+    @MainActor
+    func consentSignIn(_ source: Source, refusal: String?, settings: Settings, environment: [String: String])
+        -> ConsentSignInScreen<BankConnection>? {
+        guard let bank = source.registered.bank, let steps = bank.consentSignIn, let baseURL = source.baseURL else { return nil }
+        let request = consentRequest(baseURL: baseURL, settings: settings, environment: environment)
+        let (allowInsecureHTTP, log, sourceSettings) = (self.allowInsecureHTTP, settings.log, settings.sourceSettings)
+        let cacheDirectory = cacheDirectoryURL(environment: environment)
+        let token = bank.keptToken?(environment) ?? ""
+        return ConsentSignInScreen(title: source.description.title, refusal: refusal, browse: AppOptions.browser(settings), run: { channel in
+            do throws(APIError) {
+                try await steps.run(request(channel))
+                return .success(try await AppOptions.connect(bank, baseURL: baseURL, token: token, allowInsecureHTTP: allowInsecureHTTP,
+                                                             log: log, settings: sourceSettings, cacheDirectory: .some(cacheDirectory)))
+            } catch {
+                return .failure(SignInRefusal(error.message))
+            }
+        }, open: { connection, events in
+            openBank(connection, source: source, settings: settings, environment: environment, events: events)
+        })
     }
 }

@@ -62,9 +62,11 @@ struct HeadlessOptions<Formats: CommandFormats>: ParsableArguments {
         let format = try format()
         var settings = settings
         var account: String?
+        var details: (@Sendable () -> [String: ActivityDetails])?
         let source = settings.source
         if let bank = source.registered.bank, let base = source.baseURL {
             let api = try await connectBank(bank, base: base, source: source.description, settings: settings, environment: environment)
+            details = { api.activityDetails }
             settings.api = api
             settings.currency = api.accountCurrency
             settings.skippedRecords = api.skippedRecords
@@ -84,6 +86,7 @@ struct HeadlessOptions<Formats: CommandFormats>: ParsableArguments {
         context.roundUpStep = settings.roundUpStep
         context.skipped = settings.skippedRecords
         context.strict = strict
+        context.activityDetails = details
         return context
     }
 }
@@ -116,13 +119,17 @@ extension HeadlessOptions {
             throw CommandFailure(.signInNeeded, "sign-in needed: give --token\(variable) (or sign in once in the app with "
                                  + "“Remember it” ticked\(login))")
         }
+        let api: any BankAPI
         do {
-            return try await AppOptions.connect(bank, baseURL: base, token: token, allowInsecureHTTP: app.allowInsecureHTTP,
-                                                log: settings.log, settings: settings.sourceSettings, headless: true, force: force,
-                                                cacheDirectory: .some(app.cacheDirectoryURL(environment: environment))).api
+            api = try await AppOptions.connect(bank, baseURL: base, token: token, allowInsecureHTTP: app.allowInsecureHTTP,
+                                               log: settings.log, settings: settings.sourceSettings, headless: true, force: force,
+                                               cacheDirectory: .some(app.cacheDirectoryURL(environment: environment))).api
         } catch {
             throw bankConnectFailure(error)
         }
+        // The consent ending soon: said on stderr, as the app's status bar says it.
+        if let warning = api.headlessWarning { StandardStream.error.line("qapital-tui: " + Cell.plain(warning)) }
+        return api
     }
 }
 

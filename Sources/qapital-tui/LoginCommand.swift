@@ -60,11 +60,22 @@ struct LoginCommand: AsyncParsableCommand {
     /// How long the callback is waited for: a consent at the bank takes longer than an OAuth approval.
     func waitSeconds(consent: Bool) -> TimeInterval { timeout ?? (consent ? 600 : 300) }
 
-    @Flag(name: .customLong("no-browser"), help: "Only print the address; do not run xdg-open.")
+    @Flag(name: .customLong("no-browser"), help: "Only print the address; do not run $BROWSER or xdg-open.")
     var noBrowser = false
 
     @Flag(name: .customLong("allow-insecure-http"), help: "Send the client secret over plain http to a host other than this machine.")
     var allowInsecureHTTP = false
+
+    /// Where a sign-in's lines go, how it opens the browser and reads a pasted line: the
+    /// terminal and xdg-open, unless a test sets its own for the length of a task.
+    struct Streams: Sendable {
+        var say: @Sendable (String) -> Void = { _ = StandardStream.output.line($0) }
+        var note: @Sendable (String) -> Void = { _ = StandardStream.error.line($0) }
+        var open: @Sendable (URL) -> Void = { LoginCommand.openInBrowser($0) }
+        var readLine: @Sendable () async -> String? = { Swift.readLine(strippingNewline: true) }
+    }
+
+    @TaskLocal static var streams = Streams()
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
@@ -78,8 +89,9 @@ struct LoginCommand: AsyncParsableCommand {
             return
         }
         let (flow, apiURL) = try prepare(environment: environment)
+        let browse = !noBrowser
         let pair = try await LoginFlow(flow: flow, port: UInt16(port), timeout: waitSeconds(consent: false)).run(
-            open: noBrowser ? { _ in } : LoginCommand.openInBrowser,
+            open: { @Sendable url in if browse { LoginCommand.openInBrowser(url) } },
             say: { StandardStream.error.line($0) })
         let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
         do {
@@ -104,16 +116,14 @@ struct LoginCommand: AsyncParsableCommand {
         options["psu-type"] = psuType
         options["redirect-url"] = redirectURL
         options["days"] = days.map(String.init)
-        let browse = !noBrowser
+        let (browse, streams) = (!noBrowser, LoginCommand.streams)
         let open: @Sendable (URL) -> Void = { url in
-            if browse { LoginCommand.openInBrowser(url) }
+            if browse { streams.open(url) }
         }
-        let say: @Sendable (String) -> Void = { _ = StandardStream.output.line($0) }
-        let note: @Sendable (String) -> Void = { _ = StandardStream.error.line($0) }
         let table: [String: String] = file?.sourceSettings[registered.name] ?? [:]
         let request = ConsentSignInRequest(apiURL: base, settings: table, environment: environment, allowInsecureHTTP: allowInsecureHTTP,
-                                           options: options, paste: paste, timeout: waitSeconds(consent: true), open: open, say: say, note: note,
-                                           readLine: { Swift.readLine(strippingNewline: true) })
+                                           options: options, paste: paste, timeout: waitSeconds(consent: true), open: open, say: streams.say,
+                                           note: streams.note, readLine: streams.readLine)
         do throws(APIError) {
             try await consent.run(request)
         } catch {
@@ -121,10 +131,10 @@ struct LoginCommand: AsyncParsableCommand {
             case .rejected where ["config", "key", "GET /aspsps"].contains(error.request):
                 throw ValidationError(error.message)
             case .unauthorized:
-                _ = StandardStream.error.line(error.message)
+                streams.note(error.message)
                 throw ExitCode(77)
             default:
-                _ = StandardStream.error.line(error.message)
+                streams.note(error.message)
                 throw ExitCode(1)
             }
         }
@@ -161,16 +171,24 @@ struct LoginCommand: AsyncParsableCommand {
         return (oauth.make(base, clientId, secret, allowInsecureHTTP, nil), base)
     }
 
-    /// `xdg-open URL` where there is one; the address is printed either way.
-    @Sendable static func openInBrowser(_ url: URL) {
-        let candidates = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open", "/bin/xdg-open"]
-        guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return }
+    /// `$BROWSER URL` (its first entry, found on the PATH) when set, else `xdg-open URL` where
+    /// there is one; the address is printed either way. The process started, if one was.
+    @discardableResult
+    static func openInBrowser(_ url: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> Process? {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = [url.absoluteString]
+        if let browser = environment["BROWSER"]?.split(separator: ":").first.map(String.init), !browser.isEmpty {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [browser, url.absoluteString]
+        } else {
+            let candidates = ["/usr/bin/xdg-open", "/usr/local/bin/xdg-open", "/bin/xdg-open"]
+            guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = [url.absoluteString]
+        }
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try? process.run()
+        return (try? process.run()) == nil ? nil : process
     }
 }
 

@@ -15,4 +15,7 @@ struct ScreenOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("The colours: default (the terminal's own), light or dark (default: the config file's, else default).", valueName: "name"))
     var theme: String?
+
+    @Flag(name: .customLong("no-browser"), help: "Signing in at a bank in the app (L, Enable Banking): only show the address; do not open a browser.")
+    var noBrowser = false
 }

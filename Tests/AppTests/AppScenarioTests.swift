@@ -153,7 +153,7 @@ import TermUI
         _ = await app.start()
         // The help may be taller than the screen: scroll it through and read every line.
         var text = (await app.press(.char("?"))).joined(separator: "\n")
-        for _ in 0..<80 { text += (await app.press(.char("j"))).joined(separator: "\n") }
+        for _ in 0..<120 { text += (await app.press(.char("j"))).joined(separator: "\n") }
         for (label, help) in KeysHelp.defaultEntries.map({ ($0.keyLabel, $0.help) }) {
             #expect(text.contains(help), "help is missing \(help)")
             #expect(text.contains(label), "help is missing \(label)")

@@ -1,3 +1,4 @@
+import ArgumentParser
 import DemoServer
 import FeedModel
 import Foundation
@@ -8,7 +9,8 @@ import Testing
 
 /// Issue 48's seam, delivered: a bank that signs every request with its own header (a JWT's
 /// place) and gives access through a consent and a redirect back, declared here and nowhere
-/// else, signs in through `ConsentSignIn` end to end over loopback.
+/// else, signs in through the real `login` command (its lines and browser given to it) and its
+/// `ConsentSignIn` hook, end to end over loopback.
 @Suite struct ConsentSeamTests {
     /// The fake bank's "JWT": its application id and a digest of the id with the secret only
     /// the signer and the bank know; the bank refuses any other.
@@ -100,7 +102,8 @@ import Testing
     static let fake = RegisteredSource(
         description: SourceDescription(
             name: "fakeconsent", title: "Fake Consent Bank", baseURL: URL(string: "https://api.fakeconsent.example/"),
-            signIn: .token, tokenVariables: [], abilities: [.bankAccount], documentation: "docs/fakeconsent.md"),
+            signIn: .token, tokenVariables: [], abilities: [.bankAccount], configKeys: ["application-id"],
+            documentation: "docs/fakeconsent.md"),
         pictureSchemes: [],
         open: .bank(BankConnector(connect: { _ throws(APIError) in
             throw APIError(kind: .unauthorized, request: "sign-in", message: "run qapital-tui login fakeconsent")
@@ -149,15 +152,23 @@ import Testing
         try await bankServer.start()
         let base = await bankServer.baseURL
         await bank.setBase(base.absoluteString)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("consent-seam-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func config(_ applicationId: String) throws -> String {
+            let file = folder.appendingPathComponent("\(applicationId).toml")
+            try Data("[fakeconsent]\napplication-id = \"\(applicationId)\"\n".utf8).write(to: file)
+            return file.path
+        }
+        let (first, second) = (try config("app-1"), try config("app-2"))
         try await SourceRegistry.$added.withValue([Self.fake]) {
-            // `login fakeconsent` is a command for it, as for any consent sign-in.
-            let login = try #require(try QapitalCommand.parse(arguments: ["login", "fakeconsent", "--api-url", base.absoluteString]) as? LoginCommand)
-            #expect(login.source == "fakeconsent")
             #expect(SourceRegistry.withConsent.map(\.name).contains("fakeconsent"))
-            let hook = try #require(SourceRegistry.named("fakeconsent")?.bank?.consentSignIn)
             let said = Locked<[String]>([])
+            let notes = Locked<[String]>([])
+            let opened = Locked(0)
             // The browser: opens the bank's page, follows its 302 back to the loopback listener.
             let browser: @Sendable (URL) -> Void = { url in
+                opened.withLock { $0 += 1 }
                 Task {
                     let page = try await HTTPTransport(baseURL: base, token: nil, followsRedirects: false).answer("GET", absolute: url, label: "page")
                     let back = try #require(page.header("Location").flatMap(URL.init(string:)))
@@ -169,21 +180,26 @@ import Testing
                     _ = try await HTTPTransport(baseURL: listener, token: nil).answer("GET", absolute: back, label: "back")
                 }
             }
-            let request = ConsentSignInRequest(apiURL: base, settings: ["application-id": "app-1"], environment: [:], allowInsecureHTTP: false,
-                                               options: [:], paste: false, timeout: 600, open: browser,
-                                               say: { line in said.withLock { $0.append(line) } }, note: { _ in },
-                                               readLine: { nil })
-            try await hook.run(request)
+            let streams = LoginCommand.Streams(say: { line in said.withLock { $0.append(line) } },
+                                               note: { line in notes.withLock { $0.append(line) } }, open: browser, readLine: { nil })
+            // `login fakeconsent`, the real command: its table from the config file, its lines and browser given here.
+            let login = try #require(try QapitalCommand.parse(arguments: ["login", "fakeconsent", "--api-url", base.absoluteString,
+                                                                           "--config", first]) as? LoginCommand)
+            try await LoginCommand.$streams.withValue(streams) { try await login.run() }
             #expect(said.withLock { $0 }.last?.hasPrefix(base.appendingPathComponent("bank").absoluteString + "?authorization_id=") == true)
+            #expect(opened.withLock { $0 } == 1)
             #expect(Self.kept.withLock { $0 } == ["session-for-code-auth-1"])
             #expect(await bank.sessions == ["session-for-code-auth-1"])
             #expect(await bank.unsigned == 0)
 
-            // Signed with another application's header: the bank refuses, nothing is kept.
-            var other = request
-            other.settings = ["application-id": "app-2"]
-            await #expect(throws: APIError.self) { try await hook.run(other) }
+            // Signed with another application's header: the bank refuses before any address (exit 77,
+            // the reason on the note stream), nothing is opened or kept.
+            let other = try #require(try QapitalCommand.parse(arguments: ["login", "fakeconsent", "--api-url", base.absoluteString,
+                                                                           "--config", second]) as? LoginCommand)
+            await #expect(throws: ExitCode(77)) { try await LoginCommand.$streams.withValue(streams) { try await other.run() } }
             #expect(await bank.unsigned == 1)
+            #expect(opened.withLock { $0 } == 1)
+            #expect(notes.withLock { $0 }.last?.isEmpty == false)
             #expect(Self.kept.withLock { $0 }.count == 1)
         }
         await bankServer.stop()

@@ -75,6 +75,23 @@ import Testing
         #expect(throws: (any Error).self) { try QapitalCommand.parse(arguments: ["serve", "--api", "enablebanking", "--public-key", "/tmp/p.pem"]) }
     }
 
+    /// The bank's address opens with `$BROWSER` (its first entry) when set, as the spec says,
+    /// the address its one argument.
+    @Test func theBrowserIsBrowserWhenSet() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("eb-browser-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = folder.appendingPathComponent("browser")
+        try Data("#!/bin/sh\nprintf '%s|%s' \"$#\" \"$1\" > \"$(dirname \"$0\")/opened\"\n".utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let url = try #require(URL(string: "http://127.0.0.1:8080/mock-aspsp/auth?authorization_id=a-1"))
+        let process = try #require(LoginCommand.openInBrowser(url, environment: ["BROWSER": script.path + ":/nonexistent/other"]))
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let opened = try String(contentsOf: folder.appendingPathComponent("opened"), encoding: .utf8)
+        #expect(opened == "1|" + url.absoluteString)
+    }
+
     @Test func logoutIsACommandWithItsOwnAPIURL() throws {
         let command = try #require(try QapitalCommand.parse(arguments: ["logout", "enablebanking", "--api-url", "http://127.0.0.1:8080"])
                                    as? LogoutCommand)

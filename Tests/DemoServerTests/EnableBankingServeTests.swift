@@ -281,7 +281,7 @@ import TestSupport
             #expect(end == fixedNow.addingTimeInterval(90 * 86_400))
             world.clock.withLock { $0 = end.addingTimeInterval(-12 * 86_400 - 60) }
             let warned = try await world.connect(settings: ["refresh-after": "1000d"])
-            #expect(warned.statusNote?.contains("The consent with Mock ASPSP ends in 12 days: run qapital-tui login enablebanking") == true)
+            #expect(warned.statusNote?.contains("The consent with Mock ASPSP ends in 12 days: press L or run qapital-tui login enablebanking") == true)
             #expect(try await warned.account()?.holder?.hasSuffix("Mock ASPSP · 12 days left") == true)
             world.clock.withLock { $0 = end.addingTimeInterval(-1) }
             #expect(try await world.connect(settings: ["refresh-after": "1000d"]).statusNote?.contains("ends in 0 days") == true)

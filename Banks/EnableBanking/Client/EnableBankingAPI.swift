@@ -11,17 +11,21 @@ import HTTPTransport
 /// nothing is sent: the store is shown, marked, with the way out. Nothing is ever written to
 /// the bank: goals are the accounts the config file names, and `createGoal`/`transfer` refuse.
 public struct EnableBankingAPI: BankAPI {
-    public static let source = SourceDescription(
-        name: "enablebanking", title: "Enable Banking", baseURL: EnableBankingClient.apiURL, signIn: .token, tokenVariables: [],
-        abilities: [.bankAccount], noGoalCreation: cannotCreateGoals,
-        tokenCheck: "the key file and the session qapital-tui login enablebanking kept", configKeys: EnableBankingSettings.keys,
-        documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney, tokenLabel: "Session")
+    public static let source: SourceDescription = {
+        var source = SourceDescription(
+            name: "enablebanking", title: "Enable Banking", baseURL: EnableBankingClient.apiURL, signIn: .token, tokenVariables: [],
+            abilities: [.bankAccount], noGoalCreation: cannotCreateGoals,
+            tokenCheck: "the key file and the session qapital-tui login enablebanking kept", configKeys: EnableBankingSettings.keys,
+            documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney, tokenLabel: "Session")
+        source.historyBeginning = "the bank gave history from"
+        return source
+    }()
 
     public static let cannotMoveMoney = "Enable Banking is read-only: these round-ups are suggestions and nothing is sent; "
         + "move the total in your bank's own app"
     public static let cannotCreateGoals = "Enable Banking is read-only: goals are the accounts named in the config file's [enablebanking] goals"
-    /// What a new sign-in is.
-    public static let wayOut = "run qapital-tui login enablebanking"
+    /// What a new sign-in is: `L` in the app (its consent sign-in screen), or the command.
+    public static let wayOut = "press L or run qapital-tui login enablebanking"
     /// The first read asks this far back (old history often comes only right after the bank sign-in).
     public static let firstHistoryDays = 730
     /// Later reads start this many days before the newest booking date kept.
@@ -79,8 +83,13 @@ public struct EnableBankingAPI: BankAPI {
     public var answersUsersAndRulesItself: Bool { true }
     public var saysFeedBalance: Bool { true }
 
+    /// No token replaces a consent: after a new sign-in (the app's `L`, or `login enablebanking`
+    /// meanwhile) the newest session recorded for this bank is taken up, with what that sign-in
+    /// read; without one, the way out.
     public func replaceToken(_ token: String) async throws(APIError) {
-        throw APIError(kind: .rejected, request: "sign-in", message: "a new Enable Banking consent is a new sign-in: " + EnableBankingAPI.wayOut)
+        guard session.adoptNewestSession() else {
+            throw APIError(kind: .rejected, request: "sign-in", message: "a new Enable Banking consent is a new sign-in: " + EnableBankingAPI.wayOut)
+        }
     }
 
     /// The consent's end, then the goals' way, then the budget, then the last problem.
@@ -94,11 +103,40 @@ public struct EnableBankingAPI: BankAPI {
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
-    /// `r`: every account is read at the next look (one read each per press); after the
-    /// budget's question, this is the yes.
+    /// From 14 days before the consent's end: "The consent with BANK ends in N days: press L or
+    /// run qapital-tui login enablebanking" (once it ended a command exits 77 instead).
+    public var headlessWarning: String? {
+        session.endedNote == nil ? session.consentNote : nil
+    }
+
+    /// `r`: every account is read at the next look (one read each per press); one past its
+    /// four reads today only after the question's yes (`readPastBudget`).
     public func userAskedToRefresh() {
-        budget.userAskedAgain()
         session.wantRefresh()
+    }
+
+    /// Each spending account's rows: the account (the 12 hex its rows' ids begin with, and its
+    /// name) and whether the row is pending.
+    public var activityDetails: [String: ActivityDetails] {
+        let mapping = EnableBankingMapping(store: session.snapshot, settings: settings)
+        var details: [String: ActivityDetails] = [:]
+        for data in mapping.spendingAccounts {
+            for row in mapping.rows(data) {
+                details[row.id] = ActivityDetails(accountId: String(row.id.prefix { $0 != "/" }), accountName: data.account.shownName,
+                                                  pending: row.pending)
+            }
+        }
+        return details
+    }
+
+    /// The app asks this before `r` reads: nil, or the question for the accounts past their four.
+    public var readQuestion: String? {
+        budget.question(session.snapshot.accounts.map { ($0.account.key, $0.account.shownName) })
+    }
+
+    /// The question's yes: one read more of each account past its four.
+    public func readPastBudget() {
+        budget.allowPast(session.snapshot.accounts.map(\.account.key))
     }
 
     // MARK: - SavingsAPI
@@ -192,6 +230,31 @@ public struct EnableBankingAPI: BankAPI {
         var record: EnableBankingSessionRecord { state.withLock { $0.record } }
 
         func wantRefresh() { state.withLock { $0.refreshWanted = true } }
+
+        /// Takes up the newest session recorded for this bank when it is another one that
+        /// holds: what its sign-in read (the store file), its count, nothing stopped. Whether it did.
+        func adoptNewestSession() -> Bool {
+            let current = record
+            guard let sessionFile,
+                  let newest = sessionFile.newest(origin: current.origin, applicationId: current.applicationId, aspsp: current.aspsp,
+                                                  country: current.country),
+                  newest.sessionId != current.sessionId, newest.endedEarly == nil, !newest.hasEnded(at: now())
+            else { return false }
+            budget.adopt(sessionId: newest.sessionId)
+            state.withLock { state in
+                var store = file.load() ?? state.store
+                store.adopt(newest.accounts)
+                state.store = store
+                state.record = newest
+                state.stopped = nil
+                state.signInNeeded = nil
+                state.lastProblem = nil
+                // The sign-in read every account just now: the next look shows it, `r` reads again.
+                state.readThisRun = true
+                state.refreshWanted = false
+            }
+            return true
+        }
 
         static func day(_ date: Date) -> String {
             let formatter = DateFormatter()

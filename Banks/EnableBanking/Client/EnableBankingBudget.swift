@@ -19,7 +19,8 @@ public final class EnableBankingBudget: Sendable {
 
     public let fileURL: URL?
     /// 16 hex of SHA-256 of the session's id: the count is per consent, the id is never written.
-    let session: String
+    var session: String { sessionKey.withLock { $0 } }
+    private let sessionKey: Locked<String>
     private let forced: Bool
     private let now: @Sendable () -> Date
     private let state: Locked<State>
@@ -41,10 +42,19 @@ public final class EnableBankingBudget: Sendable {
 
     public init(fileURL: URL?, sessionId: String, forced: Bool = false, now: @escaping @Sendable () -> Date = { Date() }) {
         self.fileURL = fileURL
-        session = EnableBankingIDs.hex(sessionId, count: 16)
+        sessionKey = Locked(EnableBankingIDs.hex(sessionId, count: 16))
         self.forced = forced
         self.now = now
         state = Locked(State(contents: fileURL.flatMap(EnableBankingBudget.read) ?? Contents()))
+    }
+
+    /// A new consent (signed in again in the app): its reads are counted from here on.
+    public func adopt(sessionId: String) {
+        sessionKey.withLock { $0 = EnableBankingIDs.hex(sessionId, count: 16) }
+        state.withLock { state in
+            state.allowedPast = []
+            state.asked = []
+        }
     }
 
     static func read(_ fileURL: URL) -> Contents? {
@@ -107,7 +117,7 @@ public final class EnableBankingBudget: Sendable {
                     state.asked.insert(account)
                     return headless
                         ? "\(used) of \(EnableBankingBudget.daily) reads of \(shown) used today: --force reads anyway"
-                        : "\(used) of \(EnableBankingBudget.daily) reads of \(shown) used today: read anyway? press r again for one more"
+                        : "\(used) of \(EnableBankingBudget.daily) reads of \(shown) used today: r asks whether to read anyway"
                 }
                 state.allowedPast.remove(account)
             }
@@ -125,11 +135,34 @@ public final class EnableBankingBudget: Sendable {
         }
     }
 
-    /// `r` after the question: one read more for each account that was asked about.
-    public func userAskedAgain() {
+    /// The app's question before `r` reads, when it would pass the budget: "4 of 4 reads of
+    /// Everyday Account used today: read anyway? read 5 today [y/N]" (nil: no account is past it,
+    /// or `--force`). An account the bank said is used up is not asked about: nothing is sent to it.
+    public func question(_ accounts: [(key: String, shown: String)]) -> String? {
+        guard !forced else { return nil }
+        let over = pastBudget(accounts.map(\.key))
+        guard let most = over.map({ usedToday($0) }).max() else { return nil }
+        let names = accounts.filter { over.contains($0.key) }.map(\.shown).joined(separator: ", ")
+        return "\(most) of \(EnableBankingBudget.daily) reads of \(names) used today: read anyway? read \(most + 1) today [y/N]"
+    }
+
+    /// The question's yes: one read more of each of `accounts` past its four (the next read only).
+    public func allowPast(_ accounts: [String]) {
+        let over = pastBudget(accounts)
         state.withLock { state in
-            state.allowedPast.formUnion(state.asked)
-            state.asked = []
+            state.allowedPast.formUnion(over)
+            state.asked.subtract(over)
+        }
+    }
+
+    /// Those of `accounts` whose reads today are used and whose bank limit is not reached, as the
+    /// file says now.
+    private func pastBudget(_ accounts: [String]) -> [String] {
+        if let fileURL, let counted = EnableBankingBudget.read(fileURL) { state.withLock { $0.contents = counted } }
+        let date = now()
+        return accounts.filter { account in
+            let limited = state.withLock { ($0.contents.limited["\(session) \(account)"] ?? .distantPast) > date }
+            return !limited && usedToday(account) >= EnableBankingBudget.daily
         }
     }
 

@@ -218,8 +218,10 @@ public struct EnableBankingMapping: Sendable {
         return ActivityPage(oldest: oldest, activities: activities)
     }
 
-    /// Where the history the bank gave begins (the oldest `date_from` read).
+    /// Where the history the bank gave begins: the day of the oldest row it gave for the
+    /// spending accounts; without a row, the oldest `date_from` read (nothing older is asked).
     public var oldest: Date {
+        if let first = spendingAccounts.flatMap({ rows($0) }).map(\.time).min() { return first }
         let from = spendingAccounts.compactMap(\.historyFrom).min()
         return from.map { EnableBankingMapping.time($0, in: settings.timeZone) } ?? Date(timeIntervalSince1970: 946_684_800)
     }

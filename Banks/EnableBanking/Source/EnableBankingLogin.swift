@@ -105,7 +105,14 @@ public enum EnableBankingLogin {
 
         let code: String
         if let listening {
+            // The app's screen: a pasted address counts as the browser's return, same checks.
+            let reader: Task<Void, Never>? = request.pasteWhileListening ? Task {
+                while let line = await request.readLine() {
+                    if await listening.callback.offer(line) { return }
+                }
+            } : nil
             let outcome = await listening.callback.wait(seconds: request.timeout)
+            reader?.cancel()
             await listening.server.stop()
             switch outcome {
             case .code(let given): code = given
@@ -113,6 +120,8 @@ public enum EnableBankingLogin {
                 throw APIError(kind: .rejected, request: "sign-in", message: "\(bankName) did not give access: \(reason)")
             case .timedOut:
                 throw APIError(kind: .timedOut, request: "sign-in", message: "no answer from the browser within \(Int(request.timeout)) s")
+            case .cancelled:
+                throw APIError(kind: .rejected, request: "sign-in", message: "the sign-in was cancelled")
             }
         } else {
             code = try await paste(request, state: state, bank: bankName)
@@ -227,6 +236,8 @@ actor CallbackListener: ServeHandler {
         case code(String)
         case refused(String)
         case timedOut
+        /// The task waiting was cancelled (Esc on the app's sign-in screen).
+        case cancelled
     }
 
     private let path: String
@@ -259,6 +270,26 @@ actor CallbackListener: ServeHandler {
         }
     }
 
+    /// An address pasted in the app: what the browser's return would do, without the page.
+    /// Whether it ended the wait (another sign-in's or an unreadable address does not).
+    func offer(_ line: String) -> Bool {
+        guard outcome == nil else { return true }
+        guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return false }
+        switch EnableBankingSignIn.callback(line, state: state) {
+        case .foreign:
+            note("refused: not from this sign-in; paste the address of this sign-in")
+            return false
+        case .unreadable:
+            note("no code in that address; paste the whole address")
+            return false
+        case .refused(let reason):
+            finish(.refused(reason))
+        case .code(let code):
+            finish(.code(code))
+        }
+        return true
+    }
+
     private func page(_ status: Int, _ text: String) -> ServeResponse {
         let escaped = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
         return .data(Data("<!doctype html><title>qapital-tui</title><p>\(escaped)</p>\n".utf8), contentType: "text/html; charset=utf-8",
@@ -272,14 +303,19 @@ actor CallbackListener: ServeHandler {
         waiters = []
     }
 
-    /// This sign-in's outcome, or `.timedOut` after `seconds`.
+    /// This sign-in's outcome, or `.timedOut` after `seconds`, or `.cancelled` when the task
+    /// waiting is (the listener is then stopped by the caller, as after any outcome).
     func wait(seconds: TimeInterval) async -> Outcome {
         if let outcome { return outcome }
         let timer = Task { [weak self] in
             try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
             await self?.finish(.timedOut)
         }
-        let result = await withCheckedContinuation { waiters.append($0) }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { waiters.append($0) }
+        } onCancel: {
+            Task { await self.finish(.cancelled) }
+        }
         timer.cancel()
         return result
     }

@@ -73,7 +73,7 @@ public enum EnableBankingStart {
         let origin = EnableBankingFiles.origin(request.baseURL)
         let sessionFile = EnableBankingSessionFile(fileURL: EnableBankingSessionFile.defaultFile(environment: environment))
         guard let record = sessionFile.newest(origin: origin, applicationId: applicationId, aspsp: settings.aspsp, country: settings.country) else {
-            throw APIError(kind: .unauthorized, request: "sign-in",
+            throw APIError(kind: .unauthorized, request: APIError.notSignedInYet,
                            message: "no Enable Banking session for this application yet: run qapital-tui login enablebanking")
         }
         let client = EnableBankingClient(baseURL: request.baseURL, signer: EnableBankingSigner(key: key, applicationId: applicationId, now: now),

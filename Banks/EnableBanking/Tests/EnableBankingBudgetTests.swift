@@ -56,10 +56,11 @@ import Testing
         do throws(APIError) {
             try budget.take("a", shown: "Everyday", headless: false)
         } catch {
-            #expect(error.message == "4 of 4 reads of Everyday used today: read anyway? press r again for one more")
+            #expect(error.message == "4 of 4 reads of Everyday used today: r asks whether to read anyway")
         }
+        #expect(budget.question([("a", "Everyday"), ("b", "Savings")]) == "4 of 4 reads of Everyday used today: read anyway? read 5 today [y/N]")
         // The yes: exactly one read more.
-        budget.userAskedAgain()
+        budget.allowPast(["a", "b"])
         try budget.take("a", shown: "Everyday", headless: false)
         #expect(throws: APIError.self) { try budget.take("a", shown: "Everyday", headless: false) }
         // Another account has its own four; --force reads anyway.

@@ -63,6 +63,10 @@ extension SavingsAPI {
 
 /// A request that failed, with what a person needs to read: "GET /activities: HTTP 500".
 public struct APIError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The `request` of a refusal that only says nothing is kept yet to sign in with (no
+    /// session): the app's sign-in screen is the way in, not an error it shows.
+    public static let notSignedInYet = "not signed in yet"
+
     public enum Kind: Equatable, Sendable {
         case notFound
         case unauthorized

@@ -52,6 +52,9 @@ public struct SourceDescription: Sendable, Hashable {
     /// What `s` says (and the Round-ups tab shows) when the source cannot move money (Up moves
     /// its round-ups itself).
     public let noMoneyMoves: String?
+    /// What Activity's last row says before the oldest date the source gave, for a source whose
+    /// history is what a bank chose to give ("the bank gave history from"); nil: the usual words.
+    public var historyBeginning: String?
     /// The request that checks a token ("GET /api/v2/accounts"), shown on the sign-in form.
     public let tokenCheck: String?
     /// What the bank calls the secret the sign-in form takes ("Access token", "API key",
@@ -106,6 +109,16 @@ public protocol BankAPI: SavingsAPI {
     /// A short note the status bar keeps beside the header while it holds (Up: its rate limit
     /// running low); nil: none.
     var statusNote: String? { get }
+    /// What a headless command says on stderr before it writes anything: the bank's consent
+    /// ending soon, with the way out; nil: nothing.
+    var headlessWarning: String? { get }
+    /// Before `r` reaches the bank: a question when a read would pass the bank's own budget
+    /// ("read anyway? read 5 today [y/N]"); nil: none due. `readPastBudget` is its yes.
+    var readQuestion: String? { get }
+    func readPastBudget()
+    /// What the bank says of each activity beyond its row, by activity id (`activity --output
+    /// json`'s `account` and `pending`); empty: nothing more.
+    var activityDetails: [String: ActivityDetails] { get }
     /// The next `account()` answers `account` without asking (the start read it when it checked
     /// the token): one request per resource a start. Nothing by default.
     func answerNextAsk(with account: Account)
@@ -113,6 +126,24 @@ public protocol BankAPI: SavingsAPI {
 
 extension BankAPI {
     public var statusNote: String? { nil }
+    public var headlessWarning: String? { nil }
+    public var readQuestion: String? { nil }
+    public var activityDetails: [String: ActivityDetails] { [:] }
+    public func readPastBudget() {}
     public var awaitsApproval: Bool { false }
     public func answerNextAsk(with account: Account) {}
+}
+
+/// An activity's account and whether it is pending, for a bank whose activity merges accounts.
+public struct ActivityDetails: Equatable, Sendable {
+    /// A stable id of the account (never a secret or a session's id) and its shown name.
+    public var accountId: String
+    public var accountName: String
+    public var pending: Bool
+
+    public init(accountId: String, accountName: String, pending: Bool) {
+        self.accountId = accountId
+        self.accountName = accountName
+        self.pending = pending
+    }
 }

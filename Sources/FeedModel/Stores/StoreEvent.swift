@@ -22,6 +22,8 @@ public enum StoreEvent: Hashable, Sendable {
     case account
     /// A token check on the sign-in form finished (accepted or refused).
     case signIn
+    /// A consent sign-in at the bank moved on (the address to open, a refusal, signed in).
+    case consentSignIn
     /// The savings rules' week, their figures, a save or the rules file changed (`RulesStore`).
     case rules
 }

@@ -1,0 +1,161 @@
+import DemoData
+import DemoServer
+import EnableBankingClient
+import EnableBankingSource
+import FeedModel
+import Foundation
+import HTTPTransport
+import SourceKit
+import Testing
+import TestSupport
+
+/// The headless commands of the real binary on Enable Banking, against the look-alike in this
+/// process after a sign-in made as `login` makes it.
+@Suite(.timeLimit(.minutes(2))) struct EnableBankingHeadlessTests {
+    /// A look-alike, a home with the key and the config file, and a session of `days`.
+    final class Bank: Sendable {
+        let server: DemoHTTPServer
+        /// Every request the look-alike answered.
+        let counter: CountingHandler
+        let base: String
+        let home: URL
+        let environment: [String: String]
+        let key: EnableBankingKey
+        let applicationId = EnableBankingStart.demoApplicationId
+
+        init(days: Int) async throws {
+            key = try EnableBankingKey.generate()
+            counter = CountingHandler(inner: try EnableBankingDemoAPI(backend: DemoBackend(), publicKeyPEM: key.publicKeyPEM,
+                                                                      applicationId: EnableBankingStart.demoApplicationId))
+            server = try DemoHTTPServer(handler: counter)
+            try await server.start()
+            var base = await server.baseURL.absoluteString
+            while base.hasSuffix("/") { base.removeLast() }
+            self.base = base
+            home = FileManager.default.temporaryDirectory.appendingPathComponent("eb-headless-\(UUID().uuidString)")
+            environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.path + "/.config", "XDG_CACHE_HOME": home.path + "/.cache"]
+            let config = home.appendingPathComponent(".config/qapital-tui")
+            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let keyPath = config.appendingPathComponent("app.pem")
+            #expect(EnableBankingFiles.writePrivate(Data(key.privateKeyPEM.utf8), to: keyPath))
+            try Data("""
+                [enablebanking]
+                application-id = "\(applicationId)"
+                key-file = "\(keyPath.path)"
+                aspsp = "\(EnableBankingDemoAPI.bankName)"
+                country = "FI"
+
+                """.utf8).write(to: config.appendingPathComponent("config.toml"))
+            // The sign-in, as login makes it.
+            let url = try #require(URL(string: base))
+            let sessionFile = EnableBankingSessionFile(fileURL: EnableBankingSessionFile.defaultFile(environment: environment))
+            let client = EnableBankingClient(baseURL: url, signer: EnableBankingSigner(key: key, applicationId: applicationId))
+            let signIn = EnableBankingSignIn(client: client, applicationId: applicationId, sessionFile: sessionFile)
+            let state = EnableBankingSignIn.newState()
+            let page = try await signIn.start(aspsp: EnableBankingDemoAPI.bankName, country: "FI", psuType: "personal",
+                                              redirectURL: "http://127.0.0.1:8765/callback", days: days, state: state)
+            let back = try await HTTPTransport(baseURL: url, token: nil, followsRedirects: false).answer("GET", absolute: page, label: "page")
+            guard case .code(let code) = EnableBankingSignIn.callback(try #require(back.header("Location")), state: state) else {
+                throw CocoaError(.coderInvalidValue)
+            }
+            _ = try await signIn.finish(code: code, aspsp: EnableBankingDemoAPI.bankName, country: "FI")
+        }
+
+        /// The source as the app opens it (the user present), on the config file's table.
+        func connect() async throws -> EnableBankingAPI {
+            let settings = ["application-id": applicationId, "key-file": home.path + "/.config/qapital-tui/app.pem",
+                            "aspsp": EnableBankingDemoAPI.bankName, "country": "FI"]
+            return try await EnableBankingStart.connect(BankRequest(baseURL: URL(string: base)!, token: EnableBankingStart.keptMarker,
+                                                                    allowInsecureHTTP: false, log: nil, settings: settings),
+                                                        environment: environment)
+        }
+
+        /// The session the sign-in recorded.
+        var record: EnableBankingSessionRecord? {
+            EnableBankingSessionFile(fileURL: EnableBankingSessionFile.defaultFile(environment: environment))
+                .newest(origin: EnableBankingFiles.origin(URL(string: base)!), applicationId: applicationId, aspsp: nil, country: nil)
+        }
+
+        /// Runs `qapital-tui ARGUMENTS --source enablebanking --api-url BASE`: its status, stdout and stderr.
+        func run(_ arguments: [String]) async -> (status: Int32, output: String, error: String) {
+            let (environment, base) = (self.environment, self.base)
+            return await onOwnThread {
+                let process = Process()
+                process.executableURL = TerminalSession.binary
+                process.arguments = arguments + ["--source", "enablebanking", "--api-url", base]
+                var all = ProcessInfo.processInfo.environment
+                for (key, value) in environment { all[key] = value }
+                all.removeValue(forKey: "QAPITAL_API_URL")
+                process.environment = all
+                let output = Pipe(), error = Pipe()
+                process.standardOutput = output
+                process.standardError = error
+                process.standardInput = FileHandle.nullDevice
+                guard (try? process.run()) != nil else { return (-1, "", "did not start") }
+                // stderr read on a thread of its own while stdout is read here (a full pipe would block the child).
+                let errorData = Locked(Data())
+                let errorRead = DispatchSemaphore(value: 0)
+                Thread {
+                    let data = error.fileHandleForReading.readDataToEndOfFile()
+                    errorData.withLock { $0 = data }
+                    errorRead.signal()
+                }.start()
+                let outputData = output.fileHandleForReading.readDataToEndOfFile()
+                errorRead.wait()
+                process.waitUntilExit()
+                return (process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+                        String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+            }
+        }
+
+        func stop() async {
+            await server.stop()
+            try? FileManager.default.removeItem(at: home)
+        }
+    }
+
+    /// From 14 days before the consent's end a headless command says so on stderr, with the way
+    /// out, and still answers; further off it says nothing about the consent.
+    @Test func theConsentEndingSoonIsSaidOnStderr() async throws {
+        let soon = try await Bank(days: 10)
+        let warned = await soon.run(["goals"])
+        #expect(warned.status == 0, "\(warned.error)")
+        let line = warned.error.split(separator: "\n").first { $0.contains("The consent with") }
+        #expect(line?.hasPrefix("qapital-tui: The consent with \(EnableBankingDemoAPI.bankName) ends in ") == true, "\(warned.error)")
+        #expect(line?.hasSuffix(" days: press L or run qapital-tui login enablebanking") == true)
+        #expect(!warned.output.contains("The consent"))
+        await soon.stop()
+
+        let later = try await Bank(days: 60)
+        let quiet = await later.run(["goals"])
+        #expect(quiet.status == 0, "\(quiet.error)")
+        #expect(!quiet.error.contains("The consent"), "\(quiet.error)")
+        await later.stop()
+    }
+
+    /// `activity --output json` on Enable Banking: every row names its account (the 12 hex its
+    /// id begins with, and the account's name) and says whether it is pending.
+    @Test func activityJSONNamesTheAccountAndPending() async throws {
+        let bank = try await Bank(days: 90)
+        let result = await bank.run(["activity", "--output", "json"])
+        #expect(result.status == 0, "\(result.error)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let rows = try #require(object["activities"] as? [[String: Any]])
+        #expect(!rows.isEmpty)
+        var names = Set<String>()
+        var pending = [Bool]()
+        for row in rows {
+            let id = try #require(row["id"] as? String)
+            let account = try #require(row["account"] as? [String: Any], "\(row)")
+            let accountId = try #require(account["id"] as? String)
+            #expect(accountId.count == 12 && id.hasPrefix(accountId + "/"))
+            names.insert(try #require(account["name"] as? String))
+            pending.append(try #require(row["pending"] as? Bool))
+        }
+        // The look-alike's newest two days are pending on a session's first read; older rows are booked.
+        #expect(pending.contains(true) && pending.contains(false))
+        #expect(names.contains("Everyday Account"))
+        #expect(names.isSubset(of: ["Everyday Account", "Balloons", "Dog", "Travel Card"]), "\(names)")
+        await bank.stop()
+    }
+}
