@@ -8,14 +8,14 @@ enum FramePainter {
         let fullRepaint = writer.screen.map { $0.width != buffer.width || $0.height != buffer.height } ?? true
         let wanted = graphics == .halfBlocks ? [] : buffer.visiblePictures
         // sixel where the terminal moves pixels with their rows: the writer's scroll is made,
-        // and the pictures move with it (those it cuts are erased by writing their lines again).
+        // and the pictures move with it (those it cuts are erased by writing their cells again).
         var scroll = ScreenWriter.ScrollChoice.auto
-        var cutLines: [Int] = []
+        var cutCells: [Rect] = []
         if pictures.pixelsScroll, !fullRepaint {
             scroll = .none
             if let move = writer.plannedScroll(for: buffer), pictures.canScroll(move) {
                 scroll = .this(move)
-                cutLines = pictures.scrolled(move)
+                cutCells = pictures.scrolled(move)
             }
         }
         var changedLines = Set<Int>()
@@ -29,14 +29,17 @@ enum FramePainter {
                 changedLines = PictureLayer.linesTouched(by: changed, in: buffer, placements: pictures.shown + wanted)
             }
         }
-        // A kept picture on a line written again for one the scroll cut is drawn again.
-        changedLines.formUnion(cutLines)
+        // A kept picture beside cells written again for one the scroll cut is drawn again.
+        if !cutCells.isEmpty {
+            let written = cutCells.flatMap { rect in (rect.x..<rect.maxX).map { rect.y * buffer.width + $0 } }
+            changedLines.formUnion(PictureLayer.linesTouched(by: written, in: buffer, placements: pictures.shown + wanted))
+        }
         // Pictures in the terminal's own graphics: lines a picture left are written again, the
         // pictures drawn after the cells.
         let pictureStep = pictures.update(to: wanted, size: size, fullRepaint: fullRepaint, changedLines: changedLines)
         var cells = buffer
         KittyPlaceholders.overlay(pictureStep.placeholderCells, on: &cells)
-        var bytes = Array(pictureStep.before.utf8) + writer.frame(cells, repaint: pictureStep.repaint + cutLines, scroll: scroll)
+        var bytes = Array(pictureStep.before.utf8) + writer.frame(cells, repaint: pictureStep.repaint, repaintCells: cutCells, scroll: scroll)
         bytes.append(contentsOf: pictureStep.output.utf8)
         return bytes
     }

@@ -57,28 +57,28 @@ struct PictureLayer {
     }
 
     /// The writer scrolls `move` (`canScroll`): a picture whose rows all stay in the region
-    /// moves with them. One that leaves it, whole or in part, is gone; the lines to write again
+    /// moves with them. One that leaves it, whole or in part, is gone; the cells to write again
     /// are returned: where xterm's record now puts it above the region, and where a part of it
     /// is still on screen (writing a cell clears a picture there, on screen and in the record).
-    mutating func scrolled(_ move: ScreenWriter.Scroll) -> [Int] {
+    mutating func scrolled(_ move: ScreenWriter.Scroll) -> [Rect] {
         let region = move.top...move.bottom
         var kept: [PicturePlacement] = []
-        var lines = Set<Int>()
+        var cells: [Rect] = []
         for placement in shown {
-            let rows = placement.rect.y..<placement.rect.maxY
-            let landed = rows.map { $0 - move.by }
-            if rows.allSatisfy(region.contains) && landed.allSatisfy(region.contains) {
-                var rect = placement.rect
-                rect.y -= move.by
-                kept.append(PicturePlacement(picture: placement.picture, rect: rect, cellDigest: placement.cellDigest))
-            } else {
-                lines.formUnion(landed.filter { $0 >= 0 && !region.contains($0) })
-                lines.formUnion(landed.filter(region.contains))
-                lines.formUnion(rows.filter { !region.contains($0) })
+            let rect = placement.rect
+            let rows = rect.y..<rect.maxY
+            if rows.allSatisfy({ region.contains($0) && region.contains($0 - move.by) }) {
+                var moved = rect
+                moved.y -= move.by
+                kept.append(PicturePlacement(picture: placement.picture, rect: moved, cellDigest: placement.cellDigest))
+                continue
             }
+            var lines = Set(rows.map { $0 - move.by }.filter { $0 >= 0 })
+            lines.formUnion(rows.filter { !region.contains($0) })
+            for line in lines.sorted() { cells.append(Rect(x: rect.x, y: line, width: rect.width, height: 1)) }
         }
         shown = kept
-        return lines.sorted()
+        return cells
     }
 
     /// The lines whose pictures the writer's cells may overwrite this frame: those with a

@@ -92,7 +92,9 @@ struct ScreenWriter {
         return old
     }
 
-    mutating func frame(_ next: CellBuffer, repaint: some Sequence<Int>, scroll choice: ScrollChoice) -> [UInt8] {
+    /// `repaintCells`: cells to write again whatever they held, after the scroll (where a
+    /// picture in pixels was, to clear it).
+    mutating func frame(_ next: CellBuffer, repaint: some Sequence<Int>, repaintCells: [Rect] = [], scroll choice: ScrollChoice) -> [UInt8] {
         out.removeAll(keepingCapacity: true)
         cursor = nil
         wrapRow = nil
@@ -120,7 +122,8 @@ struct ScreenWriter {
             break
         }
         for y in 0..<next.height {
-            writeRow(y, of: next, over: old, all: forced.contains(y))
+            let cells = repaintCells.filter { $0.y <= y && y < $0.maxY }.map { $0.x..<$0.maxX }
+            writeRow(y, of: next, over: old, all: forced.contains(y), cells: cells)
         }
         if pen != .plain && pen != nil { emit("\u{1B}[0m") }
         if let at = next.cursor, at.x >= 0, at.x < next.width, at.y >= 0, at.y < next.height {
@@ -245,12 +248,12 @@ struct ScreenWriter {
 
     // MARK: Rows
 
-    private mutating func writeRow(_ y: Int, of next: CellBuffer, over old: CellBuffer, all: Bool) {
+    private mutating func writeRow(_ y: Int, of next: CellBuffer, over old: CellBuffer, all: Bool, cells forcedCells: [Range<Int>] = []) {
         let width = next.width
         let base = y * width
         func changed(_ x: Int) -> Bool {
             let new = next.cells[base + x], was = old.cells[base + x]
-            return all || (new != was && !sameBlank(new, was))
+            return all || (new != was && !sameBlank(new, was)) || forcedCells.contains { $0.contains(x) }
         }
         var x = 0
         // Set after a write or an erase: the unchanged cell just right of it is written again.

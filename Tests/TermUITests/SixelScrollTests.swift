@@ -126,13 +126,14 @@ import Testing
         #expect(!layer.canScroll(ScreenWriter.Scroll(top: 0, bottom: 9, by: -2)))
         #expect(layer.canScroll(ScreenWriter.Scroll(top: 1, bottom: 9, by: 1)))
         // Rows 1…9 up by one: row 1's avatar leaves with its row, but xterm's record keeps it on
-        // row 0, which is written again (that clears it); the others move up a row.
-        #expect(layer.scrolled(ScreenWriter.Scroll(top: 1, bottom: 9, by: 1)) == [0])
+        // row 0, whose cells there are written again (that clears it); the others move up a row.
+        #expect(layer.scrolled(ScreenWriter.Scroll(top: 1, bottom: 9, by: 1)) == [Rect(x: 0, y: 0, width: 2, height: 1)])
         #expect(layer.shown.map(\.rect) == [Rect(x: 0, y: 4, width: 2, height: 1), Rect(x: 4, y: 6, width: 4, height: 2),
                                             Rect(x: 0, y: 8, width: 2, height: 1)])
         // Rows 4…9 up by three: row 4's avatar leaves (its record on row 1); the tall picture
         // (6 and 7) is cut: its part on 7 lands on 4, its record on 3 and 4; row 8's moves to 5.
-        #expect(layer.scrolled(ScreenWriter.Scroll(top: 4, bottom: 9, by: 3)) == [1, 3, 4])
+        #expect(layer.scrolled(ScreenWriter.Scroll(top: 4, bottom: 9, by: 3))
+                == [Rect(x: 0, y: 1, width: 2, height: 1), Rect(x: 4, y: 3, width: 4, height: 1), Rect(x: 4, y: 4, width: 4, height: 1)])
         #expect(layer.shown.map(\.rect) == [Rect(x: 0, y: 5, width: 2, height: 1)])
     }
 
