@@ -8,7 +8,7 @@
 set -euo pipefail
 case "${1:-}" in
 setup)
-    root=${2:-/tmp/kitty-trixie}
+    root=$(realpath -m "${2:-/tmp/kitty-trixie}")
     state="$root.apt"
     lib="$root/usr/lib/x86_64-linux-gnu"
     mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$root"
@@ -32,7 +32,7 @@ setup)
     ;;
 run)
     shift
-    root=${KITTY_TRIXIE:-/tmp/kitty-trixie}
+    root=$(realpath -m "${KITTY_TRIXIE:-/tmp/kitty-trixie}")
     lib="$root/usr/lib/x86_64-linux-gnu"
     export LIBGL_ALWAYS_SOFTWARE=1 LIBGL_DRIVERS_PATH="$lib/dri" __EGL_VENDOR_LIBRARY_DIRS="$root/usr/share/glvnd/egl_vendor.d"
     exec "$root/usr/kbin/kitty" "$@"

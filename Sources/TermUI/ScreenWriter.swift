@@ -33,6 +33,8 @@ struct ScreenWriter {
     let theme: Theme
     /// What the terminal shows, as this writer left it; nil: unknown (clear and draw all).
     private(set) var screen: CellBuffer?
+    /// `rowHashes` of `screen`, when the last frame worked them out (for the next scroll).
+    private var screenRows: [Int]?
     private var out: [UInt8] = []
     /// Where the terminal's cursor is; nil: unknown (after a wide or combined character, the
     /// last column, or anything written by others).
@@ -56,6 +58,7 @@ struct ScreenWriter {
     /// picture that erased lines): the next frame clears it and draws every cell.
     mutating func forget() {
         screen = nil
+        screenRows = nil
     }
 
     /// The bytes for `next`. `repaint`: rows to write again whatever they held (a sixel left
@@ -100,8 +103,11 @@ struct ScreenWriter {
         wrapRow = nil
         pen = screen == nil ? nil : .plain
         var old: CellBuffer
+        var oldRows: [Int]?
+        var made: [Int]?
         if let screen, screen.width == next.width, screen.height == next.height {
             old = screen
+            oldRows = screenRows
         } else {
             // A frame cut short may have left a scroll region: the whole screen again first.
             setPen(.plain)
@@ -113,7 +119,8 @@ struct ScreenWriter {
         // Rows to write again are where pictures in pixels were: nothing there may move.
         switch choice {
         case .auto:
-            if features.scrollRegions, forced.isEmpty, let move = Self.bestScroll(from: old, to: next) {
+            if features.scrollRegions, forced.isEmpty,
+               let move = Self.bestScroll(from: old, to: next, oldRows: oldRows, madeRows: { made = $0 }) {
                 scroll(move, in: &old)
             }
         case .this(let move) where screen != nil && (0..<next.height).contains(move.top) && (0..<next.height).contains(move.bottom):
@@ -138,6 +145,7 @@ struct ScreenWriter {
             cursorShown = false
         }
         screen = next
+        screenRows = made
         return out
     }
 
@@ -156,9 +164,16 @@ struct ScreenWriter {
     /// (or higher) has right over what is there now, and the rows the scroll empties cost what
     /// writing them on blank costs more than over what they held. Shifts tried: one and two
     /// rows either way, and the four that line up the most identical rows (a page).
-    static func bestScroll(from old: CellBuffer, to next: CellBuffer) -> Scroll? {
+    /// `oldRows`, `nextRows`: the buffers' `rowHashes` where known (the writer keeps the last
+    /// frame's); `madeRows` gets the next frame's, when they were worked out.
+    static func bestScroll(from old: CellBuffer, to next: CellBuffer, oldRows known: [Int]? = nil,
+                           madeRows: ([Int]) -> Void = { _ in }) -> Scroll? {
         let height = next.height, width = next.width
         guard height > 2, old.width == width, old.height == height, width > 0 else { return nil }
+        // Rows with equal hashes are taken as equal, not compared cell by cell: a collision
+        // (never seen) would only choose a worse scroll; the rows are written from the cells.
+        var oldHashes: [Int] = []
+        var nextHashes: [Int] = []
         func differing(_ y: Int, _ z: Int?) -> Int {
             var count = 0
             let new = y * width
@@ -166,6 +181,7 @@ struct ScreenWriter {
                 for x in 0..<width where next.cells[new + x] != .blank { count += 1 }
                 return count
             }
+            if !nextHashes.isEmpty && nextHashes[y] == oldHashes[z] { return 0 }
             let was = z * width
             for x in 0..<width where next.cells[new + x] != old.cells[was + x] { count += 1 }
             return count
@@ -173,17 +189,12 @@ struct ScreenWriter {
         let inPlace = (0..<height).map { differing($0, $0) }
         // Fewer changed cells than a row: no scroll can save a row's worth.
         guard inPlace.reduce(0, +) >= width else { return nil }
-        func hashes(_ buffer: CellBuffer) -> [Int] {
-            (0..<height).map { y in
-                var hasher = Hasher()
-                for x in 0..<width { hasher.combine(buffer.cells[y * width + x]) }
-                return hasher.finalize()
-            }
-        }
-        let oldHashes = hashes(old)
+        oldHashes = known.flatMap { $0.count == height ? $0 : nil } ?? rowHashes(old)
+        nextHashes = rowHashes(next)
+        madeRows(nextHashes)
         let oldRows = Dictionary(grouping: 0..<height) { oldHashes[$0] }
         var lineUps: [Int: Int] = [:]
-        for (y, hash) in hashes(next).enumerated() {
+        for (y, hash) in nextHashes.enumerated() {
             for z in oldRows[hash] ?? [] where z != y { lineUps[z - y, default: 0] += 1 }
         }
         // In a fixed order (ties by shift), so the same frames give the same bytes in every run.
@@ -213,6 +224,15 @@ struct ScreenWriter {
             }
         }
         return best?.scroll
+    }
+
+    /// A hash of each row's cells.
+    static func rowHashes(_ buffer: CellBuffer) -> [Int] {
+        (0..<buffer.height).map { y in
+            var hasher = Hasher()
+            for x in 0..<buffer.width { hasher.combine(buffer.cells[y * buffer.width + x]) }
+            return hasher.finalize()
+        }
     }
 
     private mutating func scroll(_ move: Scroll, in old: inout CellBuffer) {
