@@ -28,25 +28,13 @@ import TestSupport
         while base.hasSuffix("/") { base.removeLast() }
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("eb-pty-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
-        let config = home.appendingPathComponent(".config/qapital-tui")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let keyPath = config.appendingPathComponent("app.pem")
-        #expect(EnableBankingFiles.writePrivate(Data(key.privateKeyPEM.utf8), to: keyPath))
         // A port nothing listens on, for the redirect (released just before the app takes it).
         var held: RefusingPort? = try RefusingPort()
         let port = try #require(held?.port)
         held = nil
         let redirect = "http://127.0.0.1:\(port)/callback"
-        try Data("""
-            [enablebanking]
-            application-id = "\(applicationId)"
-            key-file = "\(keyPath.path)"
-            aspsp = "\(EnableBankingDemoAPI.bankName)"
-            country = "FI"
-            redirect-url = "\(redirect)"
-
-            """.utf8).write(to: config.appendingPathComponent("config.toml"))
-        let environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.path + "/.config", "XDG_CACHE_HOME": home.path + "/.cache"]
+        try EnableBankingTestHome.write(home, key: key, applicationId: applicationId, redirect: redirect)
+        let environment = EnableBankingTestHome.environment(home)
         let shared = try Shared(TerminalSession(arguments: ["--no-images", "--no-browser", "--source", "enablebanking", "--api-url", base],
                                           width: 100, height: 30, environment: environment))
         let session = shared.session

@@ -33,19 +33,8 @@ import TestSupport
             while base.hasSuffix("/") { base.removeLast() }
             self.base = base
             home = FileManager.default.temporaryDirectory.appendingPathComponent("eb-headless-\(UUID().uuidString)")
-            environment = ["HOME": home.path, "XDG_CONFIG_HOME": home.path + "/.config", "XDG_CACHE_HOME": home.path + "/.cache"]
-            let config = home.appendingPathComponent(".config/qapital-tui")
-            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let keyPath = config.appendingPathComponent("app.pem")
-            #expect(EnableBankingFiles.writePrivate(Data(key.privateKeyPEM.utf8), to: keyPath))
-            try Data("""
-                [enablebanking]
-                application-id = "\(applicationId)"
-                key-file = "\(keyPath.path)"
-                aspsp = "\(EnableBankingDemoAPI.bankName)"
-                country = "FI"
-
-                """.utf8).write(to: config.appendingPathComponent("config.toml"))
+            environment = EnableBankingTestHome.environment(home)
+            try EnableBankingTestHome.write(home, key: key, applicationId: applicationId)
             // The sign-in, as login makes it.
             let url = try #require(URL(string: base))
             let sessionFile = EnableBankingSessionFile(fileURL: EnableBankingSessionFile.defaultFile(environment: environment))
