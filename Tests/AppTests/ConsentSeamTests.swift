@@ -162,7 +162,7 @@ import Testing
         }
         let (first, second) = (try config("app-1"), try config("app-2"))
         try await SourceRegistry.$added.withValue([Self.fake]) {
-            #expect(SourceRegistry.withConsent.map(\.name).contains("fakeconsent"))
+            #expect(SourceRegistry.withSignIn.map(\.name).contains("fakeconsent"))
             let said = Locked<[String]>([])
             let notes = Locked<[String]>([])
             let opened = Locked(0)
