@@ -7,6 +7,8 @@ import Foundation
 public struct ConsentSignInCapability: Sendable {
     /// The screen's title ("Enable Banking").
     public var title: String
+    /// What the screen says: a consent's words unless the source says otherwise (an OAuth client's).
+    public var words: ConsentSignInWords
     /// The source's steps: nil once signed in (the session recorded and taken up), else why not.
     public var run: @Sendable (ConsentSignInChannel) async -> SignInRefusal?
     /// Opens the bank's address in a browser (nothing with `--no-browser`).
@@ -15,8 +17,50 @@ public struct ConsentSignInCapability: Sendable {
     public init(title: String, browse: @escaping @Sendable (URL) -> Void,
                 run: @escaping @Sendable (ConsentSignInChannel) async -> SignInRefusal?) {
         self.title = title
+        words = .consent(title)
         self.browse = browse
         self.run = run
+    }
+}
+
+/// The sign-in screen's words, for the way the source signs in.
+public struct ConsentSignInWords: Sendable, Equatable {
+    /// The heading ("Sign in at the bank through Enable Banking").
+    public var heading: String
+    /// Before Enter: what happens.
+    public var explanation: String
+    /// While the bank's address is asked for.
+    public var asking: String
+    /// The notice once signed in over the app.
+    public var signedIn: String
+
+    public init(heading: String, explanation: String, asking: String, signedIn: String) {
+        self.heading = heading
+        self.explanation = explanation
+        self.asking = asking
+        self.signedIn = signedIn
+    }
+
+    /// An aggregator's consent given at the bank (Enable Banking).
+    public static func consent(_ title: String) -> ConsentSignInWords {
+        let title = TextSanitizer.clean(title)
+        return ConsentSignInWords(
+            heading: "Sign in at the bank through \(title)",
+            explanation: "Enter asks \(title) for the bank's sign-in page and opens it in a browser. Give your consent there; "
+                + "the browser comes back to this computer and the app opens on your accounts.",
+            asking: "Asking \(title) for the bank's sign-in page…",
+            signedIn: "Signed in at the bank: the new consent is in use.")
+    }
+
+    /// The customer's own OAuth client (Monzo's): `section` is the config file's table.
+    public static func oauth(_ title: String, section: String) -> ConsentSignInWords {
+        let title = TextSanitizer.clean(title)
+        return ConsentSignInWords(
+            heading: "Sign in at \(title) with your own OAuth client",
+            explanation: "Enter opens \(title)'s sign-in page in a browser for the client in the config file's [\(section)] table. "
+                + "Sign in there; the browser comes back to this computer, then approve the sign-in in the \(title) app.",
+            asking: "Making \(title)'s sign-in address…",
+            signedIn: "Signed in at \(title): the new token is in use (approve it in the \(title) app).")
     }
 }
 

@@ -23,7 +23,7 @@ final class ConsentSignInOverlay: Overlay {
 
     init(_ capability: ConsentSignInCapability, events: EventQueue) {
         let run = capability.run
-        panel = ConsentSignInPanel(title: capability.title, escape: "close", browse: capability.browse,
+        panel = ConsentSignInPanel(words: capability.words, escape: "close", browse: capability.browse,
                                    wake: { Task { @MainActor in events.post(.store(.consentSignIn)) } },
                                    run: { channel in
                                        if let refusal = await run(channel) { return .failure(refusal) }
@@ -33,9 +33,9 @@ final class ConsentSignInOverlay: Overlay {
 
     var signedIn: Bool { panel.phase == .signedIn }
 
-    /// `L`: the sign-in over the app (one at a time), or for a source without a consent a note.
+    /// `L`: the sign-in over the app (one at a time), or for a source without one a note.
     static func offer(_ capability: ConsentSignInCapability?, over overlays: [any Overlay], events: EventQueue, key: String) -> Outcome {
-        guard let capability else { return .notice("\(key): no bank consent to sign in to here (Enable Banking has one)") }
+        guard let capability else { return .notice("\(key): no sign-in at the bank in a browser here (Enable Banking and Monzo have one)") }
         if overlays.contains(where: { $0 is ConsentSignInOverlay }) { return .consumed }
         return .present(ConsentSignInOverlay(capability, events: events))
     }
@@ -56,7 +56,7 @@ final class ConsentSignInOverlay: Overlay {
     /// The panel took the event's news already (`AppCore`, which reloads on a sign-in first).
     func receive(_ event: StoreEvent, _ data: ScreenData) -> Outcome {
         guard event == .consentSignIn else { return .ignored }
-        return signedIn ? .close(notice: "Signed in at the bank: the new consent is in use.") : .consumed
+        return signedIn ? .close(notice: panel.words.signedIn) : .consumed
     }
 
     func draw(into buffer: inout CellBuffer, area: Rect, statusBar: Rect, _ data: ScreenData) {

@@ -21,7 +21,7 @@ final class ConsentSignInPanel<Value: Sendable> {
     /// What a key asks of the screen holding the panel.
     enum Action: Equatable { case leave }
 
-    let title: String
+    let words: ConsentSignInWords
     /// What Esc does when nothing runs ("quit" before the app, "close" over it).
     let escape: String
     private(set) var phase: Phase
@@ -37,9 +37,9 @@ final class ConsentSignInPanel<Value: Sendable> {
     private var answer: (attempt: Int, result: Result<Value, SignInRefusal>)?
 
     /// `wake`: posts the panel's event (`StoreEvent.consentSignIn`) into the loop's queue.
-    init(title: String, escape: String, refusal: String? = nil, browse: @escaping @Sendable (URL) -> Void,
+    init(words: ConsentSignInWords, escape: String, refusal: String? = nil, browse: @escaping @Sendable (URL) -> Void,
          wake: @escaping @Sendable () -> Void, run: @escaping @Sendable (ConsentSignInChannel) async -> Result<Value, SignInRefusal>) {
-        self.title = TextSanitizer.clean(title)
+        self.words = words
         self.escape = escape
         phase = .ready(refusal: refusal.map(TextSanitizer.clean))
         self.browse = browse
@@ -119,21 +119,20 @@ final class ConsentSignInPanel<Value: Sendable> {
         let muted = Style(fg: .role(.muted))
         let width = max(1, area.width - 2)
         // Each line, and whether it starts at the first column (the address, to be selected whole).
-        var lines: [(spans: [Span], flush: Bool)] = [([Span("Sign in at the bank through \(title)", .bold)], false), ([], false)]
+        var lines: [(spans: [Span], flush: Bool)] = [([Span(words.heading, .bold)], false), ([], false)]
         func text(_ words: String, _ style: Style = .plain) {
             lines += SpanWrap.wrap([Span(words, style)], width: width).map { ($0, false) }
         }
         var fieldRow: Int?
         switch phase {
         case .ready(let refusal):
-            text("Enter asks \(title) for the bank's sign-in page and opens it in a browser. Give your consent there; "
-                 + "the browser comes back to this computer and the app opens on your accounts.", muted)
+            text(words.explanation, muted)
             if let refusal {
                 lines.append(([], false))
                 text("✗ " + refusal, Style(fg: .role(.error), attributes: .bold))
             }
         case .running, .signedIn:
-            if said.lines.isEmpty { text("Asking \(title) for the bank's sign-in page…", Style(fg: .role(.warning))) }
+            if said.lines.isEmpty { text(words.asking, Style(fg: .role(.warning))) }
             for line in said.lines {
                 if let address = said.address, line == address.absoluteString {
                     // The address whole, from the first column, nothing beside it: it can be selected.

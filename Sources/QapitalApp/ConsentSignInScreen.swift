@@ -20,7 +20,7 @@ public final class ConsentSignInScreen<Value: Sendable>: FirstScreen {
                 open: @escaping @MainActor (Value, EventQueue) -> AppCore) {
         self.open = open
         let events = self.events
-        panel = ConsentSignInPanel(title: title, escape: "quit", refusal: refusal, browse: browse,
+        panel = ConsentSignInPanel(words: .consent(title), escape: "quit", refusal: refusal, browse: browse,
                                    wake: { Task { @MainActor in events.post(.store(.consentSignIn)) } }, run: run)
     }
 

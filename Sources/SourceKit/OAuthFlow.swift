@@ -54,6 +54,12 @@ public struct ConsentSignIn: Sendable {
     public let run: @Sendable (ConsentSignInRequest) async throws(APIError) -> Void
     /// `logout NAME`: the consent closed at the bank, and what the source kept of it removed.
     public let end: @Sendable (ConsentSignInRequest) async throws(APIError) -> Void
+    /// Whether the app opens on this sign-in when it has no credential (a source that takes no
+    /// token); false: the token form comes first, and `L` offers this sign-in (Monzo's OAuth).
+    public var replacesTokenForm = true
+    /// Where `run` keeps the access token it got, for the app to take it up at once (nil: the
+    /// source's own record, which its API takes up by itself).
+    public var keptToken: (@Sendable (ConsentSignInRequest) -> String?)?
 
     public init(run: @escaping @Sendable (ConsentSignInRequest) async throws(APIError) -> Void,
                 end: @escaping @Sendable (ConsentSignInRequest) async throws(APIError) -> Void) {
@@ -89,6 +95,9 @@ public struct ConsentSignInRequest: Sendable {
     /// The next line of standard input (nil at its end); it waits for the user.
     public var readLine: @Sendable () async -> String?
     public var log: RequestLog?
+    /// The run's cache folder when the caller says it (`--cache-dir`; nil inside: `--no-cache`);
+    /// nil: the source reads the default itself.
+    public var cacheDirectory: URL??
 
     public init(apiURL: URL, settings: [String: String], environment: [String: String], allowInsecureHTTP: Bool, options: [String: String],
                 paste: Bool, timeout: TimeInterval, open: @escaping @Sendable (URL) -> Void, say: @escaping @Sendable (String) -> Void,

@@ -124,7 +124,7 @@ extension AppOptions {
             case .connected(let connection):
                 runner = AppRunner(core: openBank(connection, source: settings.source, settings: settings, environment: environment),
                                    terminal: terminal)
-            case .signIn(let refusal, _) where settings.source.registered.bank?.consentSignIn != nil:
+            case .signIn(let refusal, _) where settings.source.registered.bank?.consentSignIn?.replacesTokenForm == true:
                 guard let screen = consentSignIn(settings.source, refusal: refusal, settings: settings, environment: environment) else { return }
                 runner = AppRunner(consentSignIn: screen, terminal: terminal)
             case .signIn(let refusal, let pending):

@@ -259,14 +259,17 @@ extension AppOptions {
             let request = consentRequest(baseURL: baseURL, settings: settings, environment: environment)
             consent = ConsentSignInCapability(title: source.description.title, browse: AppOptions.browser(settings)) { channel in
                 do throws(APIError) {
-                    try await steps.run(request(channel))
-                    // The source takes up the session just recorded (no token replaces a consent).
-                    try await api.replaceToken("")
+                    let asked = request(channel)
+                    try await steps.run(asked)
+                    // The token the sign-in kept (an OAuth pair's), or "": the source takes up
+                    // the session it just recorded (no token replaces a consent).
+                    try await api.replaceToken(steps.keptToken?(asked) ?? "")
                     return nil
                 } catch {
                     return SignInRefusal(error.message)
                 }
             }
+            if !steps.replacesTokenForm { consent?.words = .oauth(source.description.title, section: source.description.name) }
         }
         return openApp(settings, api: api, sourceName: connected.header, partition: api.accountId,
                        signIn: AppOptions.signInCapability(api, source: source.description, environment: environment),
@@ -285,12 +288,14 @@ extension AppOptions {
     func consentRequest(baseURL: URL, settings: Settings, environment: [String: String])
         -> @Sendable (ConsentSignInChannel) -> ConsentSignInRequest {
         let (table, allowInsecureHTTP, log) = (settings.sourceSettings, self.allowInsecureHTTP, settings.log)
+        let cacheDirectory = cacheDirectoryURL(environment: environment)
         return { channel in
             var request = ConsentSignInRequest(apiURL: baseURL, settings: table, environment: environment, allowInsecureHTTP: allowInsecureHTTP,
                                                options: [:], paste: false, timeout: 600, open: { channel.open($0) },
                                                say: { channel.say($0) }, note: { channel.note($0) }, readLine: { await channel.readLine() },
                                                log: log)
             request.pasteWhileListening = true
+            request.cacheDirectory = .some(cacheDirectory)
             return request
         }
     }

@@ -1,16 +1,14 @@
 import ArgumentParser
-import DemoServer
 import FeedModel
 import Foundation
 import SourceKit
 import HTTPTransport
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// `qapital-tui login NAME`: signs in with the customer's own OAuth client. Prints the bank's
-/// sign-in address (and opens it with xdg-open where there is one), waits for one callback on
-/// 127.0.0.1, checks its state, exchanges the code and keeps the token pair (0600).
+/// `qapital-tui login NAME`: runs the source's own sign-in (`ConsentSignIn`: a consent at the
+/// bank, or the customer's own OAuth client) with the config file's `[NAME]` table and the
+/// command's options. Each prints the bank's address (and opens it with $BROWSER or xdg-open),
+/// takes the browser's return on 127.0.0.1 (or a pasted address), checks its state, and keeps
+/// what it got (0600).
 struct LoginCommand: AsyncParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "login",
@@ -76,6 +74,8 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     @TaskLocal static var streams = Streams()
+    /// The environment the sign-in reads (where it keeps what it got): the process's, unless a test sets one.
+    @TaskLocal static var environment: [String: String]?
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
@@ -83,26 +83,11 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        if let registered = SourceRegistry.named(source), let consent = registered.bank?.consentSignIn {
-            try await runConsent(consent, registered: registered, environment: environment)
-            return
+        let environment = LoginCommand.environment ?? ProcessInfo.processInfo.environment
+        guard let registered = SourceRegistry.named(source), let signIn = registered.bank?.consentSignIn else {
+            throw ValidationError("login wants \(SourceRegistry.list(SourceRegistry.withSignIn)), not \"\(TextSanitizer.clean(String(source.prefix(40))))\"")
         }
-        let (flow, apiURL) = try prepare(environment: environment)
-        let browse = !noBrowser
-        let pair = try await LoginFlow(flow: flow, port: UInt16(port), timeout: waitSeconds(consent: false)).run(
-            open: { @Sendable url in if browse { LoginCommand.openInBrowser(url) } },
-            say: { StandardStream.error.line($0) })
-        let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
-        do {
-            try await pairs.keepLocked(pair, for: apiURL)
-        } catch {
-            throw ValidationError(error.message)
-        }
-        StandardStream.error.line("Signed in. The token pair is kept in \(TextSanitizer.clean(pairs.fileURL.path)) (only you can read it).")
-        let title = SourceRegistry.named(source)?.description.title ?? source
-        StandardStream.error.line("Approve this sign-in in the \(TextSanitizer.clean(title)) app, then run: qapital-tui --source \(source.lowercased())"
-                                  + (self.apiURL.map { " --api-url " + TextSanitizer.clean($0) } ?? ""))
+        try await runConsent(signIn, registered: registered, environment: environment)
     }
 
     /// A source's own consent sign-in: its table and the command's options handed over; a
@@ -116,13 +101,14 @@ struct LoginCommand: AsyncParsableCommand {
         options["psu-type"] = psuType
         options["redirect-url"] = redirectURL
         options["days"] = days.map(String.init)
+        options["port"] = String(port)
         let (browse, streams) = (!noBrowser, LoginCommand.streams)
         let open: @Sendable (URL) -> Void = { url in
             if browse { streams.open(url) }
         }
         let table: [String: String] = file?.sourceSettings[registered.name] ?? [:]
         let request = ConsentSignInRequest(apiURL: base, settings: table, environment: environment, allowInsecureHTTP: allowInsecureHTTP,
-                                           options: options, paste: paste, timeout: waitSeconds(consent: true), open: open, say: streams.say,
+                                           options: options, paste: paste, timeout: waitSeconds(consent: registered.bank?.oauth == nil), open: open, say: streams.say,
                                            note: streams.note, readLine: streams.readLine)
         do throws(APIError) {
             try await consent.run(request)
@@ -138,37 +124,6 @@ struct LoginCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
         }
-    }
-
-    /// The flow and the API's base URL, from the registry and the config file.
-    func prepare(environment: [String: String]) throws -> (any OAuthFlow, URL) {
-        guard let registered = SourceRegistry.named(source), let oauth = registered.bank?.oauth else {
-            throw ValidationError("login wants \(SourceRegistry.list(SourceRegistry.withSignIn)), not \"\(TextSanitizer.clean(String(source.prefix(40))))\"")
-        }
-        let name = registered.name
-        let file: ConfigFile?
-        do {
-            file = try ConfigFile.load(path: config, environment: environment)
-        } catch {
-            throw ValidationError(error.message)
-        }
-        let table = file?.sourceSettings[name] ?? [:]
-        guard let clientId = table["client-id"], !clientId.isEmpty, let secret = table["client-secret"], !secret.isEmpty else {
-            throw ValidationError("login \(name) needs client-id and client-secret in the config file's [\(name)] table "
-                                  + "(make a client in the bank's developer tools, redirect URL http://127.0.0.1:PORT/callback)")
-        }
-        var base = registered.description.baseURL
-        if let apiURL {
-            do {
-                let url = try HTTPTransport.validate(baseURL: apiURL)
-                try HTTPTransport.checkTokenTransport(baseURL: url, allowInsecureHTTP: allowInsecureHTTP)
-                base = url
-            } catch {
-                throw ValidationError("--api-url: \(error.message)")
-            }
-        }
-        guard let base else { throw ValidationError("login \(name) needs --api-url") }
-        return (oauth.make(base, clientId, secret, allowInsecureHTTP, nil), base)
     }
 
     /// `$BROWSER URL` (its first entry, found on the PATH) when set, else `xdg-open URL` where
@@ -189,145 +144,5 @@ struct LoginCommand: AsyncParsableCommand {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         return (try? process.run()) == nil ? nil : process
-    }
-}
-
-/// One OAuth sign-in: a loopback listener for one callback, the state checked, the code exchanged.
-struct LoginFlow: Sendable {
-    let flow: any OAuthFlow
-    var port: UInt16 = 0
-    var timeout: TimeInterval = 300
-
-    struct Refused: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// Prints the address to sign in at, opens it, waits for the callback, exchanges the code.
-    func run(open: @Sendable (URL) -> Void, say: @Sendable (String) -> Void) async throws -> OAuthTokenPairs.Pair {
-        let state = OAuthState.make()
-        let callback = CallbackHandler(state: state)
-        let server = try DemoHTTPServer(handler: callback, host: "127.0.0.1", port: port)
-        try await server.start()
-        let redirect = (await server.baseURL).absoluteString.trimmingSuffix("/") + "/callback"
-        let address: URL
-        do {
-            address = try await flow.authorizationURL(redirectURI: redirect, state: state)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        say("Sign in at: \(address.absoluteString)")
-        say("Waiting for the bank to send you back to \(redirect) …")
-        open(address)
-        let outcome = await callback.wait(seconds: timeout)
-        await server.stop()
-        switch outcome {
-        case .code(let code):
-            do {
-                return try await flow.exchange(code: code, redirectURI: redirect)
-            } catch {
-                throw ValidationError(error.message)
-            }
-        case .refused(let reason):
-            throw ValidationError("not signed in: \(reason)")
-        }
-    }
-}
-
-/// A fresh `state`: 32 random bytes, hex.
-enum OAuthState {
-    static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-    }
-
-    /// Compared in constant time.
-    static func matches(_ received: String?, _ sent: String) -> Bool {
-        guard let received else { return false }
-        let left = Array(received.utf8), right = Array(sent.utf8)
-        guard left.count == right.count else { return false }
-        return zip(left, right).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-    }
-}
-
-/// Answers the one callback of a sign-in: `/callback?code=…&state=…`. The first callback decides;
-/// a state that is not the one sent refuses the sign-in.
-actor CallbackHandler: ServeHandler {
-    enum Outcome: Sendable, Equatable {
-        case code(String)
-        case refused(String)
-    }
-
-    private let state: String
-    private var outcome: Outcome?
-    private var waiters: [CheckedContinuation<Outcome, Never>] = []
-
-    init(state: String) { self.state = state }
-
-    func handle(_ request: ServeRequest) async -> ServeResponse {
-        guard request.path == "/callback", request.method == "GET" else { return .error(404, "not found") }
-        guard outcome == nil else { return page(409, "This sign-in is over; go back to the terminal.") }
-        let values = CallbackHandler.queryValues(request.rawQuery)
-        let result: Outcome
-        if !OAuthState.matches(values["state"], state) {
-            result = .refused("the callback's state is not the one sent (a stale or forged sign-in)")
-        } else if let error = values["error"] {
-            result = .refused("the bank said \(TextSanitizer.clean(String(error.prefix(60))))")
-        } else if let code = values["code"], !code.isEmpty, code.count <= 2_048 {
-            result = .code(code)
-        } else {
-            result = .refused("the callback has no code")
-        }
-        finish(result)
-        if case .code = result { return page(200, "Signed in: go back to the terminal.") }
-        return page(400, "Not signed in: go back to the terminal.")
-    }
-
-    /// The query's values, percent-decoded; a name given twice counts as not given (no guessing).
-    static func queryValues(_ rawQuery: String) -> [String: String] {
-        var values: [String: String] = [:]
-        var twice = Set<String>()
-        for pair in rawQuery.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = parts[0].removingPercentEncoding,
-                  let value = (parts.count > 1 ? parts[1] : "").replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-            else { continue }
-            if values[name] != nil { twice.insert(name) }
-            values[name] = value
-        }
-        for name in twice { values[name] = nil }
-        return values
-    }
-
-    private func page(_ status: Int, _ text: String) -> ServeResponse {
-        .data(Data("<!doctype html><title>qapital-tui</title><p>\(text)</p>\n".utf8), contentType: "text/html; charset=utf-8",
-              status: status)
-    }
-
-    private func finish(_ result: Outcome) {
-        guard outcome == nil else { return }
-        outcome = result
-        for waiter in waiters { waiter.resume(returning: result) }
-        waiters = []
-    }
-
-    /// The callback's outcome, or a refusal after `seconds`.
-    func wait(seconds: TimeInterval) async -> Outcome {
-        if let outcome { return outcome }
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
-            await self?.finish(.refused("no callback within \(Int(seconds)) s"))
-        }
-        let result = await withCheckedContinuation { waiters.append($0) }
-        timer.cancel()
-        return result
-    }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
-        var text = self
-        while text.hasSuffix(suffix) { text.removeLast(suffix.count) }
-        return text
     }
 }

@@ -4,14 +4,14 @@ import Foundation
 import HTTPTransport
 import SourceKit
 
-/// `qapital-tui logout NAME`: for a source that signs in through a consent at the bank, closes
-/// the consent there and removes what was kept of it (its record and its cache).
+/// `qapital-tui logout NAME`: the source's own sign-in ended (`ConsentSignIn.end`): a consent
+/// closed at the bank and its record and cache removed, or an OAuth token pair dropped.
 struct LogoutCommand: AsyncParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "logout",
-        abstract: "Close a bank consent and remove its record and cache (\(SourceRegistry.list(SourceRegistry.withConsent))).") }
+        abstract: "Sign out of a bank: close its consent or drop its token pair, and remove what was kept (\(SourceRegistry.list(SourceRegistry.withSignIn))).") }
 
-    @Argument(help: ArgumentHelp("The bank: \(SourceRegistry.list(SourceRegistry.withConsent)).", valueName: "source"))
+    @Argument(help: ArgumentHelp("The bank: \(SourceRegistry.list(SourceRegistry.withSignIn)).", valueName: "source"))
     var source: String
 
     @Option(name: .customLong("api-url"), help: ArgumentHelp("The bank's API (default: its own; `serve --api NAME` to try it).", valueName: "url"))
@@ -24,13 +24,12 @@ struct LogoutCommand: AsyncParsableCommand {
     var allowInsecureHTTP = false
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = LoginCommand.environment ?? ProcessInfo.processInfo.environment
         guard let registered = SourceRegistry.named(source), let consent = registered.bank?.consentSignIn else {
-            throw ValidationError("logout wants \(SourceRegistry.list(SourceRegistry.withConsent)), not \"\(TextSanitizer.clean(String(source.prefix(40))))\"")
+            throw ValidationError("logout wants \(SourceRegistry.list(SourceRegistry.withSignIn)), not \"\(TextSanitizer.clean(String(source.prefix(40))))\"")
         }
         let (file, base) = try Self.consentSetting(registered, config: config, apiURL: apiURL, command: "logout", environment: environment)
-        let say: @Sendable (String) -> Void = { _ = StandardStream.output.line($0) }
-        let note: @Sendable (String) -> Void = { _ = StandardStream.error.line($0) }
+        let (say, note) = (LoginCommand.streams.say, LoginCommand.streams.note)
         let table: [String: String] = file?.sourceSettings[registered.name] ?? [:]
         let request = ConsentSignInRequest(apiURL: base, settings: table, environment: environment, allowInsecureHTTP: allowInsecureHTTP,
                                            options: [:], paste: false, timeout: 30, open: { _ in }, say: say, note: note,
@@ -38,7 +37,7 @@ struct LogoutCommand: AsyncParsableCommand {
         do throws(APIError) {
             try await consent.end(request)
         } catch {
-            _ = StandardStream.error.line(error.message)
+            note(error.message)
             throw error.kind == .rejected && ["config", "key"].contains(error.request) ? ExitCode(64) : ExitCode(1)
         }
     }

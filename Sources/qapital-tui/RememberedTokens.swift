@@ -1,8 +1,6 @@
 import FeedModel
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import SourceKit
 
 /// Tokens kept between runs, only when the user asks ("remember" on the sign-in screen): one
 /// JSON file, mode 0600, in a 0700 directory under `$XDG_CONFIG_HOME/qapital-tui/` (default
@@ -23,11 +21,7 @@ struct RememberedTokens {
     }
 
     /// `https://api.starlingbank.com:443`: what a token is kept for.
-    static func origin(of url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? ""
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
-        return "\(scheme)://\((url.host ?? "").lowercased()):\(port)"
-    }
+    static func origin(of url: URL) -> String { PrivateFile.origin(of: url) }
 
     /// `starling https://api.starlingbank.com:443`: the key a token is kept under.
     static func key(_ source: SourceDescription, _ baseURL: URL) -> String { "\(source.name) \(origin(of: baseURL))" }
@@ -66,10 +60,7 @@ struct RememberedTokens {
         try write(tokens)
     }
 
-    struct Failure: Error, Equatable, CustomStringConvertible {
-        let message: String
-        var description: String { message }
-    }
+    typealias Failure = PrivateFile.Failure
 
     private func read() -> [String: String]? {
         guard let data = RememberedTokens.readPrivately(fileURL) else { return nil }
@@ -83,36 +74,7 @@ struct RememberedTokens {
         try RememberedTokens.writePrivately(data, to: fileURL)
     }
 
-    /// Writes `data` to `fileURL` for its owner only: a new file created 0600 from the start
-    /// (never readable by others, not even for a moment) in a 0700 directory, synced, then
-    /// renamed over the old one, so a reader sees the old file or the new one, never half.
-    static func writePrivately(_ data: Data, to fileURL: URL) throws(Failure) {
-        let directory = fileURL.deletingLastPathComponent()
-        let shownDirectory = TextSanitizer.clean(directory.path)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw Failure(message: "cannot create \(shownDirectory)")
-        }
-        let temporary = directory.appendingPathComponent(".\(fileURL.lastPathComponent)-\(UUID().uuidString).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Failure(message: "cannot write in \(shownDirectory)") }
-        let written = data.withUnsafeBytes { bytes in Glibc.write(descriptor, bytes.baseAddress, bytes.count) }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == data.count, synced, rename(temporary.path, fileURL.path) == 0 else {
-            unlink(temporary.path)
-            throw Failure(message: "cannot write \(TextSanitizer.clean(fileURL.path))")
-        }
-    }
+    static func writePrivately(_ data: Data, to fileURL: URL) throws(Failure) { try PrivateFile.write(data, to: fileURL) }
 
-    /// The bytes of `fileURL` when it is a regular file of this user's that only they can read
-    /// (0600 or stricter) and small; else nil (not trusted, not read).
-    static func readPrivately(_ fileURL: URL) -> Data? {
-        var info = stat()
-        guard lstat(fileURL.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_uid == getuid(),
-              info.st_mode & 0o077 == 0, info.st_size < 65_536 else { return nil }
-        return FileManager.default.contents(atPath: fileURL.path)
-    }
+    static func readPrivately(_ fileURL: URL) -> Data? { PrivateFile.read(fileURL) }
 }

@@ -30,14 +30,9 @@ enum SourceRegistry {
         all.first { $0.name == name.lowercased() }
     }
 
-    /// The sources `login NAME` signs in to (OAuth with the customer's own client).
-    static var withOAuth: [RegisteredSource] { all.filter { $0.bank?.oauth != nil } }
-
-    /// The sources `login NAME` signs in to: an OAuth client, or the source's own consent steps.
-    static var withSignIn: [RegisteredSource] { all.filter { $0.bank?.oauth != nil || $0.bank?.consentSignIn != nil } }
-
-    /// The sources `logout NAME` ends a consent of.
-    static var withConsent: [RegisteredSource] { all.filter { $0.bank?.consentSignIn != nil } }
+    /// The sources `login NAME` and `logout NAME` sign in to and out of: their own sign-in steps
+    /// (an OAuth client's, a consent at the bank).
+    static var withSignIn: [RegisteredSource] { all.filter { $0.bank?.consentSignIn != nil } }
 
     /// The sources `serve --api` speaks.
     static var served: [RegisteredSource] { all.filter { $0.serve != nil } }

@@ -67,34 +67,6 @@ import Testing
         }
     }
 
-    /// The sign-in's own loopback listener: the first return with the right state gives the code.
-    actor Listener: ServeHandler {
-        let state: String
-        var code: String?
-        var foreign = 0
-        var waiters: [CheckedContinuation<String, Never>] = []
-
-        init(state: String) { self.state = state }
-
-        func handle(_ request: ServeRequest) async -> ServeResponse {
-            let items = URLComponents(string: "/?" + request.rawQuery)?.queryItems ?? []
-            guard items.first(where: { $0.name == "state" })?.value == state,
-                  let given = items.first(where: { $0.name == "code" })?.value else {
-                foreign += 1
-                return .error(400, "refused: not from this sign-in")
-            }
-            code = given
-            for waiter in waiters { waiter.resume(returning: given) }
-            waiters = []
-            return .data(Data("signed in, close this tab".utf8), contentType: "text/plain", status: 200)
-        }
-
-        func wait() async -> String {
-            if let code { return code }
-            return await withCheckedContinuation { waiters.append($0) }
-        }
-    }
-
     /// What the fake source keeps: the session its sign-in got (a session record's place).
     static let kept = Locked<[String]>([])
 
@@ -110,32 +82,17 @@ import Testing
         }, consentSignIn: ConsentSignIn(run: { request throws(APIError) in
             let transport = HTTPTransport(baseURL: request.apiURL, token: nil, allowInsecureHTTP: request.allowInsecureHTTP,
                                           scheme: .signed(FakeSigner(applicationId: request.settings["application-id"] ?? "")))
-            let state = UUID().uuidString
-            // The listener first, then the bank's address.
-            let listener = Listener(state: state)
-            let server: DemoHTTPServer
-            do {
-                server = try DemoHTTPServer(handler: listener)
-                try await server.start()
-            } catch {
-                throw APIError(kind: .rejected, request: "listen", message: "cannot listen")
-            }
-            let redirect = (await server.baseURL).appendingPathComponent("callback").absoluteString
-            let code: String
-            do throws(APIError) {
+            // SourceKit's browser half: the listener first (any free port), then the bank's address, the return read with its state.
+            let state = SignInRedirect.newState()
+            let given = try await RedirectSignIn.run(request, redirect: "http://127.0.0.1:0/callback", state: state,
+                                                     bank: "Fake Consent Bank") { redirect throws(APIError) in
                 let auth = try await transport.send("POST", "/auth", body: try? JSONEncoder().encode(["redirect_url": redirect, "state": state]))
                 guard let url = (try? JSONDecoder().decode([String: String].self, from: auth))?["url"].flatMap(URL.init(string:)) else {
                     throw APIError(kind: .rejected, request: "POST /auth", message: "no url")
                 }
-                request.say("Open this address in a browser to sign in at Fake Consent Bank:")
-                request.say(url.absoluteString)
-                request.open(url)
-                code = await listener.wait()
-            } catch {
-                await server.stop()
-                throw error
+                return url
             }
-            await server.stop()
+            let code = given.code
             let session = try await transport.send("POST", "/sessions", body: try? JSONEncoder().encode(["code": code]))
             guard let id = (try? JSONDecoder().decode([String: String].self, from: session))?["session_id"] else {
                 throw APIError(kind: .rejected, request: "POST /sessions", message: "no session")
@@ -162,7 +119,7 @@ import Testing
         }
         let (first, second) = (try config("app-1"), try config("app-2"))
         try await SourceRegistry.$added.withValue([Self.fake]) {
-            #expect(SourceRegistry.withConsent.map(\.name).contains("fakeconsent"))
+            #expect(SourceRegistry.withSignIn.map(\.name).contains("fakeconsent"))
             let said = Locked<[String]>([])
             let notes = Locked<[String]>([])
             let opened = Locked(0)

@@ -145,6 +145,6 @@ import TermUI
         let plain = AppHarness()
         _ = await plain.start()
         let lines = await plain.press(.char("L"))
-        #expect(lines.contains { $0.contains("no bank consent to sign in to") })
+        #expect(lines.contains { $0.contains("no sign-in at the bank in a browser here") })
     }
 }

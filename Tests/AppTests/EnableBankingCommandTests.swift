@@ -96,12 +96,12 @@ import Testing
         let command = try #require(try QapitalCommand.parse(arguments: ["logout", "enablebanking", "--api-url", "http://127.0.0.1:8080"])
                                    as? LogoutCommand)
         #expect(command.source == "enablebanking" && command.apiURL == "http://127.0.0.1:8080")
-        #expect(SourceRegistry.withConsent.map(\.name) == ["enablebanking"])
+        #expect(SourceRegistry.withSignIn.map(\.name) == ["monzo", "enablebanking"])
         #expect(SourceRegistry.withSignIn.map(\.name).contains("enablebanking"))
     }
 
-    @Test func logoutRefusesASourceWithoutAConsent() async throws {
-        let command = try #require(try QapitalCommand.parse(arguments: ["logout", "monzo"]) as? LogoutCommand)
+    @Test func logoutRefusesASourceWithoutASignIn() async throws {
+        let command = try #require(try QapitalCommand.parse(arguments: ["logout", "starling"]) as? LogoutCommand)
         await #expect(throws: ValidationError.self) { try await command.run() }
     }
 }

@@ -6,6 +6,7 @@ import FeedCache
 import FeedModel
 import Foundation
 @testable import MonzoSource
+import SourceKit
 import Testing
 import TestSupport
 import TermUI
@@ -26,6 +27,48 @@ import TermUI
         }
         return AppHarness(core: options.openBank(connection, source: settings.source, settings: settings, environment: environment),
                           width: 200)
+    }
+
+    /// `L` on Monzo runs `login monzo`'s own steps (`ConsentSignIn.oauth`) over the app: the
+    /// client from the config file, the bank's page followed back to the loopback listener, the
+    /// pair kept 0600, and the account goes on with the new token.
+    @Test func keyLSignsInWithTheOAuthClientOverTheApp() async throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("qt-monzo-l-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let handler = RecordingHandler(MonzoDemoAPI(backend: DemoBackend(now: Date(), options: .init(currency: .gbp))))
+        try await withMonzoServer(handler) { url in
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            let config = cache.appendingPathComponent("config.toml")
+            try Data("[monzo]\nclient-id = \"\(MonzoDemoAPI.clientId)\"\nclient-secret = \"\(MonzoDemoAPI.clientSecret)\"\n".utf8).write(to: config)
+            let environment = ["XDG_CONFIG_HOME": cache.path + "/config", "MONZO_TOKEN": Self.token]
+            let options = try AppOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--cache-dir", cache.path, "--no-color",
+                                                "--config", config.path])
+            var settings = try options.settings(environment: environment)
+            settings.noBrowser = true
+            guard case .connected(let connection) = try await options.startBank(settings.source, environment: environment) else {
+                Issue.record("not connected")
+                return
+            }
+            let app = AppHarness(core: options.openBank(connection, source: settings.source, settings: settings, environment: environment),
+                                 width: 220)
+            _ = await app.start()
+            let panel = await app.press(.char("L"))
+            #expect(panel.contains { $0.contains("Sign in at Monzo with your own OAuth client") }, "\(panel.joined(separator: "\n"))")
+            app.terminal.send(.key(.enter))
+            let prefix = url.absoluteString + "/auth/?client_id="
+            await app.runner.run(until: { app.terminal.lines.contains { $0.hasPrefix(prefix) } }, timeout: .seconds(30))
+            let address = try #require(app.terminal.lines.first { $0.hasPrefix(prefix) }).trimmingCharacters(in: .whitespaces)
+            // The browser: the bank's page sends it back to the app's listener with the code.
+            let back = try await rawRequest("GET", address)
+            #expect(back.status == 200)
+            await app.runner.run(until: { app.terminal.lines.contains { $0.contains("the new token is in use") } }, timeout: .seconds(30))
+            #expect(app.terminal.lines.contains { $0.contains("Signed in at Monzo: the new token is in use") })
+            let pair = try #require(OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment)).pair(for: url))
+            #expect(pair.accessToken != Self.token)
+            #expect(await handler.targets.filter { $0 == "POST /oauth2/token" }.count == 1)
+            // The account goes on: the token replaced was checked with the bank.
+            #expect(await handler.targets.filter { $0 == "GET /ping/whoami" }.count >= 2)
+        }
     }
 
     @Test func potsActivityAndNoNewPots() async throws {

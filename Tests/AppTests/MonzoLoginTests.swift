@@ -34,28 +34,50 @@ import FoundationNetworking
         }
     }
 
-    func flow(_ url: URL, _ home: Home) throws -> any OAuthFlow {
-        try home.writeConfig()
-        let command = try #require(try QapitalCommand.parse(arguments: ["login", "monzo", "--api-url", url.absoluteString,
-                                                                         "--config", home.config.path, "--no-browser"]) as? LoginCommand)
-        return try command.prepare(environment: home.environment).0
-    }
-
     /// The browser: follows the bank's sign-in page back to the loopback callback.
     @Sendable static func browse(_ url: URL) {
         Task { _ = try? await rawRequest("GET", url.absoluteString) }
+    }
+
+    /// What `login monzo` said: its lines on standard output and standard error.
+    struct Said: Sendable {
+        let lines = Locked<[String]>([])
+        let notes = Locked<[String]>([])
+    }
+
+    /// `qapital-tui login monzo`, the real command on the source's `ConsentSignIn` hook, its lines
+    /// kept in `said` and the browser given; the pair it kept.
+    @discardableResult
+    func login(_ url: URL, _ home: Home, browser: @escaping @Sendable (URL) -> Void = Self.browse, said: Said = Said(),
+               extra: [String] = []) async throws -> OAuthTokenPair {
+        try home.writeConfig()
+        let command = try #require(try QapitalCommand.parse(arguments: ["login", "monzo", "--api-url", url.absoluteString,
+                                                                         "--config", home.config.path, "--timeout", "30"] + extra)
+                                   as? LoginCommand)
+        let streams = LoginCommand.Streams(say: { line in said.lines.withLock { $0.append(line) } },
+                                           note: { line in said.notes.withLock { $0.append(line) } }, open: browser, readLine: { nil })
+        var environment = ProcessInfo.processInfo.environment
+        environment.merge(home.environment) { $1 }
+        try await LoginCommand.$streams.withValue(streams) {
+            try await LoginCommand.$environment.withValue(environment) { try await command.run() }
+        }
+        return try #require(home.pairs.pair(for: url), "login monzo kept no pair")
     }
 
     @Test func loginKeepsAPairThatOpensTheAccount() async throws {
         let home = Home()
         defer { try? FileManager.default.removeItem(at: home.root) }
         try await withMonzoServer(MonzoDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp)))) { url in
-            let said = Locked<[String]>([])
-            let pair = try await LoginFlow(flow: try flow(url, home), timeout: 10).run(open: Self.browse, say: { line in said.withLock { $0.append(line) } })
+            let said = Said()
+            let pair = try await login(url, home, said: said)
             #expect(pair.refreshToken != nil && pair.expiresAt != nil)
-            #expect(said.withLock { $0 }.first?.hasPrefix("Sign in at: \(url.absoluteString)/auth/?client_id=") == true)
-            #expect(said.withLock { $0 }.allSatisfy { !$0.contains(MonzoDemoAPI.clientSecret) })
-            try home.pairs.keep(pair, for: url)
+            let lines = said.lines.withLock { $0 }
+            #expect(lines.first == "Open this address in a browser to sign in at Monzo:")
+            #expect(lines.dropFirst().first?.hasPrefix("\(url.absoluteString)/auth/?client_id=") == true)
+            #expect(lines.last == "Approve this sign-in in the Monzo app, then run: qapital-tui --source monzo --api-url \(url.absoluteString)")
+            for line in lines + said.notes.withLock({ $0 }) {
+                for secret in [MonzoDemoAPI.clientSecret, pair.accessToken, pair.refreshToken ?? "-"] { #expect(!line.contains(secret)) }
+            }
             var info = stat()
             #expect(lstat(home.pairs.fileURL.path, &info) == 0 && info.st_mode & 0o777 == 0o600)
 
@@ -77,18 +99,51 @@ import FoundationNetworking
         let home = Home()
         defer { try? FileManager.default.removeItem(at: home.root) }
         try await withMonzoServer(MonzoDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp)))) { url in
+            // A return with another state is refused (400) and the wait goes on; then the bank's refusal ends it.
+            let forged = Locked<Int?>(nil)
             let forger: @Sendable (URL) -> Void = { address in
                 let items = URLComponents(url: address, resolvingAgainstBaseURL: false)?.queryItems ?? []
                 let redirect = items.first { $0.name == "redirect_uri" }?.value ?? ""
-                Task { _ = try? await rawRequest("GET", redirect + "?code=stolen&state=not-the-one-sent") }
+                let state = items.first { $0.name == "state" }?.value ?? ""
+                Task {
+                    let status = try? await rawRequest("GET", redirect + "?code=stolen&state=not-the-one-sent").status
+                    forged.withLock { $0 = status }
+                    _ = try? await rawRequest("GET", redirect + "?error=access_denied&state=" + state)
+                }
             }
-            do {
-                _ = try await LoginFlow(flow: try flow(url, home), timeout: 10).run(open: forger, say: { _ in })
-                Issue.record("a forged callback signed in")
-            } catch let error as ValidationError {
-                #expect(error.message == "not signed in: the callback's state is not the one sent (a stale or forged sign-in)")
+            let said = Said()
+            await #expect(throws: ExitCode(1)) { try await login(url, home, browser: forger, said: said) }
+            #expect(forged.withLock { $0 } == 400)
+            #expect(said.notes.withLock { $0 } == ["refused a return that is not from this sign-in", "Monzo did not give access: access_denied"])
+            #expect(home.pairs.pair(for: url) == nil)
+        }
+    }
+
+    /// `logout monzo` drops the pair `login monzo` kept, for that origin only; a second says there is nothing.
+    @Test func logoutDropsThePair() async throws {
+        let home = Home()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        try await withMonzoServer(MonzoDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp)))) { url in
+            try await login(url, home)
+            let elsewhere = try #require(URL(string: "https://api.monzo.com"))
+            let other = OAuthTokenPair(accessToken: "other-origin", refreshToken: nil, expiresAt: nil)
+            try home.pairs.keep(other, for: elsewhere)
+            let said = Said()
+            let streams = LoginCommand.Streams(say: { line in said.lines.withLock { $0.append(line) } },
+                                               note: { line in said.notes.withLock { $0.append(line) } })
+            for _ in 0..<2 {
+                let logout = try #require(try QapitalCommand.parse(arguments: ["logout", "monzo", "--api-url", url.absoluteString,
+                                                                                "--config", home.config.path]) as? LogoutCommand)
+                try await LoginCommand.$streams.withValue(streams) {
+                    try await LoginCommand.$environment.withValue(home.environment) { try await logout.run() }
+                }
             }
             #expect(home.pairs.pair(for: url) == nil)
+            #expect(home.pairs.pair(for: elsewhere)?.sameTokens(as: other) == true)
+            let origin = "http://127.0.0.1:\(url.port ?? 0)"
+            #expect(said.lines.withLock { $0 } == [
+                "signed out of Monzo at \(origin): its token pair is removed (revoke the client's access in the bank's app)",
+                "no Monzo token pair is kept for \(origin): nothing to sign out of"])
         }
     }
 
@@ -99,8 +154,7 @@ import FoundationNetworking
         defer { try? FileManager.default.removeItem(at: home.root) }
         let handler = RecordingHandler(MonzoDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp))))
         try await withMonzoServer(handler) { url in
-            let oauth = try flow(url, home)
-            let fresh = try await LoginFlow(flow: oauth, timeout: 10).run(open: Self.browse, say: { _ in })
+            let fresh = try await login(url, home)
             var expired = fresh
             expired.expiresAt = Date().addingTimeInterval(-60)
             try home.pairs.keep(expired, for: url)
@@ -144,8 +198,7 @@ import FoundationNetworking
         let handler = RecordingHandler(MonzoDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp)),
                                                     clock: { clock.now }))
         try await withMonzoServer(handler) { url in
-            let pair = try await LoginFlow(flow: try flow(url, home), timeout: 10).run(open: Self.browse, say: { _ in })
-            try home.pairs.keep(pair, for: url)
+            let pair = try await login(url, home)
             let options = try AppOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--no-cache"])
             let settings = try options.settings(environment: home.environment)
             let client = ["client-id": MonzoDemoAPI.clientId, "client-secret": MonzoDemoAPI.clientSecret]
@@ -172,8 +225,7 @@ import FoundationNetworking
         let home = Home()
         defer { try? FileManager.default.removeItem(at: home.root) }
         try await withMonzoServer(MonzoDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp)))) { url in
-            let pair = try await LoginFlow(flow: try flow(url, home), timeout: 10).run(open: Self.browse, say: { _ in })
-            try home.pairs.keep(pair, for: url)
+            let pair = try await login(url, home)
             let cache = home.root.appendingPathComponent("cache")
             let log = home.root.appendingPathComponent("requests.log")
             let options = try AppOptions.parse(["--source", "monzo", "--api-url", url.absoluteString, "--cache-dir", cache.path,
@@ -219,11 +271,19 @@ import FoundationNetworking
 
     @Test func aStartThatFailsOpensNothing() async {
         let opened = Locked<[URL]>([])
+        let signIn = ConsentSignIn.oauth(OAuthSupport { _, _, _, _, _ in Refusing() }, source: MonzoAPI.source)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("qt-failing-start-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let request = ConsentSignInRequest(apiURL: URL(string: "https://api.monzo.com")!, settings: ["client-id": "id", "client-secret": "secret"],
+                                           environment: ["XDG_CONFIG_HOME": folder.path], allowInsecureHTTP: false, options: [:],
+                                           paste: false, timeout: 30, open: { url in opened.withLock { $0.append(url) } }, say: { _ in },
+                                           note: { _ in }, readLine: { nil })
         await #expect {
-            _ = try await LoginFlow(flow: Refusing(), timeout: 10).run(open: { url in opened.withLock { $0.append(url) } }, say: { _ in })
+            try await signIn.run(request)
         } throws: { error in
             (error as? APIError)?.message == "POST /auth: the bank is not available (HTTP 422)"
         }
         #expect(opened.withLock { $0 }.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder.path), "nothing kept")
     }
 }

@@ -20,11 +20,8 @@ public struct EnableBankingSignIn: Sendable {
         self.now = now
     }
 
-    /// 32 random bytes, base64url: the `state` of one sign-in.
-    public static func newState() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return EnableBankingJWT.base64URL(Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }))
-    }
+    /// The `state` of one sign-in (`SignInRedirect.newState`).
+    public static func newState() -> String { SignInRedirect.newState() }
 
     /// RFC 3339 with an offset: `2027-05-28T10:00:00+00:00`.
     public static func rfc3339(_ date: Date) -> String {
@@ -47,53 +44,10 @@ public struct EnableBankingSignIn: Sendable {
     }
 
     /// What the browser was sent back with.
-    public enum Callback: Equatable, Sendable {
-        case code(String)
-        /// The bank's refusal, cleaned.
-        case refused(String)
-        /// Not from this sign-in (another `state`, or none).
-        case foreign
-        /// Neither a code nor an error.
-        case unreadable
-    }
+    public typealias Callback = SignInRedirect.Return
 
     /// Reads the address the browser was sent to (or its query alone).
-    public static func callback(_ text: String, state: String) -> Callback {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let query: String
-        if let components = URLComponents(string: trimmed), components.scheme != nil {
-            query = components.percentEncodedQuery ?? ""
-        } else {
-            query = trimmed.hasPrefix("?") ? String(trimmed.dropFirst()) : trimmed
-        }
-        var values: [String: String] = [:]
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0]).removingPercentEncoding ?? ""
-            let value = parts.count > 1 ? (String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "") : ""
-            if values[name] == nil { values[name] = value }
-        }
-        guard let given = values["state"], sameInConstantTime(given, state) else { return .foreign }
-        if let error = values["error"] {
-            let description = values["error_description"].map { ": " + $0 } ?? ""
-            return .refused(TextSanitizer.clean(String((error + description).prefix(200))))
-        }
-        if let code = values["code"], !code.isEmpty, code.utf8.count <= 4096 { return .code(code) }
-        return .unreadable
-    }
-
-    /// Whether two texts are equal, in a time that depends on their lengths only.
-    public static func sameInConstantTime(_ a: String, _ b: String) -> Bool {
-        let left = Array(a.utf8)
-        let right = Array(b.utf8)
-        var difference = UInt8(left.count == right.count ? 0 : 1)
-        for index in 0..<max(left.count, right.count) {
-            let x = index < left.count ? left[index] : 0
-            let y = index < right.count ? right[index] : 0
-            difference |= x ^ y
-        }
-        return difference == 0
-    }
+    public static func callback(_ text: String, state: String) -> Callback { SignInRedirect.read(text, state: state) }
 
     /// `POST /sessions` with `code`: the session recorded at once; an older one for that bank closed.
     public func finish(code: String, aspsp: String, country: String) async throws(EnableBankingFailure) -> EnableBankingSessionRecord {

@@ -7,7 +7,7 @@ import SourceKit
 import MonzoClient
 
 public extension RegisteredSource {
-    /// Monzo (UK): pots as goals, deposits once by `dedupe_id`, OAuth through `login monzo` (docs/banks.md).
+    /// Monzo (UK): pots as goals, deposits once by `dedupe_id`, OAuth through `login monzo` or `L` (docs/banks.md).
     static let monzo = RegisteredSource(
         description: MonzoAPI.source, pictureSchemes: [],
         open: .bank(BankConnector(connect: { request throws(APIError) in
@@ -23,10 +23,7 @@ public extension RegisteredSource {
             guard let monzo = api as? MonzoAPI else { return }
             LastBankAccount<KeptMonzoAccount>(source: "monzo", cacheDirectory: directory, baseURL: monzo.baseURL)
                 .save(.init(account: KeptMonzoAccount(monzo), header: header))
-        }, oauth: OAuthSupport { apiURL, clientId, secret, allowInsecureHTTP, log in
-            MonzoOAuthFlow(oauth: MonzoOAuth(clientId: clientId, clientSecret: secret, apiURL: apiURL,
-                                             allowInsecureHTTP: allowInsecureHTTP, log: log))
-        })),
+        }, oauth: MonzoOAuthFlow.support, consentSignIn: .oauth(MonzoOAuthFlow.support, source: MonzoAPI.source))),
         serve: Serving(currency: .gbp, handler: { backend, flags in
             var options = MonzoDemoAPI.Options(scaPending: flags.scaPending, approvalLapsesAfter: flags.scaAfter)
             if let minutes = flags.historyMinutes { options.historyWindow = minutes * 60 }
@@ -43,6 +40,12 @@ public extension RegisteredSource {
 
 /// Monzo's OAuth as `login monzo` and a refresh use it: a pair's lifetime becomes its expiry.
 struct MonzoOAuthFlow: OAuthFlow {
+    /// The flow made from the config file's client: `login monzo`, the app's `L` and each refresh.
+    static let support = OAuthSupport { apiURL, clientId, secret, allowInsecureHTTP, log in
+        MonzoOAuthFlow(oauth: MonzoOAuth(clientId: clientId, clientSecret: secret, apiURL: apiURL,
+                                         allowInsecureHTTP: allowInsecureHTTP, log: log))
+    }
+
     let oauth: MonzoOAuth
     var now: @Sendable () -> Date = { Date() }
 

@@ -1,6 +1,5 @@
 import FeedModel
 import Foundation
-import SourceKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,44 +8,46 @@ import Glibc
 /// 0600, in the 0700 directory of the remembered tokens, one pair per origin (scheme, host,
 /// port), only ever read back for that origin. Every change (a login, a refresh, which makes
 /// the old pair useless) writes the whole file anew and renames it into place.
-struct OAuthTokenPairs {
-    typealias Pair = OAuthTokenPair
+public struct OAuthTokenPairs: Sendable {
+    public typealias Pair = OAuthTokenPair
 
-    let fileURL: URL
+    public let fileURL: URL
+
+    public init(fileURL: URL) { self.fileURL = fileURL }
 
     /// `oauth-tokens.json` beside the remembered tokens.
-    static func defaultFile(environment: [String: String]) -> URL {
-        RememberedTokens.defaultFile(environment: environment).deletingLastPathComponent().appendingPathComponent("oauth-tokens.json")
+    public static func defaultFile(environment: [String: String]) -> URL {
+        ConfigFolder.url(environment: environment).appendingPathComponent("oauth-tokens.json")
     }
 
-    func pair(for baseURL: URL) -> Pair? {
-        read()?[RememberedTokens.origin(of: baseURL)]
+    public func pair(for baseURL: URL) -> Pair? {
+        read()?[PrivateFile.origin(of: baseURL)]
     }
 
-    func keep(_ pair: Pair, for baseURL: URL) throws(RememberedTokens.Failure) {
+    public func keep(_ pair: Pair, for baseURL: URL) throws(PrivateFile.Failure) {
         var pairs = read() ?? [:]
-        pairs[RememberedTokens.origin(of: baseURL)] = pair
+        pairs[PrivateFile.origin(of: baseURL)] = pair
         try write(pairs)
     }
 
     /// `keep` under the refreshes' lock (`login`): a refresh another process is making of the
     /// same file is neither lost nor overwritten by this write.
-    func keepLocked(_ pair: Pair, for baseURL: URL) async throws(RememberedTokens.Failure) {
-        try await whileLocked { Result { () throws(RememberedTokens.Failure) in try self.keep(pair, for: baseURL) } }.get()
+    public func keepLocked(_ pair: Pair, for baseURL: URL) async throws(PrivateFile.Failure) {
+        try await whileLocked { Result { () throws(PrivateFile.Failure) in try self.keep(pair, for: baseURL) } }.get()
     }
 
-    func forget(_ baseURL: URL) throws(RememberedTokens.Failure) {
-        guard var pairs = read(), pairs.removeValue(forKey: RememberedTokens.origin(of: baseURL)) != nil else { return }
+    public func forget(_ baseURL: URL) throws(PrivateFile.Failure) {
+        guard var pairs = read(), pairs.removeValue(forKey: PrivateFile.origin(of: baseURL)) != nil else { return }
         try write(pairs)
     }
 
     /// `oauth-tokens.lock` beside the file: refreshes of one pair take it, in every process.
-    var lockURL: URL { fileURL.deletingLastPathComponent().appendingPathComponent("oauth-tokens.lock") }
+    public var lockURL: URL { fileURL.deletingLastPathComponent().appendingPathComponent("oauth-tokens.lock") }
 
     /// Runs `body` holding an exclusive `flock` of `lockURL`, taken on a thread of its own (a
     /// wait for another process never blocks the cooperative pool). Without a lock file (the
     /// directory cannot be made) `body` runs unlocked.
-    func whileLocked<T: Sendable>(_ body: @Sendable () async -> T) async -> T {
+    public func whileLocked<T: Sendable>(_ body: @Sendable () async -> T) async -> T {
         let directory = lockURL.deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -64,18 +65,18 @@ struct OAuthTokenPairs {
     }
 
     private func read() -> [String: Pair]? {
-        guard let data = RememberedTokens.readPrivately(fileURL) else { return nil }
+        guard let data = PrivateFile.read(fileURL) else { return nil }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return try? decoder.decode([String: Pair].self, from: data)
     }
 
-    private func write(_ pairs: [String: Pair]) throws(RememberedTokens.Failure) {
+    private func write(_ pairs: [String: Pair]) throws(PrivateFile.Failure) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         encoder.dateEncodingStrategy = .secondsSince1970
-        guard let data = try? encoder.encode(pairs) else { throw RememberedTokens.Failure(message: "cannot write the token file") }
-        try RememberedTokens.writePrivately(data, to: fileURL)
+        guard let data = try? encoder.encode(pairs) else { throw PrivateFile.Failure(message: "cannot write the token file") }
+        try PrivateFile.write(data, to: fileURL)
     }
 }
 
@@ -84,10 +85,10 @@ struct OAuthTokenPairs {
 /// the new one. Each new pair is written at once (a refresh makes the old pair useless); a
 /// refresh the bank refuses ends the sign-in. Other processes (the app and a timer's
 /// `roundups --save`) share the pair through the file, under its lock (`refreshNow`).
-actor PairRefresher {
-    private(set) var pair: OAuthTokenPairs.Pair
+public actor PairRefresher {
+    public private(set) var pair: OAuthTokenPairs.Pair
     /// Why the last refresh was refused (not a network failure), if it was.
-    private(set) var refusal: APIError?
+    public private(set) var refusal: APIError?
     private let flow: any OAuthFlow
     private let pairs: OAuthTokenPairs
     private let baseURL: URL
@@ -96,7 +97,7 @@ actor PairRefresher {
     /// not this refresher's to replace.
     private var lineage: Set<String>
 
-    init(pair: OAuthTokenPairs.Pair, flow: any OAuthFlow, pairs: OAuthTokenPairs, baseURL: URL) {
+    public init(pair: OAuthTokenPairs.Pair, flow: any OAuthFlow, pairs: OAuthTokenPairs, baseURL: URL) {
         self.pair = pair
         lineage = [pair.accessToken]
         self.flow = flow
@@ -105,7 +106,7 @@ actor PairRefresher {
     }
 
     /// A fresh access token for `refused`; nil when none can be had.
-    func fresh(after refused: String?) async -> String? {
+    public func fresh(after refused: String?) async -> String? {
         guard let refused, lineage.contains(refused) else { return nil }
         if refused != pair.accessToken { return pair.accessToken }
         if case .success(let new) = await refreshNow() { return new.accessToken }
@@ -114,14 +115,14 @@ actor PairRefresher {
 
     /// Why the last pair the bank issued could not be kept on disk (the next run will have to
     /// sign in again), if it could not.
-    private(set) var keepProblem: String?
+    public private(set) var keepProblem: String?
 
     /// Refreshes the pair, one at a time in this run and across processes: under the pairs'
     /// file lock, the pair is read again first, and one another process kept meanwhile is taken
     /// instead of asking the bank (its refresh token is spent). A refusal forgets the pair on
     /// disk only when it is still the one refused, never a newer one. A pair the bank issued
     /// that cannot be written is said on stderr: the bank has spent the old refresh token.
-    func refreshNow() async -> Result<OAuthTokenPairs.Pair, APIError> {
+    public func refreshNow() async -> Result<OAuthTokenPairs.Pair, APIError> {
         if let running { return await running.value }
         guard refusal == nil, let token = pair.refreshToken else {
             return .failure(refusal ?? APIError(kind: .unauthorized, request: "POST /oauth2/token", message: "POST /oauth2/token: no refresh token"))
@@ -132,7 +133,7 @@ actor PairRefresher {
                 if let kept = pairs.pair(for: baseURL), !kept.sameTokens(as: held) { return .kept(kept) }
                 do throws(APIError) {
                     let new = try await flow.refresh(token)
-                    do throws(RememberedTokens.Failure) {
+                    do throws(PrivateFile.Failure) {
                         try pairs.keep(new, for: baseURL)
                         return .issued(new, keepProblem: nil)
                     } catch {
