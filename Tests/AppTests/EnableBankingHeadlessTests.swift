@@ -22,12 +22,17 @@ import TestSupport
         let environment: [String: String]
         let key: EnableBankingKey
         let applicationId = EnableBankingStart.demoApplicationId
+        /// Holds the first request on a path, when asked (`hold`), until the test lets it go.
+        let holding: HoldingHandler?
 
-        init(days: Int) async throws {
+        init(days: Int, hold path: String? = nil) async throws {
             key = try EnableBankingKey.generate()
-            counter = CountingHandler(inner: try EnableBankingDemoAPI(backend: DemoBackend(), publicKeyPEM: key.publicKeyPEM,
-                                                                      applicationId: EnableBankingStart.demoApplicationId))
-            server = try DemoHTTPServer(handler: counter)
+            let counter = CountingHandler(inner: try EnableBankingDemoAPI(backend: DemoBackend(), publicKeyPEM: key.publicKeyPEM,
+                                                                          applicationId: EnableBankingStart.demoApplicationId))
+            self.counter = counter
+            holding = path.map { HoldingHandler(inner: counter, path: $0) }
+            let handler: any ServeHandler = holding ?? counter
+            server = try DemoHTTPServer(handler: handler)
             try await server.start()
             var base = await server.baseURL.absoluteString
             while base.hasSuffix("/") { base.removeLast() }
@@ -101,6 +106,73 @@ import TestSupport
             await server.stop()
             try? FileManager.default.removeItem(at: home)
         }
+    }
+
+    /// A look-alike that holds the first request whose path contains `path` until `letGo`: the
+    /// command that sent it is then alive, mid-read, with its requests signed.
+    actor HoldingHandler: ServeHandler {
+        let inner: any ServeHandler
+        let path: String
+        private var held = false
+        private var arrival: CheckedContinuation<Void, Never>?
+        private var release: CheckedContinuation<Void, Never>?
+
+        init(inner: any ServeHandler, path: String) {
+            self.inner = inner
+            self.path = path
+        }
+
+        func handle(_ request: ServeRequest) async -> ServeResponse {
+            if !held && request.path.contains(path) {
+                held = true
+                arrival?.resume()
+                arrival = nil
+                await withCheckedContinuation { release = $0 }
+            }
+            return await inner.handle(request)
+        }
+
+        /// Returns once the request is held.
+        func arrived() async {
+            if held { return }
+            await withCheckedContinuation { arrival = $0 }
+        }
+
+        func letGo() {
+            release?.resume()
+            release = nil
+        }
+    }
+
+    /// While a headless command reads (held mid-read by the look-alike, its requests signed), no
+    /// JWT, key bytes or session id is in its argument list or any child's; nor in what it prints.
+    @Test func aHeadlessReadHoldsNoSecretInTheProcessList() async throws {
+        let bank = try await Bank(days: 90, hold: "/transactions")
+        let holding = try #require(bank.holding)
+        async let ran = bank.run(["activity", "--output", "json"])
+        await holding.arrived()
+        // The command: the process whose arguments name this look-alike's address.
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
+            let line = ConsentSignInBinaryTests.commandLines(of: pid).first ?? ""
+            return line.contains("activity") && line.contains(bank.base)
+        }
+        #expect(pids.count == 1)
+        let record = try #require(bank.record)
+        let pemBody = bank.key.privateKeyPEM.split(separator: "\n").filter { !$0.hasPrefix("-----") }.prefix(3)
+        for pid in pids {
+            for line in ConsentSignInBinaryTests.commandLines(of: pid) {
+                #expect(!line.contains("eyJ"), "a JWT in a command line")
+                #expect(!line.contains(record.sessionId), "the session id in a command line")
+                for part in pemBody { #expect(!line.contains(part), "the key in a command line") }
+            }
+        }
+        await holding.letGo()
+        let result = await ran
+        #expect(result.status == 0, "\(result.error)")
+        for text in [result.output, result.error] {
+            #expect(!text.contains("eyJ") && !text.contains(record.sessionId))
+        }
+        await bank.stop()
     }
 
     /// From 14 days before the consent's end a headless command says so on stderr, with the way
