@@ -81,7 +81,6 @@ public struct EnableBankingAPI: BankAPI {
     public var skippedRecords: SkippedRecords? { skipped }
     public var tokenRefused: Bool { session.signInNeeded != nil }
     public var answersUsersAndRulesItself: Bool { true }
-    public var saysFeedBalance: Bool { true }
 
     /// No token replaces a consent: after a new sign-in (the app's `L`, or `login enablebanking`
     /// meanwhile) the newest session recorded for this bank is taken up, with what that sign-in
@@ -127,6 +126,12 @@ public struct EnableBankingAPI: BankAPI {
             }
         }
         return details
+    }
+
+    /// Each spending account and each goal account with its booked balance: a whole export
+    /// opens and asserts each on its own (`EnableBankingMapping.bookedBalances`).
+    public var bookedBalances: [BookedBalance] {
+        EnableBankingMapping(store: session.snapshot, settings: settings).bookedBalances
     }
 
     /// The app asks this before `r` reads: nil, or the question for the accounts past their four.
