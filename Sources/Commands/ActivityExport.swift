@@ -79,8 +79,10 @@ public enum ActivityExport {
         // earlier one) opens with what the source's balance leaves before its first row: each
         // account's on its own where the source says them one by one (Enable Banking), else the
         // source's one balance. A journal that later `--new` runs append to gets no assertion: a
-        // row the bank lists late, dated before it, would make hledger refuse the file.
-        if kind == .export, context.format == .ledger, chosen == nil, untilGiven == nil, marked == nil {
+        // row the bank lists late, dated before it, would make hledger refuse the file. A `--new`
+        // run opens only with a row written: its mark then says the journal was opened (with
+        // none, no mark is kept and the next run would open it again).
+        if kind == .export, context.format == .ledger, chosen == nil, untilGiven == nil, marked == nil, !new || tracker.result != nil {
             let balances = context.bookedBalances?() ?? []
             if !balances.isEmpty {
                 writer.writeOpenings(balances, stop: stop, now: now, asserted: !new)
