@@ -117,15 +117,7 @@ public struct EnableBankingAPI: BankAPI {
     /// Each spending account's rows: the account (the 12 hex its rows' ids begin with, and its
     /// name) and whether the row is pending.
     public var activityDetails: [String: ActivityDetails] {
-        let mapping = EnableBankingMapping(store: session.snapshot, settings: settings)
-        var details: [String: ActivityDetails] = [:]
-        for data in mapping.spendingAccounts {
-            for row in mapping.rows(data) {
-                details[row.id] = ActivityDetails(accountId: String(row.id.prefix { $0 != "/" }), accountName: data.account.shownName,
-                                                  pending: row.pending)
-            }
-        }
-        return details
+        EnableBankingMapping(store: session.snapshot, settings: settings).activityDetails
     }
 
     /// Each spending account and each goal account with its booked balance: a whole export

@@ -93,6 +93,19 @@ public struct EnableBankingMapping: Sendable {
                        accountNumber: numbers.isEmpty ? nil : numbers.joined(separator: " · "), effectiveBalance: booked)
     }
 
+    /// Each spending account's rows by id: the account (the 12 hex its rows' ids begin with, and
+    /// its name) and whether the row is pending.
+    public var activityDetails: [String: ActivityDetails] {
+        var details: [String: ActivityDetails] = [:]
+        for data in spendingAccounts {
+            for row in rows(data) {
+                details[row.id] = ActivityDetails(accountId: String(row.id.prefix { $0 != "/" }), accountName: data.account.shownName,
+                                                  pending: row.pending)
+            }
+        }
+        return details
+    }
+
     /// What a whole export opens and asserts (docs/cli.md, "ledger"): each spending account (its
     /// rows are the journal's, under its own name) and each goal account (the moves into it are
     /// its savings account's), with its booked balance in its own currency; nil where unknown.
