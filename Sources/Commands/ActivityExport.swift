@@ -288,24 +288,34 @@ public enum ActivityExport {
         /// another currency stay their own commodity. An account whose balance is unknown, or
         /// whose sum overflows, gets neither, named on stderr.
         mutating func writeOpenings(_ balances: [BookedBalance], stop: Date, now: Date, asserted: Bool) {
-            var openings: [(account: String, booked: Money, opening: Money)] = []
-            var comments: [String] = []
+            var known: [(balance: BookedBalance, booked: Money, account: String)] = []
             for balance in balances {
                 let name = Cell.plain(balance.name)
                 guard let booked = balance.booked else {
                     context.note("no opening or assertion for \(name): its booked balance is not known")
                     continue
                 }
-                let account: String
                 switch balance.holder {
                 case .account(let id):
-                    account = LedgerPostings.bankAccount(source: context.sourceKind, part: accountPart(id: id, name: balance.name))
+                    known.append((balance, booked, LedgerPostings.bankAccount(source: context.sourceKind, part: accountPart(id: id, name: balance.name))))
                 case .goal(let id):
                     guard let goal = goals.first(where: { $0.id == id }) else {
                         context.note("no opening or assertion for \(name): it is not among the goals")
                         continue
                     }
-                    account = LedgerPostings.goalAccount(source: context.sourceKind, goal: goal)
+                    known.append((balance, booked, LedgerPostings.goalAccount(source: context.sourceKind, goal: goal)))
+                }
+            }
+            // Two goals of one name share a journal account: no balance of either is its balance.
+            var shared: [String: Int] = [:]
+            for entry in known { shared[entry.account, default: 0] += 1 }
+            var openings: [(account: String, booked: Money, opening: Money)] = []
+            var comments: [String] = []
+            for (balance, booked, account) in known {
+                let name = Cell.plain(balance.name)
+                guard shared[account] == 1 else {
+                    context.note("no opening or assertion for \(name): another account has its name in the journal")
+                    continue
                 }
                 let currency = booked.currency
                 let side = postingSums[account]?[currency] ?? CheckedSum(currency)

@@ -91,10 +91,10 @@ import TestSupport
 
     /// The export of `bank` as the binary runs it: the mapping's activities, goals, row details
     /// and booked balances, as `EnableBankingAPI` answers them from its store.
-    static func export(_ bank: Bank, new: Bool = false, mark: ExportMark? = nil) async throws
+    static func export(_ bank: Bank, goals: [String] = [names[3]], new: Bool = false, mark: ExportMark? = nil) async throws
         -> (journal: String, notes: [String], mark: ExportMark?) {
         var settings = EnableBankingSettings()
-        settings.goals = [names[3]]
+        settings.goals = goals
         settings.timeZone = TimeZone(identifier: "UTC")!
         let mapping = EnableBankingMapping(store: bank.store, settings: settings)
         let api = FakeSavingsAPI(sourceName: "enablebanking")
@@ -270,5 +270,21 @@ import TestSupport
         #expect(read.assertions[first] == [Money(minorUnits: 10_000, currency: .eur)], "\(journal)")
         #expect(read.assertions[second] == [Money(minorUnits: 20_000, currency: .eur)], "\(journal)")
         #expect(read.sums[first]?["EUR"] == 10_000 && read.sums[second]?["EUR"] == 20_000)
+    }
+
+    /// Two goal accounts of one shown name share a journal account: neither is opened or
+    /// asserted (no balance of one is that account's), both named on stderr.
+    @Test func twoGoalsOfOneNameAreNamedNotAsserted() async throws {
+        var bank = Self.bank([RowSpec(account: 0, minor: 500, credit: false, pending: false, daysAgo: 3, toGoal: true)],
+                             currencies: [0, 0, 0, 0], balances: [10_000, 20_000, 30_000, 40_000], unknown: 9)
+        var accounts = bank.store.accounts.map(\.account)
+        accounts[2].details = Self.names[3]
+        bank.store.adopt(accounts)
+        let (journal, notes, _) = try await Self.export(bank, goals: ["uid-2", "uid-3"])
+        let read = Self.read(journal)
+        #expect(read.assertions["assets:enablebanking:savings:\(Self.names[3])"] == nil, "\(journal)")
+        #expect(notes.filter { $0 == "no opening or assertion for \(Self.names[3]): another account has its name in the journal" }.count == 2,
+                "\(notes)")
+        #expect(read.assertions["assets:enablebanking:\(Self.names[0])"] == [Money(minorUnits: 10_000, currency: .eur)])
     }
 }
