@@ -62,6 +62,9 @@ public enum ActivityExport {
             for activity in window {
                 let owner = GoalMatch.goal(of: activity, in: goals)
                 if let chosen, owner?.id != chosen.id { continue }
+                // Booked rows only in a journal: a pending one is counted, and left for the
+                // export that finds it booked (not marked written for `--new`).
+                if writer.leavesOut(activity) { continue }
                 if new {
                     if tracker.written(activity) { continue }
                     tracker.wrote(activity)
@@ -73,12 +76,23 @@ public enum ActivityExport {
             try context.output.checkReader()
         }
         // A whole account's journal (not one goal's, not up to --until, not appended to an
-        // earlier one) opens with what the source's balance leaves before its first row.
-        if kind == .export, context.format == .ledger, chosen == nil, untilGiven == nil, marked == nil, context.api.saysFeedBalance,
-           let balance = try? await context.api.account()?.feedBalance {
-            // A journal that later `--new` runs append to gets no assertion: a row the bank lists
-            // late, dated before it, would make hledger refuse the file.
-            writer.writeOpening(balance, stop: stop, now: now, asserted: !new)
+        // earlier one) opens with what the source's balance leaves before its first row: each
+        // account's on its own where the source says them one by one (Enable Banking), else the
+        // source's one balance. A journal that later `--new` runs append to gets no assertion: a
+        // row the bank lists late, dated before it, would make hledger refuse the file. A `--new`
+        // run opens only with a row written: its mark then says the journal was opened (with
+        // none, no mark is kept and the next run would open it again).
+        if kind == .export, context.format == .ledger, chosen == nil, untilGiven == nil, marked == nil, !new || tracker.result != nil {
+            let balances = context.bookedBalances?() ?? []
+            if !balances.isEmpty {
+                writer.writeOpenings(balances, stop: stop, now: now, asserted: !new)
+            } else if context.api.saysFeedBalance, let balance = try? await context.api.account()?.feedBalance {
+                writer.writeOpening(balance, stop: stop, now: now, asserted: !new)
+            }
+        }
+        if writer.pendingLeftOut > 0 {
+            let rows = writer.pendingLeftOut == 1 ? "1 pending row" : "\(writer.pendingLeftOut) pending rows"
+            context.note("\(rows) left out: the journal has booked rows only")
         }
         writer.end()
         context.output.flush()
@@ -140,10 +154,15 @@ public enum ActivityExport {
         var details: [String: ActivityDetails]?
         private var sums: [String: CheckedSum] = [:]
         private var total: CheckedSum
-        /// What the rows' postings move in the account (`LedgerPostings.accountSide`), per
-        /// currency: each is its own commodity in the journal, and the opening and the assertion
-        /// are in the balance's; once that sum overflows, no opening can be said.
-        private var accountSides: [Currency: CheckedSum] = [:]
+        /// What the rows' postings move in each of the journal's accounts, per currency: each is
+        /// its own commodity, and an opening and its assertion are in the balance's; once that
+        /// sum overflows, no opening can be said.
+        private var postingSums: [String: [Currency: CheckedSum]] = [:]
+        /// The pending rows a journal left out (`ActivityDetails.pending`).
+        private(set) var pendingLeftOut = 0
+        /// The journal's part of each bank account by its id (`ActivityDetails.accountId`): its
+        /// name, and the id beside it when two accounts have one name. Made at the first need.
+        private var accountParts: [String: String]?
         private var newest: Date?
         private let layout: TableLayout
         /// The journal's `rule:` tags: which moves a savings rule made, from the records.
@@ -190,7 +209,7 @@ public enum ActivityExport {
                     "\"userId\":\(activity.userId)",
                     "\"message\":\(Cell.json(message))",
                 ]
-                if details == nil, let lookup = context.activityDetails { details = lookup() }
+                loadDetails()
                 if let details, !details.isEmpty {
                     let row = details[activity.id]
                     fields.append("\"account\":" + (row.map { "{\"id\":\(Cell.json($0.accountId)),\"name\":\(Cell.json($0.accountName))}" } ?? "null"))
@@ -207,17 +226,129 @@ public enum ActivityExport {
                 let rule = ruleMoves.isEmpty ? nil : ruleMoves.rule(of: activity, goal: goal?.id ?? activity.goalId)
                 output.line("    ; time: \(Cell.isoTime(activity.timestamp)), user: \(activity.userId), id: \(Cell.ledgerTagValue(activity.id))"
                             + (rule.map { ", rule: " + Cell.ledgerTagValue($0) } ?? ""))
-                for posting in LedgerPostings.of(activity, goal: goal, source: context.sourceKind) { output.line("    " + posting) }
+                loadDetails()
+                let part = details?[activity.id].map { accountPart(id: $0.accountId, name: $0.accountName) } ?? "account"
+                for posting in LedgerPostings.postings(activity, goal: goal, source: context.sourceKind, accountPart: part) {
+                    output.line("    " + posting.line)
+                    postingSums[posting.account, default: [:]][posting.amount.currency, default: CheckedSum(posting.amount.currency)]
+                        .add(posting.amount)
+                }
                 output.line("")
             }
             totals.rows += 1
             newest = max(newest ?? activity.timestamp, activity.timestamp)
-            if let side = LedgerPostings.accountSide(activity, goal: goal) { accountSides[side.currency, default: CheckedSum(side.currency)].add(side) }
             let key = goal?.name ?? ""
             var sum = sums[key] ?? CheckedSum(context.currency)
             sum.add(activity.amount)
             sums[key] = sum
             total.add(activity.amount)
+        }
+
+        /// The source's details of the rows, asked once (its answers are in by the first row).
+        private mutating func loadDetails() {
+            if details == nil, let lookup = context.activityDetails { details = lookup() }
+        }
+
+        /// Whether a journal leaves the row out: a pending one (counted; said on stderr).
+        mutating func leavesOut(_ activity: Activity) -> Bool {
+            guard context.format == .ledger else { return false }
+            loadDetails()
+            guard details?[activity.id]?.pending == true else { return false }
+            pendingLeftOut += 1
+            return true
+        }
+
+        /// ACCOUNT in `assets:NAME:ACCOUNT` for the bank account `id`: its name, with the id
+        /// beside it when another account of the rows or the balances has the same name.
+        private mutating func accountPart(id: String, name: String) -> String {
+            if accountParts == nil {
+                var names: [String: String] = [:]
+                for balance in context.bookedBalances?() ?? [] {
+                    if case .account(let id) = balance.holder { names[id] = balance.name }
+                }
+                for row in (details ?? [:]).values where names[row.accountId] == nil { names[row.accountId] = row.accountName }
+                var ids: [String: Set<String>] = [:]
+                for (id, name) in names { ids[Cell.accountPart(name), default: []].insert(id) }
+                accountParts = names.mapValues(Cell.accountPart)
+                for (id, name) in names where (ids[Cell.accountPart(name)]?.count ?? 0) > 1 {
+                    accountParts?[id] = Cell.accountPart(name + " " + id)
+                }
+            }
+            if let part = accountParts?[id] { return part }
+            let part = Cell.accountPart(name)
+            accountParts?[id] = part
+            return part
+        }
+
+        /// A whole journal's openings and assertions, one for each account the source says a
+        /// booked balance of (`BookedBalance`): each opening is that balance less what the
+        /// journal's postings move in that account in its currency, dated where the walk stopped
+        /// (before every row), into `equity:opening-balances`; each assertion, dated after every
+        /// row, says the balance, so hledger checks the file says what the bank says. Rows in
+        /// another currency stay their own commodity. An account whose balance is unknown, or
+        /// whose sum overflows, gets neither, named on stderr.
+        mutating func writeOpenings(_ balances: [BookedBalance], stop: Date, now: Date, asserted: Bool) {
+            var known: [(balance: BookedBalance, booked: Money, account: String)] = []
+            for balance in balances {
+                let name = Cell.plain(balance.name)
+                guard let booked = balance.booked else {
+                    context.note("no opening or assertion for \(name): its booked balance is not known")
+                    continue
+                }
+                switch balance.holder {
+                case .account(let id):
+                    known.append((balance, booked, LedgerPostings.bankAccount(source: context.sourceKind, part: accountPart(id: id, name: balance.name))))
+                case .goal(let id):
+                    guard let goal = goals.first(where: { $0.id == id }) else {
+                        context.note("no opening or assertion for \(name): it is not among the goals")
+                        continue
+                    }
+                    known.append((balance, booked, LedgerPostings.goalAccount(source: context.sourceKind, goal: goal)))
+                }
+            }
+            // Two goals of one name share a journal account: no balance of either is its balance.
+            var shared: [String: Int] = [:]
+            for entry in known { shared[entry.account, default: 0] += 1 }
+            var openings: [(account: String, booked: Money, opening: Money)] = []
+            var comments: [String] = []
+            for (balance, booked, account) in known {
+                let name = Cell.plain(balance.name)
+                guard shared[account] == 1 else {
+                    context.note("no opening or assertion for \(name): another account has its name in the journal")
+                    continue
+                }
+                let currency = booked.currency
+                let side = postingSums[account]?[currency] ?? CheckedSum(currency)
+                guard !side.overflowed else {
+                    context.note("no opening or assertion for \(name): its rows in \(currency.code) sum past what an amount may be")
+                    continue
+                }
+                let (opening, overflow) = booked.minorUnits.subtractingReportingOverflow(side.total.minorUnits)
+                // Int64.min too: its equity side could not be written.
+                guard !overflow, opening != .min else {
+                    context.note("no opening or assertion for \(name): the balance less the rows overflows")
+                    continue
+                }
+                openings.append((account, booked, Money(minorUnits: opening, currency: currency)))
+                comments.append("; \(context.sourceKind) says the booked balance of \(name) is \(Cell.ledgerAmount(booked))"
+                                + (balance.asOf.map { " (\(Cell.isoTime($0)))" } ?? "")
+                                + "; the rows above move \(Cell.ledgerAmount(side.total)), the opening the rest")
+            }
+            guard !openings.isEmpty else { return }
+            let output = context.output
+            for comment in comments { output.line(comment) }
+            output.line("\(context.day(stop)) opening balances")
+            for opening in openings {
+                output.line("    \(opening.account)  \(Cell.ledgerAmount(opening.opening))")
+                output.line("    equity:opening-balances  \(Cell.ledgerAmount(Money(minorUnits: Money.negate(opening.opening.minorUnits), currency: opening.opening.currency)))")
+            }
+            output.line("")
+            guard asserted else { return }
+            output.line("\(context.day(max(now, newest ?? now))) balances as \(context.sourceKind) says")
+            for opening in openings {
+                output.line("    \(opening.account)  \(Cell.ledgerAmount(.zero(opening.booked.currency))) = \(Cell.ledgerAmount(opening.booked))")
+            }
+            output.line("")
         }
 
         /// The journal's opening: the source's balance less what the rows move, dated where the
@@ -226,7 +357,8 @@ public enum ActivityExport {
         /// Rows in another currency (a yen card) are their own commodity, with no opening. Said on
         /// stderr instead when the rows in the balance's currency sum past what an amount may be.
         func writeOpening(_ balance: FeedBalance, stop: Date, now: Date, asserted: Bool) {
-            let side = accountSides[balance.amount.currency] ?? CheckedSum(balance.amount.currency)
+            let side = postingSums[LedgerPostings.bankAccount(source: context.sourceKind)]?[balance.amount.currency]
+                ?? CheckedSum(balance.amount.currency)
             let moved = side.total
             guard !side.overflowed else {
                 context.note("no opening balance: the rows in \(balance.amount.currency.code) sum past what an amount may be")
@@ -238,7 +370,7 @@ public enum ActivityExport {
                 return
             }
             let currency = balance.amount.currency
-            let account = "assets:\(Cell.accountPart(context.sourceKind)):account"
+            let account = LedgerPostings.bankAccount(source: context.sourceKind)
             let output = context.output
             output.line("; \(context.sourceKind) says the balance of \(Cell.plain(balance.accounts)) is \(Cell.ledgerAmount(balance.amount)) "
                         + "(\(Cell.isoTime(balance.asOf))); the rows above move \(Cell.ledgerAmount(moved)), the opening the rest")

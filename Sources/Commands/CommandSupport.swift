@@ -74,8 +74,12 @@ public struct CommandContext: Sendable {
     /// `--strict`: a skipped record fails the run before anything is written or moved.
     public var strict = false
     /// A bank's word on each activity beyond its row (JSON's `account` and `pending`, on every
-    /// row when it says anything); nil or empty: none.
+    /// row when it says anything; the journal's account of each row, and booked rows only); nil
+    /// or empty: none.
     public var activityDetails: (@Sendable () -> [String: ActivityDetails])?
+    /// The accounts a whole journal opens and asserts one by one (`BankAPI.bookedBalances`);
+    /// nil or empty: the source's one balance (`Account.feedBalance`), if it says one.
+    public var bookedBalances: (@Sendable () -> [BookedBalance])?
 
     public init(api: any SavingsAPI, sourceKind: String, currency: Currency, format: OutputFormat, output: OutputSink,
                 calendar: Calendar = Week.calendar(in: .current), now: @escaping @Sendable () -> Date = { Date() },

@@ -1,9 +1,11 @@
 import FeedModel
 
 /// The postings of one activity in the journal, double-entry as a hledger user writes them
-/// (docs/cli.md, "ledger"). NAME is the source (`starling`, `qapital`):
+/// (docs/cli.md, "ledger"). NAME is the source (`starling`, `qapital`), ACCOUNT the bank
+/// account's part (`account`; on a bank whose Activity merges accounts, Enable Banking's, the
+/// row's own account's name):
 /// - a saving into a goal (the Qapital API, the demo): `assets:NAME:savings:GOAL` gets the
-///   amount, from `assets:NAME:account`;
+///   amount, from `assets:NAME:ACCOUNT`;
 /// - money a bank moved between the account and a goal (into it: the account's amount is
 ///   negative; out of it: positive): the account gets the amount, `assets:NAME:savings:GOAL`
 ///   the opposite;
@@ -13,36 +15,40 @@ import FeedModel
 /// - declined or reversed: no posting (the transaction is listed, nothing moved).
 /// Both amounts are written, so every transaction balances to zero on its own.
 enum LedgerPostings {
-    /// What an activity's postings move in `assets:NAME:account` (nil: nothing, as `of` writes
-    /// none): the sum of these over a journal is the account's balance in hledger.
-    static func accountSide(_ activity: Activity, goal: Goal?) -> Money? {
-        switch activity.kind {
-        case .void: return nil
-        case .saving: return Money(minorUnits: Money.negate(activity.amount.minorUnits), currency: activity.amount.currency)
-        case .moveToGoal, .other: return activity.amount
-        }
+    /// One posting: the journal's account and what it moves there.
+    struct Posting: Equatable {
+        let account: String
+        let amount: Money
+
+        var line: String { "\(account)  \(Cell.ledgerAmount(amount))" }
     }
 
-    static func of(_ activity: Activity, goal: Goal?, source: String) -> [String] {
-        let name = Cell.accountPart(source)
-        let account = "assets:\(name):account"
-        let goalAccount = "assets:\(name):savings:" + (goal.map { Cell.accountPart($0.name) } ?? "no goal")
+    /// `assets:NAME:ACCOUNT`: where a bank account's side goes (`part`: ACCOUNT, already an account part).
+    static func bankAccount(source: String, part: String = "account") -> String { "assets:\(Cell.accountPart(source)):\(part)" }
+
+    /// `assets:NAME:savings:GOAL`, or `savings:no goal` for a move into a goal the source no longer lists.
+    static func goalAccount(source: String, goal: Goal?) -> String {
+        "assets:\(Cell.accountPart(source)):savings:" + (goal.map { Cell.accountPart($0.name) } ?? "no goal")
+    }
+
+    static func postings(_ activity: Activity, goal: Goal?, source: String, accountPart: String = "account") -> [Posting] {
+        let account = bankAccount(source: source, part: accountPart)
+        let goalAccount = goalAccount(source: source, goal: goal)
         let amount = activity.amount
         let opposite = Money(minorUnits: Money.negate(amount.minorUnits), currency: amount.currency)
-        func posting(_ account: String, _ money: Money) -> String { "\(account)  \(Cell.ledgerAmount(money))" }
         switch activity.kind {
         case .void:
             return []
         case .saving:
-            return [posting(goalAccount, amount), posting(account, opposite)]
+            return [Posting(account: goalAccount, amount: amount), Posting(account: account, amount: opposite)]
         case .moveToGoal:
-            return [posting(goalAccount, opposite), posting(account, amount)]
+            return [Posting(account: goalAccount, amount: opposite), Posting(account: account, amount: amount)]
         case .other:
             // Money back out of a goal into the account (the bank names the goal).
-            if goal != nil { return [posting(goalAccount, opposite), posting(account, amount)] }
+            if goal != nil { return [Posting(account: goalAccount, amount: opposite), Posting(account: account, amount: amount)] }
             let category = activity.category.map { Cell.accountPart($0.lowercased()) } ?? "unknown"
             let other = (amount.minorUnits < 0 ? "expenses:" : "income:") + category
-            return [posting(account, amount), posting(other, opposite)]
+            return [Posting(account: account, amount: amount), Posting(account: other, amount: opposite)]
         }
     }
 }

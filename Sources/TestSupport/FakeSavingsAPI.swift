@@ -58,6 +58,9 @@ public final class FakeSavingsAPI: SavingsAPI {
         public var unreachable: Set<Endpoint> = []
         /// The bank account (nil: the base's, or none).
         public var account: (@Sendable () throws -> Account?)?
+        /// The account asked live (`currentAccount`), where it differs from `account` (a cache's
+        /// kept answer); nil: as `account` answers.
+        public var currentAccount: (@Sendable () throws -> Account?)?
         /// Whether the account carries `feedBalance` (nil: as the base says).
         public var saysFeedBalance: Bool?
         public init() {}
@@ -254,6 +257,13 @@ public final class FakeSavingsAPI: SavingsAPI {
     public func account() async throws -> Account? {
         if let answer = state.withLock({ $0.script.account }) { return try answer() }
         return try await base?.account()
+    }
+
+    public func currentAccount() async throws -> Account? {
+        let (live, kept) = state.withLock { ($0.script.currentAccount, $0.script.account) }
+        if let live { return try live() }
+        if let kept { return try kept() }
+        return try await base?.currentAccount()
     }
 
     public func imageData(at url: URL) async throws -> Data {

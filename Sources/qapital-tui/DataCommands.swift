@@ -63,10 +63,12 @@ struct HeadlessOptions<Formats: CommandFormats>: ParsableArguments {
         var settings = settings
         var account: String?
         var details: (@Sendable () -> [String: ActivityDetails])?
+        var balances: (@Sendable () -> [BookedBalance])?
         let source = settings.source
         if let bank = source.registered.bank, let base = source.baseURL {
             let api = try await connectBank(bank, base: base, source: source.description, settings: settings, environment: environment)
             details = { api.activityDetails }
+            balances = { api.bookedBalances }
             settings.api = api
             settings.currency = api.accountCurrency
             settings.skippedRecords = api.skippedRecords
@@ -87,6 +89,7 @@ struct HeadlessOptions<Formats: CommandFormats>: ParsableArguments {
         context.skipped = settings.skippedRecords
         context.strict = strict
         context.activityDetails = details
+        context.bookedBalances = balances
         return context
     }
 }

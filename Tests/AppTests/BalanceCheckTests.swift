@@ -1,3 +1,4 @@
+import Commands
 @testable import DemoData
 import DemoServer
 import FeedModel
@@ -37,6 +38,45 @@ import TestSupport
         lines = await app.press(.char("r"))
         #expect(lines.contains { $0.contains("✓ Saved \(amount.formatted)") })
         #expect(api.transferIds == [id])
+    }
+
+    /// The check asks the balance live (`currentAccount`), never what a cache kept (`account`):
+    /// a cache that says rich while the bank says poor moves nothing.
+    @MainActor
+    @Test func theBalanceIsAskedLiveNotFromTheCache() async throws {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)))
+        api.script { script in
+            script.account = { BalanceCheckTests.account(balance: 1_000_000) }
+            script.currentAccount = { BalanceCheckTests.account(balance: 12) }
+        }
+        let poor = await RoundUpStore.balanceTooLow(api, for: Money(minorUnits: 13, currency: .usd))
+        #expect(poor == Money(minorUnits: 12, currency: .usd))
+        let app = AppHarness(api: api, width: 100, height: 30)
+        _ = await app.start()
+        _ = await app.press(.char("3"), .char("["))
+        let amount = try #require(app.core.roundUps.summary?.saveable)
+        #expect(amount.minorUnits > 12)
+        let lines = await app.press(.char("s"), .enter, .enter)
+        // RoundUpStore.BalanceTooLow's words, with the live balance.
+        #expect(lines.contains { $0.contains("failed: the balance is only $0.12; nothing was sent") }, "\(lines.joined(separator: "\n"))")
+        #expect(api.count(.transfer) == 0)
+    }
+
+    /// `roundups --save` checks the same live balance: refused in one line, nothing sent.
+    @Test func theCommandAsksTheBalanceLiveToo() async throws {
+        let api = FakeSavingsAPI(base: DemoSavingsAPI(backend: DemoBackend(now: fixedNow)))
+        api.script { script in
+            script.account = { BalanceCheckTests.account(balance: 1_000_000) }
+            script.currentAccount = { BalanceCheckTests.account(balance: 12) }
+        }
+        let goal = try #require(try await api.goals().first { $0.status == .active })
+        let (command, _) = commandContext(api, format: .table)
+        let week = try command.week("last")
+        let failure = await #expect(throws: CommandFailure.self) {
+            try await RoundUpsCommands.save(command, week: week, goal: goal.name, dryRun: false, yes: true) { _ in nil }
+        }
+        #expect(failure?.message.hasPrefix("the balance is only $0.12; ") == true, "\(String(describing: failure))")
+        #expect(api.count(.transfer) == 0)
     }
 
     @MainActor

@@ -3,6 +3,7 @@ import DemoServer
 import EnableBankingClient
 import EnableBankingSource
 import FeedModel
+import Commands
 import Foundation
 import HTTPTransport
 import SourceKit
@@ -12,7 +13,8 @@ import TestSupport
 /// The headless commands of the real binary on Enable Banking, against the look-alike in this
 /// process after a sign-in made as `login` makes it.
 @Suite(.timeLimit(.minutes(2))) struct EnableBankingHeadlessTests {
-    /// A look-alike, a home with the key and the config file, and a session of `days`.
+    /// A look-alike, a home with the key and the config file (with `goals` when given), and a
+    /// session of `days`.
     final class Bank: Sendable {
         let server: DemoHTTPServer
         /// Every request the look-alike answered.
@@ -24,8 +26,10 @@ import TestSupport
         let applicationId = EnableBankingStart.demoApplicationId
         /// Holds the first request on a path, when asked (`hold`), until the test lets it go.
         let holding: HoldingHandler?
+        let goals: String?
 
-        init(days: Int, hold path: String? = nil) async throws {
+        init(days: Int, goals: String? = nil, hold path: String? = nil) async throws {
+            self.goals = goals
             key = try EnableBankingKey.generate()
             let counter = CountingHandler(inner: try EnableBankingDemoAPI(backend: DemoBackend(), publicKeyPEM: key.publicKeyPEM,
                                                                           applicationId: EnableBankingStart.demoApplicationId))
@@ -39,7 +43,7 @@ import TestSupport
             self.base = base
             home = FileManager.default.temporaryDirectory.appendingPathComponent("eb-headless-\(UUID().uuidString)")
             environment = EnableBankingTestHome.environment(home)
-            try EnableBankingTestHome.write(home, key: key, applicationId: applicationId)
+            try EnableBankingTestHome.write(home, key: key, applicationId: applicationId, goals: goals)
             // The sign-in, as login makes it.
             let url = try #require(URL(string: base))
             let sessionFile = EnableBankingSessionFile(fileURL: EnableBankingSessionFile.defaultFile(environment: environment))
@@ -57,8 +61,9 @@ import TestSupport
 
         /// The source as the app opens it (the user present), on the config file's table.
         func connect() async throws -> EnableBankingAPI {
-            let settings = ["application-id": applicationId, "key-file": home.path + "/.config/qapital-tui/app.pem",
+            var settings = ["application-id": applicationId, "key-file": home.path + "/.config/qapital-tui/app.pem",
                             "aspsp": EnableBankingDemoAPI.bankName, "country": "FI"]
+            settings["goals"] = goals
             return try await EnableBankingStart.connect(BankRequest(baseURL: URL(string: base)!, token: EnableBankingStart.keptMarker,
                                                                     allowInsecureHTTP: false, log: nil, settings: settings),
                                                         environment: environment)
@@ -217,6 +222,45 @@ import TestSupport
         #expect(pending.contains(true) && pending.contains(false))
         #expect(names.contains("Everyday Account"))
         #expect(names.isSubset(of: ["Everyday Account", "Balloons", "Dog", "Travel Card"]), "\(names)")
+        await bank.stop()
+    }
+
+    /// `export --output ledger` on the look-alike, read by real hledger: every account (the
+    /// spending ones under their names, the goals' savings accounts, the yen card in yen) holds
+    /// its booked balance as the source says it, each asserted (hledger checks them: exit 0),
+    /// and the pending rows are counted on stderr, not posted.
+    @Test(.enabled(if: Hledger.runs, Hledger.skipped))
+    func exportLedgerOpensAndAssertsEveryAccount() async throws {
+        let bank = try await Bank(days: 90, goals: "Balloons; Dog")
+        let result = await bank.run(["export", "--output", "ledger"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.error.contains(" left out: the journal has booked rows only"), "\(result.error)")
+        #expect(!result.error.contains("no opening"), "\(result.error)")
+        let journal = bank.home.appendingPathComponent("all.journal")
+        try Data(result.output.utf8).write(to: journal)
+        let hledger = try runProcess(URL(fileURLWithPath: try ExternalTool.hledger.require()),
+                                     ["-f", journal.path, "balance", "--flat", "-O", "csv"])
+        #expect(hledger.status == 0, "hledger: \(hledger.stderr)")
+        var held: [String: Money] = [:]
+        for line in hledger.stdout.split(separator: "\n").dropFirst() {
+            let cells = line.split(separator: "\",\"").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            let parts = cells.count == 2 ? cells[1].split(separator: " ") : []
+            guard parts.count == 2, let currency = Currency.from(code: String(parts[1])) else { continue }
+            held[cells[0]] = Money(string: String(parts[0]), currency: currency)
+        }
+        // What the source says, from the store the export read (no read: it is fresh).
+        let balances = try await bank.connect().bookedBalances
+        #expect(balances.count == 4, "\(balances)")
+        for balance in balances {
+            let booked = try #require(balance.booked, "\(balance.name)")
+            let account: String = switch balance.holder {
+            case .account: "assets:enablebanking:" + Cell.accountPart(balance.name)
+            case .goal: "assets:enablebanking:savings:" + Cell.accountPart(balance.name)
+            }
+            #expect(held[account] == booked, "\(account): \(hledger.stdout)")
+            #expect(result.output.contains("    \(account)  \(Cell.ledgerAmount(.zero(booked.currency))) = \(Cell.ledgerAmount(booked))\n"))
+        }
+        #expect(balances.contains { $0.booked?.currency == .jpy }, "the yen card in its own currency")
         await bank.stop()
     }
 }

@@ -81,7 +81,6 @@ public struct EnableBankingAPI: BankAPI {
     public var skippedRecords: SkippedRecords? { skipped }
     public var tokenRefused: Bool { session.signInNeeded != nil }
     public var answersUsersAndRulesItself: Bool { true }
-    public var saysFeedBalance: Bool { true }
 
     /// No token replaces a consent: after a new sign-in (the app's `L`, or `login enablebanking`
     /// meanwhile) the newest session recorded for this bank is taken up, with what that sign-in
@@ -118,15 +117,13 @@ public struct EnableBankingAPI: BankAPI {
     /// Each spending account's rows: the account (the 12 hex its rows' ids begin with, and its
     /// name) and whether the row is pending.
     public var activityDetails: [String: ActivityDetails] {
-        let mapping = EnableBankingMapping(store: session.snapshot, settings: settings)
-        var details: [String: ActivityDetails] = [:]
-        for data in mapping.spendingAccounts {
-            for row in mapping.rows(data) {
-                details[row.id] = ActivityDetails(accountId: String(row.id.prefix { $0 != "/" }), accountName: data.account.shownName,
-                                                  pending: row.pending)
-            }
-        }
-        return details
+        EnableBankingMapping(store: session.snapshot, settings: settings).activityDetails
+    }
+
+    /// Each spending account and each goal account with its booked balance: a whole export
+    /// opens and asserts each on its own (`EnableBankingMapping.bookedBalances`).
+    public var bookedBalances: [BookedBalance] {
+        EnableBankingMapping(store: session.snapshot, settings: settings).bookedBalances
     }
 
     /// The app asks this before `r` reads: nil, or the question for the accounts past their four.

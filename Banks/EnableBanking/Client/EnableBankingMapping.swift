@@ -88,30 +88,37 @@ public struct EnableBankingMapping: Sendable {
         var numbers: [String] = []
         if let number = data.account.accountId?.iban ?? data.account.accountId?.other { numbers.append(EnableBanking.masked(number)) }
         if let available, available != booked { numbers.append("available \(available.formatted)") }
-        var header = Account(id: data.account.key, name: data.account.shownName, currency: currency,
-                             createdAt: Date(timeIntervalSince1970: 946_684_800), holder: holder,
-                             accountNumber: numbers.isEmpty ? nil : numbers.joined(separator: " · "), effectiveBalance: booked)
-        header.feedBalance = feedBalance
-        return header
+        return Account(id: data.account.key, name: data.account.shownName, currency: currency,
+                       createdAt: Date(timeIntervalSince1970: 946_684_800), holder: holder,
+                       accountNumber: numbers.isEmpty ? nil : numbers.joined(separator: " · "), effectiveBalance: booked)
     }
 
-    /// The booked balances together of the spending accounts in the first one's currency (nil when
-    /// one is unreadable). An account in another currency (a yen card) is its own commodity in the
-    /// journal: the opening and the assertion are in the first account's.
-    var feedBalance: FeedBalance? {
-        let spending = spendingAccounts
-        guard let first = spending.first, let currency = EnableBankingMapping.currency(first) else { return nil }
-        let accounts = spending.filter { EnableBankingMapping.currency($0) == currency }
-        var total: Int64 = 0
-        for data in accounts {
-            guard let balance = EnableBankingMapping.booked(data.balances), balance.currency == currency else { return nil }
-            let (sum, overflow) = total.addingReportingOverflow(balance.minorUnits)
-            if overflow { return nil }
-            total = sum
+    /// Each spending account's rows by id: the account (the 12 hex its rows' ids begin with, and
+    /// its name) and whether the row is pending.
+    public var activityDetails: [String: ActivityDetails] {
+        var details: [String: ActivityDetails] = [:]
+        for data in spendingAccounts {
+            for row in rows(data) {
+                details[row.id] = ActivityDetails(accountId: String(row.id.prefix { $0 != "/" }), accountName: data.account.shownName,
+                                                  pending: row.pending)
+            }
         }
-        let asOf = accounts.compactMap(\.lastRead).min() ?? Date(timeIntervalSince1970: 0)
-        return FeedBalance(amount: Money(minorUnits: total, currency: currency), asOf: asOf,
-                           accounts: accounts.count > 3 ? "\(accounts.count) accounts" : accounts.map(\.account.shownName).joined(separator: ", "))
+        return details
+    }
+
+    /// What a whole export opens and asserts (docs/cli.md, "ledger"): each spending account (its
+    /// rows are the journal's, under its own name) and each goal account (the moves into it are
+    /// its savings account's), with its booked balance in its own currency; nil where unknown.
+    public var bookedBalances: [BookedBalance] {
+        let spending = spendingAccounts.map { data in
+            BookedBalance(holder: .account(id: EnableBankingIDs.accountPart(data.account.key)), name: data.account.shownName,
+                          booked: EnableBankingMapping.booked(data.balances), asOf: data.lastRead)
+        }
+        let goals = goalAccounts.map { data in
+            BookedBalance(holder: .goal(GoalID(data.account.key)), name: EnableBankingMapping.shown(data.account),
+                          booked: EnableBankingMapping.booked(data.balances), asOf: data.lastRead)
+        }
+        return spending + goals
     }
 
     // MARK: - Goals

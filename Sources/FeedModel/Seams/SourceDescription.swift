@@ -119,6 +119,9 @@ public protocol BankAPI: SavingsAPI {
     /// What the bank says of each activity beyond its row, by activity id (`activity --output
     /// json`'s `account` and `pending`); empty: nothing more.
     var activityDetails: [String: ActivityDetails] { get }
+    /// Each account a whole export opens and asserts on its own (`export --output ledger`);
+    /// empty: the source's one balance (`Account.feedBalance`) instead.
+    var bookedBalances: [BookedBalance] { get }
     /// The next `account()` answers `account` without asking (the start read it when it checked
     /// the token): one request per resource a start. Nothing by default.
     func answerNextAsk(with account: Account)
@@ -129,6 +132,7 @@ extension BankAPI {
     public var headlessWarning: String? { nil }
     public var readQuestion: String? { nil }
     public var activityDetails: [String: ActivityDetails] { [:] }
+    public var bookedBalances: [BookedBalance] { [] }
     public func readPastBudget() {}
     public var awaitsApproval: Bool { false }
     public func answerNextAsk(with account: Account) {}

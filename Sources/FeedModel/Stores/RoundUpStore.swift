@@ -339,8 +339,9 @@ public final class RoundUpStore {
 
     /// The account's effective balance, where the source has an account and says it, when it is
     /// below `amount`; nil otherwise (no account, no balance, or it could not be read: the bank decides).
+    /// Asked live (`currentAccount`): a balance kept by a cache is no ground for moving money.
     public nonisolated static func balanceTooLow(_ api: any SavingsAPI, for amount: Money) async -> Money? {
-        guard let account = try? await api.account(), let balance = account.effectiveBalance,
+        guard let account = try? await api.currentAccount(), let balance = account.effectiveBalance,
               balance.currency == amount.currency, balance.minorUnits < amount.minorUnits else { return nil }
         return balance
     }
