@@ -9,6 +9,9 @@ public struct ConsentSignInCapability: Sendable {
     public var title: String
     /// What the screen says: a consent's words unless the source says otherwise (an OAuth client's).
     public var words: ConsentSignInWords
+    /// Whether this sign-in stands instead of the token form (a consent: no token to paste);
+    /// false: a refused token still puts the form up, and `L` is the other way in (Monzo's OAuth).
+    public var replacesTokenForm = true
     /// The source's steps: nil once signed in (the session recorded and taken up), else why not.
     public var run: @Sendable (ConsentSignInChannel) async -> SignInRefusal?
     /// Opens the bank's address in a browser (nothing with `--no-browser`).

@@ -62,8 +62,9 @@ final class ConsentSignInPanel<Value: Sendable> {
             switch key {
             case .escape: cancel()
             case .enter:
+                // An empty Enter is passed on too: a sign-in waiting for the user ("press Enter here") goes on.
                 let text = field.text.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !text.isEmpty, let channel else { break }
+                guard let channel else { break }
                 channel.paste(text)
                 field = TextInput()
             default: _ = field.handle(key)

@@ -9,7 +9,8 @@ struct SignInOffer {
     /// Closed by the user: not shown again for the same refusal.
     private(set) var dismissed = false
 
-    /// A source that signs in through a consent at the bank takes no token: `L` signs in again.
+    /// A source that signs in through a consent at the bank takes no token: `L` signs in again
+    /// (one whose sign-in is beside the token form, an OAuth client's, keeps the form).
     let consent: ConsentSignInCapability?
 
     init(_ capability: AppCore.SignInCapability?, consent: ConsentSignInCapability? = nil) {
@@ -19,7 +20,7 @@ struct SignInOffer {
 
     /// The form to put up now: the token in use was refused, no form is up and none was closed.
     func form(over overlays: [any Overlay]) -> SignInOverlay? {
-        guard let capability, consent == nil, capability.isRefused(), !dismissed, !overlays.contains(where: { $0 is SignInOverlay }) else { return nil }
+        guard let capability, consent?.replacesTokenForm != true, capability.isRefused(), !dismissed, !overlays.contains(where: { $0 is SignInOverlay }) else { return nil }
         return SignInOverlay(capability, refusal: "The server refused the token in use: paste a new one.")
     }
 

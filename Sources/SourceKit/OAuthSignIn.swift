@@ -40,9 +40,14 @@ struct OAuthSignIn: Sendable {
         } catch {
             throw APIError(kind: .rejected, request: "config", message: "--api-url: \(error.message)")
         }
-        let port = request.options["port"] ?? "0"
+        // The redirect URL's port: --port, else the table's `port`, else any free one (a look-alike takes any).
+        let port = request.options["port"] ?? request.settings["port"] ?? "0"
         guard let number = UInt16(port) else {
-            throw APIError(kind: .rejected, request: "config", message: "--port must be between 0 and 65535")
+            throw APIError(kind: .rejected, request: "config", message: "the port must be between 0 and 65535, not \"\(TextSanitizer.clean(String(port.prefix(12))))\"")
+        }
+        if number == 0 && request.paste {
+            throw APIError(kind: .rejected, request: "config", message: "login \(name) --paste needs --port (or port in the config file's [\(name)] "
+                           + "table): the port of the redirect URL your client names")
         }
         let flow = support.make(request.apiURL, clientId, secret, request.allowInsecureHTTP, request.log)
         let state = SignInRedirect.newState()
@@ -60,7 +65,9 @@ struct OAuthSignIn: Sendable {
         request.say("Signed in. The token pair is kept in \(TextSanitizer.clean(pairs.fileURL.path)) (only you can read it).")
         let elsewhere = PrivateFile.origin(of: request.apiURL) == source.baseURL.map(PrivateFile.origin(of:))
             ? "" : " --api-url " + TextSanitizer.clean(request.apiURL.absoluteString)
-        request.say("Approve this sign-in in the \(source.title) app, then run: qapital-tui --source \(name)\(elsewhere)")
+        if !request.pasteWhileListening {
+            request.say("Approve this sign-in in the \(source.title) app, then run: qapital-tui --source \(name)\(elsewhere)")
+        }
     }
 
     func end(_ request: ConsentSignInRequest) throws(APIError) {

@@ -36,6 +36,12 @@ public struct OAuthTokenPairs: Sendable {
         try await whileLocked { Result { () throws(PrivateFile.Failure) in try self.keep(pair, for: baseURL) } }.get()
     }
 
+    /// Whether the file is there, readable, and holds no pair for `baseURL`'s origin (`logout`
+    /// took it); false when the file cannot be read (nothing can be said then).
+    public func removed(_ baseURL: URL) -> Bool {
+        read().map { $0[PrivateFile.origin(of: baseURL)] == nil } ?? false
+    }
+
     public func forget(_ baseURL: URL) throws(PrivateFile.Failure) {
         guard var pairs = read(), pairs.removeValue(forKey: PrivateFile.origin(of: baseURL)) != nil else { return }
         try write(pairs)
@@ -105,9 +111,15 @@ public actor PairRefresher {
         self.baseURL = baseURL
     }
 
-    /// A fresh access token for `refused`; nil when none can be had.
+    /// A fresh access token for `refused`; nil when none can be had. A token not of this line
+    /// but the one the file keeps now (a sign-in by `L` in this run) becomes this line's.
     public func fresh(after refused: String?) async -> String? {
-        guard let refused, lineage.contains(refused) else { return nil }
+        guard let refused else { return nil }
+        if !lineage.contains(refused), let kept = pairs.pair(for: baseURL), kept.accessToken == refused {
+            pair = kept
+            lineage.insert(refused)
+        }
+        guard lineage.contains(refused) else { return nil }
         if refused != pair.accessToken { return pair.accessToken }
         if case .success(let new) = await refreshNow() { return new.accessToken }
         return nil
@@ -130,6 +142,11 @@ public actor PairRefresher {
         let (flow, pairs, baseURL, held) = (self.flow, self.pairs, self.baseURL, pair)
         let task = Task { () -> Result<OAuthTokenPairs.Pair, APIError> in
             let outcome = await pairs.whileLocked { () async -> RefreshOutcome in
+                // `logout` removed the pair meanwhile: signed out, and no new pair is written.
+                if pairs.removed(baseURL) {
+                    return .failed(APIError(kind: .unauthorized, request: "POST /oauth2/token",
+                                            message: "signed out: the token pair was removed (logout); sign in again"))
+                }
                 if let kept = pairs.pair(for: baseURL), !kept.sameTokens(as: held) { return .kept(kept) }
                 do throws(APIError) {
                     let new = try await flow.refresh(token)

@@ -52,6 +52,7 @@ public enum RedirectSignIn {
         request.open(address)
 
         guard let listening else { return Given(code: try await paste(request, state: state, bank: bank), redirect: sent) }
+        if !request.pasteWhileListening { request.note("Waiting for the browser to come back to \(TextSanitizer.clean(sent)) …") }
         // The app's screen: a pasted address counts as the browser's return, same checks.
         let reader: Task<Void, Never>? = request.pasteWhileListening ? Task {
             while let line = await request.readLine() {
@@ -60,7 +61,8 @@ public enum RedirectSignIn {
         } : nil
         let outcome = await listening.listener.wait(seconds: request.timeout)
         reader?.cancel()
-        await listening.server.stop()
+        // The browser's request that ended the wait gets its page (stopped at once, it would get 503).
+        await listening.server.stop(grace: .seconds(5))
         switch outcome {
         case .code(let code):
             return Given(code: code, redirect: sent)

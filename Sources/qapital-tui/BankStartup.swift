@@ -257,19 +257,33 @@ extension AppOptions {
         var consent: ConsentSignInCapability?
         if let steps = source.registered.bank?.consentSignIn, let baseURL = source.baseURL {
             let request = consentRequest(baseURL: baseURL, settings: settings, environment: environment)
+            let title = source.description.title
             consent = ConsentSignInCapability(title: source.description.title, browse: AppOptions.browser(settings)) { channel in
                 do throws(APIError) {
                     let asked = request(channel)
                     try await steps.run(asked)
                     // The token the sign-in kept (an OAuth pair's), or "": the source takes up
                     // the session it just recorded (no token replaces a consent).
-                    try await api.replaceToken(steps.keptToken?(asked) ?? "")
-                    return nil
+                    let token = steps.keptToken?(asked) ?? ""
+                    while true {
+                        do throws(APIError) {
+                            try await api.replaceToken(token)
+                            return nil
+                        } catch where error.awaitsApproval {
+                            // A new token works once approved in the bank's app: the user says when.
+                            channel.note(error.message)
+                            channel.say("Approve this sign-in in the \(title) app, then press Enter here.")
+                            guard await channel.readLine() != nil else { return SignInRefusal("Cancelled before the sign-in was approved.") }
+                        }
+                    }
                 } catch {
                     return SignInRefusal(error.message)
                 }
             }
-            if !steps.replacesTokenForm { consent?.words = .oauth(source.description.title, section: source.description.name) }
+            if !steps.replacesTokenForm {
+                consent?.words = .oauth(source.description.title, section: source.description.name)
+                consent?.replacesTokenForm = false
+            }
         }
         return openApp(settings, api: api, sourceName: connected.header, partition: api.accountId,
                        signIn: AppOptions.signInCapability(api, source: source.description, environment: environment),

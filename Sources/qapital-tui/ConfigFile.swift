@@ -216,7 +216,8 @@ struct ConfigFile: Equatable {
             return config
         }
 
-        /// `[NAME]`: the keys the source's description lists, each a string.
+        /// `[NAME]`: the keys the source's description lists, each a string (a whole number, such
+        /// as a port, is taken as its digits).
         func readSourceTable(_ value: TOMLValueConvertible, name: String) throws(Failure) -> [String: String] {
             let allowed = SourceRegistry.named(name)?.description.configKeys ?? []
             guard let table = value.table else { throw failure([name], "wants a table: [\(name)] with key = \"value\" lines") }
@@ -224,7 +225,11 @@ struct ConfigFile: Equatable {
             for key in table.keys {
                 guard let entry = table[key] else { continue }
                 guard allowed.contains(key) else { throw failure([name, key], "not a setting of \(name) (\(allowed.joined(separator: ", ")))") }
-                settings[key] = try string(entry, [name, key])
+                if let number = entry.int {
+                    settings[key] = String(number)
+                } else {
+                    settings[key] = try string(entry, [name, key])
+                }
             }
             return settings
         }

@@ -49,8 +49,8 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The config file (default: $XDG_CONFIG_HOME/qapital-tui/config.toml).", valueName: "path"))
     var config: String?
 
-    @Option(help: "The port the callback listens on, on 127.0.0.1 (0: any free port; the client's redirect URL must match).")
-    var port = 0
+    @Option(help: "The port the callback listens on, on 127.0.0.1, for an OAuth client (default: the table's port, else any free port; the client's redirect URL must match).")
+    var port: Int?
 
     @Option(help: "Seconds to wait for the callback (default 300; 600 for a consent sign-in).")
     var timeout: Double?
@@ -78,7 +78,7 @@ struct LoginCommand: AsyncParsableCommand {
     @TaskLocal static var environment: [String: String]?
 
     func validate() throws {
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be between 0 and 65535") }
         if let timeout, !(timeout.isFinite && timeout > 0 && timeout <= 3_600) { throw ValidationError("--timeout must be more than 0 and at most 3600 seconds") }
     }
 
@@ -101,7 +101,7 @@ struct LoginCommand: AsyncParsableCommand {
         options["psu-type"] = psuType
         options["redirect-url"] = redirectURL
         options["days"] = days.map(String.init)
-        options["port"] = String(port)
+        options["port"] = port.map(String.init)
         let (browse, streams) = (!noBrowser, LoginCommand.streams)
         let open: @Sendable (URL) -> Void = { url in
             if browse { streams.open(url) }
@@ -119,6 +119,9 @@ struct LoginCommand: AsyncParsableCommand {
             case .unauthorized:
                 streams.note(error.message)
                 throw ExitCode(77)
+            case _ where error.isConnectivity && error.request != "sign-in":
+                streams.note(error.message)
+                throw ExitCode(69)
             default:
                 streams.note(error.message)
                 throw ExitCode(1)

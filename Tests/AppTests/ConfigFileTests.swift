@@ -55,6 +55,14 @@ import TermUI
                 == TerminalCapabilities.Overrides(kittyPlaceholders: false, sixelScrolls: true))
     }
 
+    /// A source's table takes a whole number as its digits (Monzo's redirect `port = 8765`); a
+    /// value of another kind is refused in one line naming it.
+    @Test func aSourceTableTakesAPortAsANumberOrAString() throws {
+        #expect(try ConfigFile.parse("[monzo]\nport = 8765\n", file: "c").sourceSettings["monzo"]?["port"] == "8765")
+        #expect(try ConfigFile.parse("[monzo]\nport = \"8765\"\n", file: "c").sourceSettings["monzo"]?["port"] == "8765")
+        #expect(throws: (any Error).self) { try ConfigFile.parse("[monzo]\nport = true\n", file: "c") }
+    }
+
     @Test func anEmptyFileChangesNothing() throws {
         #expect(try ConfigFile.parse("", file: "c") == ConfigFile())
     }

@@ -147,4 +147,15 @@ import TermUI
         let lines = await plain.press(.char("L"))
         #expect(lines.contains { $0.contains("no sign-in at the bank in a browser here") })
     }
+
+    /// A refused token puts the token form up unless the source's sign-in stands instead of it:
+    /// a consent's (Enable Banking) does; an OAuth client's beside the form (Monzo's) does not.
+    @MainActor
+    @Test(arguments: [true, false]) func aRefusedTokenGetsTheFormUnlessTheConsentReplacesIt(replaces: Bool) {
+        let token = AppCore.SignInCapability(origin: "bank.example", isRefused: { true }, check: { _, _ in nil })
+        var consent = ConsentSignInCapability(title: "Bank", browse: { _ in }, run: { _ in nil })
+        consent.replacesTokenForm = replaces
+        #expect((SignInOffer(token, consent: consent).form(over: []) == nil) == replaces)
+        #expect(SignInOffer(token).form(over: []) != nil)
+    }
 }

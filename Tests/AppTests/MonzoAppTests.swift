@@ -31,11 +31,14 @@ import TermUI
 
     /// `L` on Monzo runs `login monzo`'s own steps (`ConsentSignIn.oauth`) over the app: the
     /// client from the config file, the bank's page followed back to the loopback listener, the
-    /// pair kept 0600, and the account goes on with the new token.
-    @Test func keyLSignsInWithTheOAuthClientOverTheApp() async throws {
+    /// pair kept 0600, and the account goes on with the new token. With Monzo's approval asked
+    /// for (`scaPending`), the panel says to approve it in the Monzo app and Enter checks again.
+    @Test(arguments: [false, true]) func keyLSignsInWithTheOAuthClientOverTheApp(scaPending: Bool) async throws {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("qt-monzo-l-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let handler = RecordingHandler(MonzoDemoAPI(backend: DemoBackend(now: Date(), options: .init(currency: .gbp))))
+        let demo = MonzoDemoAPI(backend: DemoBackend(now: Date(), options: .init(currency: .gbp)), options: .init(scaPending: scaPending))
+        if scaPending { #expect(await demo.approve(Self.token)) }
+        let handler = RecordingHandler(demo)
         try await withMonzoServer(handler) { url in
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
             let config = cache.appendingPathComponent("config.toml")
@@ -61,13 +64,21 @@ import TermUI
             // The browser: the bank's page sends it back to the app's listener with the code.
             let back = try await rawRequest("GET", address)
             #expect(back.status == 200)
+            let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
+            if scaPending {
+                await app.runner.run(until: { app.terminal.lines.contains { $0.contains("then press Enter here") } }, timeout: .seconds(30))
+                #expect(app.terminal.lines.contains { $0.contains("Approve this sign-in in the Monzo app, then press Enter here.") })
+                let kept = try #require(pairs.pair(for: url))
+                #expect(await demo.approve(kept.accessToken))
+                app.terminal.send(.key(.enter))
+            }
             await app.runner.run(until: { app.terminal.lines.contains { $0.contains("the new token is in use") } }, timeout: .seconds(30))
             #expect(app.terminal.lines.contains { $0.contains("Signed in at Monzo: the new token is in use") })
-            let pair = try #require(OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment)).pair(for: url))
+            let pair = try #require(pairs.pair(for: url))
             #expect(pair.accessToken != Self.token)
             #expect(await handler.targets.filter { $0 == "POST /oauth2/token" }.count == 1)
             // The account goes on: the token replaced was checked with the bank.
-            #expect(await handler.targets.filter { $0 == "GET /ping/whoami" }.count >= 2)
+            #expect(await handler.targets.filter { $0 == "GET /ping/whoami" }.count >= (scaPending ? 3 : 2))
         }
     }
 

@@ -114,9 +114,33 @@ import FoundationNetworking
             let said = Said()
             await #expect(throws: ExitCode(1)) { try await login(url, home, browser: forger, said: said) }
             #expect(forged.withLock { $0 } == 400)
-            #expect(said.notes.withLock { $0 } == ["refused a return that is not from this sign-in", "Monzo did not give access: access_denied"])
+            let notes = said.notes.withLock { $0 }
+            #expect(notes.first?.hasPrefix("Waiting for the browser to come back to http://127.0.0.1:") == true)
+            #expect(notes.dropFirst() == ["refused a return that is not from this sign-in", "Monzo did not give access: access_denied"])
             #expect(home.pairs.pair(for: url) == nil)
         }
+    }
+
+    /// `--paste` cannot send a redirect without a port; an API that does not answer exits 69.
+    @Test func pasteNeedsAPortAndAnUnreachableBankExits69() async throws {
+        let home = Home()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        try home.writeConfig()
+        await #expect(throws: ValidationError.self) {
+            try await login(URL(string: "http://127.0.0.1:9")!, home, extra: ["--paste"])
+        }
+        // The address is made here; the bank is first asked for the code's exchange, and does not answer.
+        let closed = try RefusingPort()
+        let returning: @Sendable (URL) -> Void = { address in
+            let items = URLComponents(url: address, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            let redirect = items.first { $0.name == "redirect_uri" }?.value ?? ""
+            let state = items.first { $0.name == "state" }?.value ?? ""
+            Task { _ = try? await rawRequest("GET", redirect + "?code=c&state=" + state) }
+        }
+        await #expect(throws: ExitCode(69)) {
+            try await login(URL(string: "http://127.0.0.1:\(closed.port)")!, home, browser: returning, extra: ["--port", "0"])
+        }
+        #expect(home.pairs.pair(for: URL(string: "http://127.0.0.1:\(closed.port)")!) == nil)
     }
 
     /// `logout monzo` drops the pair `login monzo` kept, for that origin only; a second says there is nothing.

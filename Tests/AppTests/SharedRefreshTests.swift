@@ -163,4 +163,40 @@ extension SharedRefreshTests {
         #expect(await refresher.keepProblem != nil)
         #expect(await refresher.pair.accessToken == "a1")
     }
+
+    /// A token signed in by `L` in this run (kept in the file, not of the refresher's line): a
+    /// 401 on it refreshes the kept pair, which becomes the line's; a pasted token is not taken.
+    @Test func aPairSignedInMeanwhileIsRefreshedToo() async throws {
+        let pairs = try Self.pairs()
+        defer { try? FileManager.default.removeItem(at: pairs.fileURL.deletingLastPathComponent()) }
+        let started = OAuthTokenPairs.Pair(accessToken: "a-start", refreshToken: "r-start", expiresAt: Date(timeIntervalSinceNow: 3_600))
+        try pairs.keep(started, for: Self.base)
+        let bank = RotatingBank()
+        let refresher = PairRefresher(pair: started, flow: bank, pairs: pairs, baseURL: Self.base)
+        #expect(await refresher.fresh(after: "pasted-elsewhere") == nil)
+        let signedIn = OAuthTokenPairs.Pair(accessToken: "a-l", refreshToken: "r0", expiresAt: Date(timeIntervalSinceNow: 3_600))
+        try pairs.keep(signedIn, for: Self.base)
+        #expect(await refresher.fresh(after: "a-l") == "a1")
+        #expect(bank.refreshes == 1)
+        #expect(pairs.pair(for: Self.base)?.accessToken == "a1")
+    }
+
+    /// `logout` while the app runs: the next refresh finds no pair, asks the bank nothing and
+    /// writes nothing back (the sign-out holds).
+    @Test func aRefreshAfterLogoutWritesNoPair() async throws {
+        let pairs = try Self.pairs()
+        defer { try? FileManager.default.removeItem(at: pairs.fileURL.deletingLastPathComponent()) }
+        let expired = OAuthTokenPairs.Pair(accessToken: "a0", refreshToken: "r0", expiresAt: Date(timeIntervalSinceNow: -60))
+        try pairs.keep(expired, for: Self.base)
+        let bank = RotatingBank()
+        let refresher = PairRefresher(pair: expired, flow: bank, pairs: pairs, baseURL: Self.base)
+        try pairs.forget(Self.base)
+        guard case .failure(let error) = await refresher.refreshNow() else {
+            Issue.record("a refresh after logout succeeded")
+            return
+        }
+        #expect(error.message.hasPrefix("signed out: the token pair was removed"))
+        #expect(bank.refreshes == 0)
+        #expect(pairs.pair(for: Self.base) == nil)
+    }
 }

@@ -100,8 +100,10 @@ public enum EnableBankingLogin {
                                           userAgent: "qapital-tui/\(FeedModelInfo.version)")
         let folder = request.cacheDirectory ?? EnableBankingStart.cacheDirectory(request.environment)
         let api = EnableBankingAPI(client: client, settings: settingsNow, record: record, bank: record.aspsp, fingerprint: record.fingerprint,
-                                   sessionFile: sessionFile, directory: folder, budgetDirectory: folder, psu: psu, headless: false, forced: false,
-                                   now: now)
+                                   sessionFile: sessionFile, directory: folder,
+                                   // With --no-cache the reads are still counted (the bank's limit holds regardless).
+                                   budgetDirectory: folder ?? EnableBankingStart.cacheDirectory(request.environment), psu: psu,
+                                   headless: false, forced: false, now: now)
         let header = try? await api.account()
         if header == nil { request.note("no account could be read yet: the app reads them at its start") }
         let daysLeft = record.daysLeft(at: now())

@@ -18,7 +18,7 @@ public struct MonzoAPI: BankAPI {
         name: "monzo", title: "Monzo", baseURL: productionURL, signIn: .tokenOrOAuth, tokenVariables: ["MONZO_TOKEN"],
         abilities: [.moveMoney, .bankAccount],
         noGoalCreation: "Monzo's API cannot create pots: make the pot in the Monzo app, then press r here.",
-        tokenCheck: "GET /ping/whoami", configKeys: ["client-id", "client-secret"], documentation: "docs/banks.md")
+        tokenCheck: "GET /ping/whoami", configKeys: ["client-id", "client-secret", "port"], documentation: "docs/banks.md")
 
     /// What a request answers while the customer has not approved the sign-in in the app.
     public static let approvalNeeded = "approve this sign-in in the Monzo app, then try again"
