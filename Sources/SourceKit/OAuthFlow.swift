@@ -20,6 +20,14 @@ public struct OAuthSupport: Sendable {
     public init(make: @escaping @Sendable (URL, String, String, Bool, RequestLog?) -> any OAuthFlow) {
         self.make = make
     }
+
+    /// The flow for the config file's `[NAME]` table, the one place its `client-id` and
+    /// `client-secret` are read (the sign-in, and the refresh at every start); nil without both.
+    public func flow(apiURL: URL, settings: [String: String], allowInsecureHTTP: Bool, log: RequestLog?) -> (any OAuthFlow)? {
+        guard let clientId = settings["client-id"], !clientId.isEmpty,
+              let secret = settings["client-secret"], !secret.isEmpty else { return nil }
+        return make(apiURL, clientId, secret, allowInsecureHTTP, log)
+    }
 }
 
 /// An access token and the refresh token that renews it, as `login NAME` keeps them.

@@ -30,8 +30,8 @@ struct OAuthSignIn: Sendable {
 
     func run(_ request: ConsentSignInRequest) async throws(APIError) {
         let name = source.name
-        guard let clientId = request.settings["client-id"], !clientId.isEmpty,
-              let secret = request.settings["client-secret"], !secret.isEmpty else {
+        guard let flow = support.flow(apiURL: request.apiURL, settings: request.settings, allowInsecureHTTP: request.allowInsecureHTTP,
+                                      log: request.log) else {
             throw APIError(kind: .rejected, request: "config", message: "login \(name) needs client-id and client-secret in the config "
                            + "file's [\(name)] table (make a client in the bank's developer tools, redirect URL http://127.0.0.1:PORT/callback)")
         }
@@ -49,7 +49,6 @@ struct OAuthSignIn: Sendable {
             throw APIError(kind: .rejected, request: "config", message: "login \(name) --paste needs --port (or port in the config file's [\(name)] "
                            + "table): the port of the redirect URL your client names")
         }
-        let flow = support.make(request.apiURL, clientId, secret, request.allowInsecureHTTP, request.log)
         let state = SignInRedirect.newState()
         let given = try await RedirectSignIn.run(request, redirect: "http://127.0.0.1:\(number)/callback", state: state,
                                                  bank: source.title) { redirect throws(APIError) in

@@ -105,9 +105,7 @@ extension AppOptions {
         if let given = resolvedToken(environment, for: source) { return .given(given) }
         let pairs = OAuthTokenPairs(fileURL: OAuthTokenPairs.defaultFile(environment: environment))
         if let support = bank.oauth, let pair = pairs.pair(for: baseURL) {
-            let flow = settings["client-id"].flatMap { id in
-                settings["client-secret"].map { support.make(baseURL, id, $0, allowInsecureHTTP, log) }
-            }
+            let flow = support.flow(apiURL: baseURL, settings: settings, allowInsecureHTTP: allowInsecureHTTP, log: log)
             return .pair(pair, flow: flow, pairs: pairs)
         }
         let remembered = RememberedTokens(fileURL: RememberedTokens.defaultFile(environment: environment))

@@ -117,7 +117,7 @@ extension HeadlessOptions {
         }
         guard let token = credential.token else {
             let variable = source.tokenVariables.first.map { " or " + $0 } ?? ""
-            let login = bank.oauth == nil ? "" : ", or run qapital-tui login \(source.name)"
+            let login = bank.consentSignIn == nil ? "" : ", or run qapital-tui login \(source.name)"
             // Only a token the app remembered ("Remember it" ticked) reaches a headless command.
             throw CommandFailure(.signInNeeded, "sign-in needed: give --token\(variable) (or sign in once in the app with "
                                  + "“Remember it” ticked\(login))")
