@@ -143,6 +143,22 @@ import FoundationNetworking
         #expect(home.pairs.pair(for: URL(string: "http://127.0.0.1:\(closed.port)")!) == nil)
     }
 
+    /// A token put in by the form or `L` is checked as the session's requests go: in the run's
+    /// request log, under the same http rule (it was checked without either).
+    @Test func aReplacedTokenIsCheckedInTheRequestLog() async throws {
+        let home = Home()
+        defer { try? FileManager.default.removeItem(at: home.root) }
+        try FileManager.default.createDirectory(at: home.root, withIntermediateDirectories: true)
+        let path = home.root.appendingPathComponent("requests.log").path
+        let log = try RequestLog(path: path)
+        try await withMonzoServer(MonzoDemoAPI(backend: DemoBackend(now: fixedNow, options: .init(currency: .gbp)))) { url in
+            let api = try await MonzoAPI.connect(baseURL: url, token: MonzoDemoAPI.testToken, log: log)
+            try await api.replaceToken(MonzoDemoAPI.testToken)
+            let lines = (try String(contentsOfFile: path, encoding: .utf8)).split(separator: "\n").filter { $0.contains("/ping/whoami") }
+            #expect(lines.count == 2, "\(lines)")
+        }
+    }
+
     /// `logout monzo` drops the pair `login monzo` kept, for that origin only; a second says there is nothing.
     @Test func logoutDropsThePair() async throws {
         let home = Home()

@@ -143,7 +143,9 @@ public struct MonzoAPI: BankAPI {
 
     /// Signs in again with `token`: checked, and used from now on when it opens this same account.
     public func replaceToken(_ token: String) async throws(APIError) {
-        let checked = try await MonzoAPI.connect(baseURL: baseURL, token: token, timeout: transport.timeout, sleep: sleep)
+        // Checked as the session's own requests go: the same http rule and request log.
+        let checked = try await MonzoAPI.connect(baseURL: baseURL, token: token, timeout: transport.timeout,
+                                                 allowInsecureHTTP: transport.allowInsecureHTTP, log: transport.log, sleep: sleep)
         guard checked.account.id == account.id else {
             let label = "GET /accounts"
             throw APIError(kind: .unauthorized, request: label,
