@@ -49,7 +49,7 @@ enum AppAction: Hashable, Sendable {
         map.bind([.ctrl("l")], to: .redraw, help: "draw the whole screen again", section: actions)
         map.bind([.char("q")], to: .quit, help: "quit (in a goal: back)", section: actions)
         map.bind([.char("a")], to: .newGoal, help: "add a goal (Goals, a goal, Round-ups)", section: actions)
-        map.bind([.char("L")], to: .signInAtBank, help: "sign in at the bank in a browser: a new consent, or your OAuth client", section: actions)
+        map.bind([.char("L")], to: .signInAtBank, help: "sign in at the bank in a browser (consent or OAuth)", section: actions)
         map.bind([.char("n")], to: .nextMatch, help: "with a filter set: next match", section: actions)
         map.bind([.char("N")], to: .previousMatch, help: "with a filter set: previous match", section: actions)
         return map
