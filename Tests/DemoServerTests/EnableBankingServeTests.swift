@@ -147,6 +147,22 @@ import TestSupport
         }
     }
 
+    /// `goals = "Baloons; Dog"` showed Dog alone and Balloons became a spending account with no
+    /// word: the status bar now names the entry that matches nothing, with the accounts.
+    @Test func aGoalNameThatMatchesNoAccountIsSaidInTheStatusBar() async throws {
+        try await Self.withWorld { world in
+            _ = try await world.signIn()
+            let api = try await world.connect(settings: ["goals": "Baloons; Dog", "spending": "Everyday Account; Travle Card"])
+            #expect(try await api.goals().map { $0.name.components(separatedBy: " ••").first ?? "" } == ["Dog"])
+            let note = try #require(api.statusNote)
+            #expect(note.contains("[enablebanking] goals \"Baloons\" and spending \"Travle Card\" name no account in "), "\(note)")
+            #expect(note.hasSuffix("(accounts: Everyday Account, Balloons, Dog, Travel Card)"), "\(note)")
+            #expect(!note.contains("No goals: add"))
+            // Spelt right: nothing to say.
+            #expect(try await world.connect().statusNote == nil)
+        }
+    }
+
     /// The pending rows of a first read are booked on the next, never kept twice.
     @Test func pendingRowsAreReplacedByBookedOnTheNextRead() async throws {
         try await Self.withWorld { world in
