@@ -180,6 +180,9 @@ public struct ServeFlags: Sendable {
     public var keyOut: String?
     /// `--auth-error CODE`: the look-alike's bank page sends the browser back with this `error`.
     public var authError: String?
+    /// `--redirect-url URL` (repeatable): more redirect URLs a consent sign-in's look-alike
+    /// registers for its application, besides those its greeting lists.
+    public var redirectURLs: [String] = []
 
     public init(historyMinutes: Double? = nil, scaPending: Bool = false, scaAfter: Int? = nil, pageSize: Int? = nil,
                 rateLimit: Int? = nil, sessionTimeout: Double? = nil, faults: Set<String> = []) {

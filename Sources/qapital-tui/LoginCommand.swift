@@ -13,14 +13,35 @@ struct LoginCommand: AsyncParsableCommand {
     static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "login",
         abstract: "Sign in to a bank with your own OAuth client or application (\(SourceRegistry.list(SourceRegistry.withSignIn))).",
-        discussion: """
-            The client's id and secret come from the config file's table for the bank ([NAME] client-id = "…", \
-            client-secret = "…"), with http://127.0.0.1:PORT/callback as its redirect URL. The token pair is kept \
-            in $XDG_CONFIG_HOME/qapital-tui/oauth-tokens.json (mode 0600) and refreshed before it expires. \
-            Then approve the sign-in in the bank's app. A source that signs in through a consent at the bank \
-            (an account-information provider) reads its own table and --aspsp, --country, --psu-type, \
-            --redirect-url, --days and --paste (docs/banks.md).
-            """) }
+        discussion: LoginCommand.discussion) }
+
+    /// Each way in, said for the sources that sign in that way (from the registry).
+    static var discussion: String {
+        var paragraphs: [String] = []
+        let oauth = SourceRegistry.withOAuthClient
+        if !oauth.isEmpty {
+            paragraphs.append("""
+                \(SourceRegistry.list(oauth)) (your own OAuth client, beside a token): the client's id and secret come from the \
+                config file's table for the bank ([NAME] client-id = "…", client-secret = "…"), with \
+                http://127.0.0.1:PORT/callback as its redirect URL (--port). The token pair is kept in \
+                $XDG_CONFIG_HOME/qapital-tui/oauth-tokens.json (mode 0600) and refreshed before it expires. Then approve the \
+                sign-in in the bank's app.
+                """)
+        }
+        let consent = SourceRegistry.consentOnly
+        if !consent.isEmpty {
+            paragraphs.append("""
+                \(SourceRegistry.list(consent)) (a consent given at the bank; no token): your application's \
+                id and key file come from the config file's table ([NAME] application-id, key-file) or the environment; \
+                --aspsp, --country, --psu-type, --redirect-url and --days win over the table's aspsp, country, psu-type, \
+                redirect-url and consent-days. The bank's address is printed (and opened, unless --no-browser); the browser \
+                comes back to a loopback redirect URL listened on, or --paste reads the address it was sent to. The session is \
+                kept (mode 0600) until the consent ends; --timeout defaults to 600 s. Exit 77: the key or application refused, or \
+                the application not active; 64: a bad option or key file (docs/cli.md).
+                """)
+        }
+        return paragraphs.joined(separator: "\n\n")
+    }
 
     @Argument(help: ArgumentHelp("The bank: \(SourceRegistry.list(SourceRegistry.withSignIn)).", valueName: "source"))
     var source: String

@@ -29,12 +29,20 @@ struct QapitalCommand: AsyncParsableCommand {
     @OptionGroup var screen: ScreenOptions
 
     /// "--source starling reads a Starling Bank account (the token from --token, STARLING_TOKEN
-    /// or QAPITAL_TOKEN, in that order); --source monzo …": every bank in the registry.
+    /// or QAPITAL_TOKEN, in that order); --source monzo …": every bank in the registry. A source
+    /// that signs in only through a consent at the bank takes no token, and says so.
     static var banksSentence: String {
-        SourceRegistry.all.filter { $0.description.signIn.checksToken }.map { bank in
+        let consent = Set(SourceRegistry.consentOnly.map(\.name))
+        return SourceRegistry.all.filter { $0.description.signIn.checksToken }.map { bank in
+            let title = bank.description.title
+            if consent.contains(bank.name) {
+                return "--source \(bank.name) reads the accounts you consent to at your bank through \(title) (no token: "
+                    + "`qapital-tui login \(bank.name)` gives the consent in a browser, with your application and key from the "
+                    + "config file's [\(bank.name)] table; \(bank.description.documentation))"
+            }
             let from = (["--token"] + bank.description.tokenVariables).joined(separator: ", ")
             let login = bank.bank?.oauth == nil ? "" : ", or `qapital-tui login \(bank.name)`"
-            return "--source \(bank.name) reads \(article(bank.description.title)) \(bank.description.title) account (the token from \(from), in that order\(login))"
+            return "--source \(bank.name) reads \(article(title)) \(title) account (the token from \(from), in that order\(login))"
         }.joined(separator: "; ") + "."
     }
 

@@ -15,8 +15,8 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the demo dataset over HTTP until interrupted.",
         discussion: """
-            The demo dataset in the shapes of the API --api names: \(ServeCommand.apiList). A bank's API \
-            requires the test token printed at start. Logs one line per request on stderr. Ctrl-C or \
+            The demo dataset in the shapes of the API --api names: \(ServeCommand.apiList). \(ServeCommand.signInSentence) \
+            Logs one line per request on stderr. Ctrl-C or \
             SIGTERM stops it: no new connections, requests under way finish (up to 5 s, then 503), exit 0.
             """
     ) }
@@ -80,6 +80,11 @@ struct ServeCommand: AsyncParsableCommand {
         if sessionTimeout != nil && sessionSeconds != nil { throw ValidationError("give --session-seconds or --session-timeout, not both") }
         guard (publicKey == nil) == (applicationId == nil) else { throw ValidationError("--public-key and --application-id go together") }
         if publicKey != nil && keyOut != nil { throw ValidationError("--key-out is for the key serve makes, not with --public-key") }
+        for url in redirectURLs {
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {
+                throw ValidationError("--redirect-url wants an http or https URL such as http://127.0.0.1:8767/callback")
+            }
+        }
         if let authError, authError.isEmpty || authError.count > 100 || authError.contains(where: { !$0.isASCII || $0.isWhitespace }) {
             throw ValidationError("--auth-error wants a code such as access_denied")
         }
@@ -134,6 +139,23 @@ struct ServeCommand: AsyncParsableCommand {
         ServeCommand.say("stopped (\(report.finished) \(report.finished == 1 ? "request" : "requests") under way finished, \(report.cutOff) cut off)")
     }
 
+    /// What a served bank is signed in to with, as its greeting prints it: a test token, or for a
+    /// source that signs in only through a consent at the bank, an application id, a key file and
+    /// config file lines for `login NAME`.
+    static var signInSentence: String {
+        let consent = Set(SourceRegistry.consentOnly.map(\.name))
+        let tokens = SourceRegistry.served.filter { $0.description.signIn.checksToken && !consent.contains($0.name) }
+        let consents = SourceRegistry.served.filter { consent.contains($0.name) }
+        var parts: [String] = []
+        if !tokens.isEmpty { parts.append("\(SourceRegistry.list(tokens)) \(tokens.count == 1 ? "takes" : "take") the token printed at start (a test token, API key or setup token)") }
+        if !consents.isEmpty {
+            parts.append("\(SourceRegistry.list(consents)) \(consents.count == 1 ? "takes no token: it prints" : "take no token: each prints") an application id, "
+                         + "the private key it wrote (0600; none with --public-key) and the config file lines for `qapital-tui login NAME`, whose bank page "
+                         + "sends the browser straight back")
+        }
+        return parts.isEmpty ? "" : "A bank's look-alike: " + parts.joined(separator: "; ") + "."
+    }
+
     /// "USD for qapital, GBP for starling".
     static var currencyDefaults: String {
         SourceRegistry.served.map { "\($0.serve?.currency.code ?? "USD") for \($0.name)" }.joined(separator: ", ")
@@ -171,6 +193,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("auth-error"), help: ArgumentHelp("For a consent sign-in: the bank's page sends the browser back with this error.", valueName: "code"))
     var authError: String?
 
+    @Option(name: .customLong("redirect-url"),
+            help: ArgumentHelp("For a consent sign-in: one more redirect URL the look-alike's application registers (repeatable; others are refused as the real API refuses them; its greeting lists its own).", valueName: "url"))
+    var redirectURLs: [String] = []
+
     @Option(name: .customLong("fault"), help: "A fault the look-alike knows by name (repeatable; its greeting lists them).")
     var faults: [String] = []
 
@@ -189,6 +215,7 @@ struct ServeCommand: AsyncParsableCommand {
         flags.applicationId = applicationId
         flags.keyOut = keyOut
         flags.authError = authError
+        flags.redirectURLs = redirectURLs
         flags.versionOne = versionOne
         return flags
     }

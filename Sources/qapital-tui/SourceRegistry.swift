@@ -34,6 +34,13 @@ enum SourceRegistry {
     /// (an OAuth client's, a consent at the bank).
     static var withSignIn: [RegisteredSource] { all.filter { $0.bank?.consentSignIn != nil } }
 
+    /// The sources that take no token and sign in only through a consent given at the bank
+    /// (`login NAME`): the app opens on that sign-in, not on the token form.
+    static var consentOnly: [RegisteredSource] { all.filter { $0.bank?.consentSignIn?.replacesTokenForm == true } }
+
+    /// The sources whose `login NAME` is the customer's own OAuth client beside a token.
+    static var withOAuthClient: [RegisteredSource] { withSignIn.filter { $0.bank?.consentSignIn?.replacesTokenForm == false } }
+
     /// The sources `serve --api` speaks.
     static var served: [RegisteredSource] { all.filter { $0.serve != nil } }
 

@@ -21,8 +21,8 @@ import TestSupport
     @Test func theAppSignsInAtTheBankThroughItsOwnScreen() async throws {
         let key = try EnableBankingKey.generate()
         let applicationId = EnableBankingStart.demoApplicationId
-        let server = try DemoHTTPServer(handler: try EnableBankingDemoAPI(backend: DemoBackend(), publicKeyPEM: key.publicKeyPEM,
-                                                                          applicationId: applicationId))
+        let lookAlike = try EnableBankingDemoAPI(backend: DemoBackend(), publicKeyPEM: key.publicKeyPEM, applicationId: applicationId)
+        let server = try DemoHTTPServer(handler: lookAlike)
         try await server.start()
         var base = await server.baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
@@ -33,6 +33,8 @@ import TestSupport
         let port = try #require(held?.port)
         held = nil
         let redirect = "http://127.0.0.1:\(port)/callback"
+        // Registered for the application, as a user registers theirs in the Control Panel.
+        await lookAlike.register(redirect: redirect)
         try EnableBankingTestHome.write(home, key: key, applicationId: applicationId, redirect: redirect)
         let environment = EnableBankingTestHome.environment(home)
         let shared = try Shared(TerminalSession(arguments: ["--no-images", "--no-browser", "--source", "enablebanking", "--api-url", base],

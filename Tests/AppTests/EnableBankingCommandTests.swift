@@ -21,6 +21,21 @@ import Testing
         #expect(command.paste && command.noBrowser)
     }
 
+    /// `--help` said Enable Banking reads "the token from --token" (it refuses one), `login
+    /// --help` told only OAuth's way, and `serve --help` that every bank takes a test token.
+    @Test func eachHelpSaysHowAConsentSourceSignsIn() throws {
+        let consent = try #require(QapitalCommand.banksSentence.components(separatedBy: "; ").first { $0.hasPrefix("--source enablebanking") })
+        #expect(!consent.contains("--token") && consent.contains("(no token: `qapital-tui login enablebanking`"), "\(consent)")
+        let login = LoginCommand.discussion
+        #expect(login.contains("enablebanking (a consent given at the bank; no token)") && login.contains("monzo (your own OAuth client"))
+        for flag in ["--aspsp", "--country", "--psu-type", "--redirect-url", "--days", "--paste", "--no-browser", "--timeout"] {
+            #expect(login.contains(flag), "login --help leaves out \(flag)")
+        }
+        let serve = ServeCommand.signInSentence
+        #expect(serve.contains("enablebanking takes no token: it prints an application id") && serve.contains("bunq take the token printed"))
+        #expect(!QapitalCommand.helpMessage(for: ServeCommand.self, columns: 200).contains("requires the test token"))
+    }
+
     /// A consent at the bank waits 600 s by default, an OAuth approval 300 s; `--timeout` wins.
     @Test func loginWaitsLongerForAConsent() throws {
         let plain = try #require(try QapitalCommand.parse(arguments: ["login", "enablebanking"]) as? LoginCommand)

@@ -36,7 +36,9 @@ import TestSupport
         let clock = Locked(signedIn)
         let key = try EnableBankingKey.generate()
         let applicationId = "0377783c-3414-4bb1-a7d4-0c3eb54cd4b0"
-        let server = try DemoHTTPServer(handler: try EnableBankingDemoAPI(backend: DemoBackend(now: signedIn), publicKeyPEM: key.publicKeyPEM,
+        // In euros, as `serve --api enablebanking` serves them (the demo's own default is dollars).
+        let backend = DemoBackend(now: signedIn, options: .init(currency: .eur))
+        let server = try DemoHTTPServer(handler: try EnableBankingDemoAPI(backend: backend, publicKeyPEM: key.publicKeyPEM,
                                                                           applicationId: applicationId, clock: { clock.withLock { $0 } }))
         try await server.start()
         let base = await server.baseURL
@@ -59,7 +61,7 @@ import TestSupport
             return
         }
         _ = try await signIn.finish(code: code, aspsp: EnableBankingDemoAPI.bankName, country: "FI")
-        let names = await DemoBackend(now: signedIn).goals().filter { $0.status == .active }.prefix(2).map(\.name)
+        let names = await backend.goals().filter { $0.status == .active }.prefix(2).map(\.name)
         var request = BankRequest(baseURL: base, token: EnableBankingStart.keptMarker, allowInsecureHTTP: false, log: nil,
                                   settings: ["application-id": applicationId, "key-file": keyPath.path, "goals": names.joined(separator: "; "),
                                              "goal-targets": "\(names[0]) = 600"])

@@ -28,11 +28,12 @@ import TestSupport
         let holding: HoldingHandler?
         let goals: String?
 
-        init(days: Int, goals: String? = nil, hold path: String? = nil) async throws {
+        /// `faults`: the look-alike's (`serve --fault`); `refreshAfter`: the table's `refresh-after`.
+        init(days: Int, goals: String? = nil, hold path: String? = nil, faults: Set<String> = [], refreshAfter: String? = nil) async throws {
             self.goals = goals
             key = try EnableBankingKey.generate()
             let counter = CountingHandler(inner: try EnableBankingDemoAPI(backend: DemoBackend(), publicKeyPEM: key.publicKeyPEM,
-                                                                          applicationId: EnableBankingStart.demoApplicationId))
+                                                                          applicationId: EnableBankingStart.demoApplicationId, faults: faults))
             self.counter = counter
             holding = path.map { HoldingHandler(inner: counter, path: $0) }
             let handler: any ServeHandler = holding ?? counter
@@ -43,7 +44,7 @@ import TestSupport
             self.base = base
             home = FileManager.default.temporaryDirectory.appendingPathComponent("eb-headless-\(UUID().uuidString)")
             environment = EnableBankingTestHome.environment(home)
-            try EnableBankingTestHome.write(home, key: key, applicationId: applicationId, goals: goals)
+            try EnableBankingTestHome.write(home, key: key, applicationId: applicationId, goals: goals, refreshAfter: refreshAfter)
             // The sign-in, as login makes it.
             let url = try #require(URL(string: base))
             let sessionFile = EnableBankingSessionFile(fileURL: EnableBankingSessionFile.defaultFile(environment: environment))
@@ -75,13 +76,14 @@ import TestSupport
                 .newest(origin: EnableBankingFiles.origin(URL(string: base)!), applicationId: applicationId, aspsp: nil, country: nil)
         }
 
-        /// Runs `qapital-tui ARGUMENTS --source enablebanking --api-url BASE`: its status, stdout and stderr.
-        func run(_ arguments: [String]) async -> (status: Int32, output: String, error: String) {
+        /// Runs `qapital-tui ARGUMENTS --source enablebanking --api-url BASE` (`source: false`:
+        /// ARGUMENTS alone, for `login`): its status, stdout and stderr.
+        func run(_ arguments: [String], source: Bool = true) async -> (status: Int32, output: String, error: String) {
             let (environment, base) = (self.environment, self.base)
             return await onOwnThread {
                 let process = Process()
                 process.executableURL = TerminalSession.binary
-                process.arguments = arguments + ["--source", "enablebanking", "--api-url", base]
+                process.arguments = arguments + (source ? ["--source", "enablebanking", "--api-url", base] : [])
                 var all = ProcessInfo.processInfo.environment
                 for (key, value) in environment { all[key] = value }
                 all.removeValue(forKey: "QAPITAL_API_URL")

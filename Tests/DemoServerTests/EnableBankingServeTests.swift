@@ -88,12 +88,12 @@ import TestSupport
     }
 
     static func withWorld(pageSize: Int = 7, budget: Int = 4, sessionSeconds: Double? = nil, authError: Bool = false,
-                          _ body: (World) async throws -> Void) async throws {
+                          maximumConsentSeconds: Int = 180 * 86_400, _ body: (World) async throws -> Void) async throws {
         let clock = Locked(fixedNow)
         let key = try EnableBankingKey.generate()
         let handler = try EnableBankingDemoAPI(backend: DemoBackend(now: fixedNow), publicKeyPEM: key.publicKeyPEM, applicationId: applicationId,
                                                budget: budget, pageSize: pageSize, sessionSeconds: sessionSeconds, authError: authError,
-                                               clock: { clock.withLock { $0 } })
+                                               maximumConsentSeconds: maximumConsentSeconds, clock: { clock.withLock { $0 } })
         let server = try DemoHTTPServer(handler: handler)
         try await server.start()
         let base = await server.baseURL
@@ -144,6 +144,22 @@ import TestSupport
             #expect(page.activities.contains { $0.message.plainText.hasSuffix("(pending) · Everyday Account") })
             // Read-only: nothing is written to the bank.
             await #expect(throws: APIError.self) { try await api.createGoal(name: "x", target: nil) }
+        }
+    }
+
+    /// `goals = "Baloons; Dog"` showed Dog alone and Balloons became a spending account with no
+    /// word: the status bar now names the entry that matches nothing, with the accounts.
+    @Test func aGoalNameThatMatchesNoAccountIsSaidInTheStatusBar() async throws {
+        try await Self.withWorld { world in
+            _ = try await world.signIn()
+            let api = try await world.connect(settings: ["goals": "Baloons; Dog", "spending": "Everyday Account; Travle Card"])
+            #expect(try await api.goals().map { $0.name.components(separatedBy: " ••").first ?? "" } == ["Dog"])
+            let note = try #require(api.statusNote)
+            #expect(note.contains("[enablebanking] goals \"Baloons\" and spending \"Travle Card\" name no account in "), "\(note)")
+            #expect(note.hasSuffix("(accounts: Everyday Account, Balloons, Dog, Travel Card)"), "\(note)")
+            #expect(!note.contains("No goals: add"))
+            // Spelt right: nothing to say.
+            #expect(try await world.connect().statusNote == nil)
         }
     }
 
@@ -279,12 +295,13 @@ import TestSupport
             // Twelve days before: warned. At `valid_until`: ended, nothing sent.
             let end = try #require(record.validUntilDate)
             #expect(end == fixedNow.addingTimeInterval(90 * 86_400))
-            world.clock.withLock { $0 = end.addingTimeInterval(-12 * 86_400 - 60) }
+            // A part of a day counts as one: 12 days less a minute is 12 days.
+            world.clock.withLock { $0 = end.addingTimeInterval(-12 * 86_400 + 60) }
             let warned = try await world.connect(settings: ["refresh-after": "1000d"])
             #expect(warned.statusNote?.contains("The consent with Mock ASPSP ends in 12 days: press L or run qapital-tui login enablebanking") == true)
             #expect(try await warned.account()?.holder?.hasSuffix("Mock ASPSP · 12 days left") == true)
             world.clock.withLock { $0 = end.addingTimeInterval(-1) }
-            #expect(try await world.connect(settings: ["refresh-after": "1000d"]).statusNote?.contains("ends in 0 days") == true)
+            #expect(try await world.connect(settings: ["refresh-after": "1000d"]).statusNote?.contains("ends in 1 day:") == true)
             world.clock.withLock { $0 = end }
             do throws(APIError) {
                 _ = try await world.connect(headless: true)
@@ -488,6 +505,46 @@ import TestSupport
         }
     }
 
+    /// The bank's `maximum_consent_validity` caps `--days`: a bank that allows 30 days gets a
+    /// consent of 30 days, said as such right after the sign-in (a part of a day counts as one).
+    @Test func theBanksMaximumConsentCapsTheDaysAsked() async throws {
+        try await Self.withWorld(maximumConsentSeconds: 30 * 86_400) { world in
+            let lines = Lines()
+            // A clock with a fraction of a second: `valid_until` is whole seconds, so a little under 30 days.
+            world.clock.withLock { $0 = fixedNow.addingTimeInterval(0.4) }
+            let task = Task {
+                try await EnableBankingLogin.run(lines.request(world, paste: true, options: ["days": "90"]), now: { world.clock.withLock { $0 } })
+            }
+            let location = try await Self.bankRedirect(world, try await lines.address())
+            await lines.keyboard.type([location])
+            try await task.value
+            #expect(lines.said.withLock { $0 }.contains { $0.hasPrefix("signed in at Mock ASPSP (FI): 4 accounts, consent until ") && $0.hasSuffix("(30 days)") },
+                    "\(lines.said.withLock { $0 })")
+            let record = try #require(EnableBankingSessionFile(fileURL: EnableBankingSessionFile.defaultFile(environment: world.environment))
+                .newest(origin: EnableBankingFiles.origin(world.base), applicationId: Self.applicationId, aspsp: nil, country: nil))
+            let end = try #require(record.validUntilDate)
+            #expect(end <= fixedNow.addingTimeInterval(30 * 86_400 + 1) && end > fixedNow.addingTimeInterval(29 * 86_400))
+        }
+    }
+
+    /// A redirect URL the application did not register: `POST /auth` is refused with
+    /// `REDIRECT_URI_NOT_ALLOWED` and the way out; the application lists the ones it has.
+    @Test func anUnregisteredRedirectIsRefused() async throws {
+        try await Self.withWorld { world in
+            let application = try await world.client().application()
+            #expect(application.redirectURLs == EnableBankingDemoAPI.registeredRedirects && application.active)
+            let lines = Lines()
+            do {
+                try await EnableBankingLogin.run(lines.request(world, paste: true, options: ["redirect-url": "https://example.org/back"]),
+                                                 now: { world.clock.withLock { $0 } })
+                Issue.record("an unregistered redirect was taken")
+            } catch let error as APIError {
+                #expect(error.message.contains("(REDIRECT_URI_NOT_ALLOWED)") && error.message.contains("--redirect-url"), "\(error.message)")
+            }
+            #expect(!lines.said.withLock { $0 }.contains { $0.hasPrefix("Open this address") })
+        }
+    }
+
     @Test func loginWithPasteEndsWithItsInput() async throws {
         try await Self.withWorld { world in
             let lines = Lines(input: ["http://127.0.0.1:8765/callback?code=abc&state=not-this-one"])
@@ -505,6 +562,7 @@ import TestSupport
         try await Self.withWorld { world in
             let port = Int.random(in: 20_000...60_000)
             let redirect = "http://127.0.0.1:\(port)/callback"
+            await world.handler.register(redirect: redirect)
             let lines = Lines()
             let browser = Locked<Task<[Int], Error>?>(nil)
             let request = lines.request(world, paste: false, options: ["redirect-url": redirect]) { page in

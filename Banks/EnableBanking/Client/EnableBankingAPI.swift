@@ -97,6 +97,7 @@ public struct EnableBankingAPI: BankAPI {
         if let consent = session.consentNote { parts.append(consent) }
         let mapping = EnableBankingMapping(store: session.snapshot, settings: settings)
         if let noGoals = mapping.noGoalsNote { parts.append(noGoals) }
+        if let unmatched = mapping.unmatchedNote { parts.append(unmatched) }
         if let note = budget.note { parts.append(note) }
         if let problem = session.lastProblem { parts.append(problem) }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
@@ -104,8 +105,13 @@ public struct EnableBankingAPI: BankAPI {
 
     /// From 14 days before the consent's end: "The consent with BANK ends in N days: press L or
     /// run qapital-tui login enablebanking" (once it ended a command exits 77 instead).
+    /// Goals or spending accounts named in the config file that match no account are named too,
+    /// and a read that failed while what was kept is answered (`ASPSP_ERROR`, an account gone).
     public var headlessWarning: String? {
-        session.endedNote == nil ? session.consentNote : nil
+        let parts = [session.endedNote == nil ? session.consentNote : nil,
+                     EnableBankingMapping(store: session.snapshot, settings: settings).unmatchedNote,
+                     session.lastProblem].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
     /// `r`: every account is read at the next look (one read each per press); one past its

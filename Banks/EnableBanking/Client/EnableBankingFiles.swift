@@ -103,10 +103,13 @@ public struct EnableBankingSessionRecord: Codable, Sendable, Equatable {
         return now >= end
     }
 
-    /// Whole days left to `valid_until` (0 on its last day).
+    /// Days left to `valid_until`, a part of a day counting as one: a 180-day consent says 180
+    /// right after the sign-in (rounded down it said 179), its last day 1, and 0 only from its end.
     public func daysLeft(at now: Date) -> Int {
         guard let end = validUntilDate else { return 0 }
-        return max(0, Int(end.timeIntervalSince(now) / 86_400))
+        let seconds = end.timeIntervalSince(now)
+        guard seconds > 0 else { return 0 }
+        return Int((seconds / 86_400).rounded(.up))
     }
 
     /// The description never shows the session's id.

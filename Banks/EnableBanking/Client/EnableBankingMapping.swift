@@ -58,12 +58,38 @@ public struct EnableBankingMapping: Sendable {
     }
 
     /// Without goals in the config file: where to put them and the accounts to choose from.
+    /// Goals given that name no account are `unmatchedNote`'s.
     public var noGoalsNote: String? {
-        guard goalAccounts.isEmpty, !store.accounts.isEmpty else { return nil }
+        guard settings.goals.isEmpty, goalAccounts.isEmpty, !store.accounts.isEmpty else { return nil }
         let names = store.accounts.map(\.account.shownName)
         let example = names.first { $0.localizedCaseInsensitiveContains("sav") } ?? names.dropFirst().first ?? names[0]
         let listed = names.count > 3 ? names.prefix(3).joined(separator: ", ") + " +\(names.count - 3)" : names.joined(separator: ", ")
         return "No goals: add [enablebanking] goals = \"\(example)\" to \(settings.configFileShown) (accounts: \(listed))"
+    }
+
+    /// The config file's `goals` and `spending` entries that name no account, as written (cleaned).
+    public var unmatchedNames: [(setting: String, name: String)] {
+        guard !store.accounts.isEmpty else { return [] }
+        let named = [("goals", settings.goals), ("spending", settings.spending ?? [])]
+        return named.flatMap { setting, names in
+            names.filter { name in !store.accounts.contains { EnableBankingMapping.names(name, $0.account) } }
+                .map { (setting, TextSanitizer.clean($0)) }
+        }
+    }
+
+    /// `goals = "Baloons; Dog"` showed Dog alone and Balloons became a spending account, silently:
+    /// "[enablebanking] goals "Baloons" names no account (accounts: …)", the accounts to choose from.
+    public var unmatchedNote: String? {
+        let unmatched = unmatchedNames
+        guard !unmatched.isEmpty else { return nil }
+        let settingsShown = ["goals", "spending"].compactMap { setting -> String? in
+            let names = unmatched.filter { $0.setting == setting }.map { "\"\($0.name)\"" }
+            return names.isEmpty ? nil : "\(setting) \(names.joined(separator: ", "))"
+        }
+        let accounts = store.accounts.map(\.account.shownName)
+        let listed = accounts.count > 4 ? accounts.prefix(4).joined(separator: ", ") + " +\(accounts.count - 4)" : accounts.joined(separator: ", ")
+        let verb = unmatched.count == 1 ? "names no account" : "name no account"
+        return "[enablebanking] \(settingsShown.joined(separator: " and ")) \(verb) in \(settings.configFileShown) (accounts: \(listed))"
     }
 
     /// "Everyday Account ••7469": the name and the masked IBAN.

@@ -22,6 +22,14 @@ import Foundation
 /// - Past `--budget` (4) reads of an account and endpoint in a rolling day without PSU
 ///   headers: 429 `ASPSP_RATE_LIMIT_EXCEEDED`. A session lasts until its consent's `valid_until`,
 ///   or `--session-timeout` seconds when given (the bank ending it early), then 401 `EXPIRED_SESSION`.
+/// - The application registers its redirect URLs (`registeredRedirects`, and `serve
+///   --redirect-url`); `POST /auth` with another is 422 `REDIRECT_URI_NOT_ALLOWED`, as the real
+///   API refuses one. The bank's `maximum_consent_validity` is 180 days unless a test says less.
+/// - `--fault NAME`: `inactive` (`GET /application` says `active: false`), and, once a session's
+///   sign-in read is done (its first read of each account and endpoint), `revoke` (the user
+///   revoked the consent at the bank: 401 `REVOKED_SESSION`), `aspsp-error` (500 `ASPSP_ERROR`),
+///   `account-gone` (the card: 404 `ACCOUNT_DOES_NOT_EXIST`); `psu-headers`: every read without
+///   PSU headers is 400 `PSU_HEADER_NOT_PROVIDED`.
 public actor EnableBankingDemoAPI: ServeHandler {
     public static let defaultBudget = 4
     public static let defaultPageSize = 50
@@ -29,6 +37,18 @@ public actor EnableBankingDemoAPI: ServeHandler {
     public static let authPath = "/mock-aspsp/auth"
     public static let authErrorFault = "auth-error"
     public static let redirectURL = "http://127.0.0.1:8765/callback"
+    /// The redirect URLs the look-alike's application has registered: the sign-in screen's
+    /// default and the README's try-out's (`login enablebanking --redirect-url …8766…`).
+    public static let registeredRedirects = [redirectURL, "http://127.0.0.1:8766/callback"]
+    public static let inactiveFault = "inactive"
+    public static let revokeFault = "revoke"
+    public static let aspspErrorFault = "aspsp-error"
+    public static let accountGoneFault = "account-gone"
+    public static let psuHeaderFault = "psu-headers"
+    /// Every name `--fault` takes here, as the greeting lists them.
+    public static let faultNames = [authErrorFault, inactiveFault, revokeFault, aspspErrorFault, accountGoneFault, psuHeaderFault]
+    /// The card's identification hash: the account `account-gone` takes away.
+    static let cardHash = "demo-card-jpy"
 
     private let backend: DemoBackend
     private let check: EnableBankingTokenCheck
@@ -38,6 +58,9 @@ public actor EnableBankingDemoAPI: ServeHandler {
     /// `--auth-error CODE` (or `--fault auth-error`: `access_denied`): the mock bank's redirect carries it.
     private let authError: String?
     private let clock: @Sendable () -> Date
+    private let faults: Set<String>
+    private var redirectURLs: [String]
+    private let maximumConsentSeconds: Int
 
     struct Authorization { let state: String; let redirect: String; let validUntil: Date; let psuType: String; let country: String }
     struct SessionState {
@@ -50,6 +73,10 @@ public actor EnableBankingDemoAPI: ServeHandler {
         var reads: [String: Int] = [:]
         /// Continuation keys handed out: key → (account uid, offset).
         var keys: [String: (uid: String, offset: Int, bookedAfter: Int)] = [:]
+        /// First requests (not continuations) served, by account hash and endpoint: a fault comes after the sign-in's read.
+        var served: [String: Int] = [:]
+        /// `--fault revoke`: the user revoked the consent at the bank.
+        var revoked = false
     }
 
     private var authorizations: [String: Authorization] = [:]
@@ -62,6 +89,8 @@ public actor EnableBankingDemoAPI: ServeHandler {
 
     public init(backend: DemoBackend, publicKeyPEM: String, applicationId: String, budget: Int = EnableBankingDemoAPI.defaultBudget,
                 pageSize: Int = EnableBankingDemoAPI.defaultPageSize, sessionSeconds: Double? = nil, authError: Bool = false, authErrorCode: String? = nil,
+                faults: Set<String> = [], redirectURLs: [String] = EnableBankingDemoAPI.registeredRedirects,
+                maximumConsentSeconds: Int = 180 * 86_400,
                 clock: @escaping @Sendable () -> Date = { Date() }) throws(EnableBankingKeyError) {
         self.backend = backend
         check = try EnableBankingTokenCheck(publicKeyPEM: publicKeyPEM, applicationId: applicationId)
@@ -70,6 +99,14 @@ public actor EnableBankingDemoAPI: ServeHandler {
         self.sessionSeconds = sessionSeconds
         self.authError = authErrorCode ?? (authError ? "access_denied" : nil)
         self.clock = clock
+        self.faults = faults
+        self.redirectURLs = redirectURLs
+        self.maximumConsentSeconds = maximumConsentSeconds
+    }
+
+    /// Registers one more redirect URL for the application (as in the Control Panel): a test's own port.
+    public func register(redirect: String) {
+        if !redirectURLs.contains(redirect) { redirectURLs.append(redirect) }
     }
 
     static func problem(_ status: Int, _ code: String, _ message: String) -> ServeResponse {
@@ -93,19 +130,19 @@ public actor EnableBankingDemoAPI: ServeHandler {
         switch (method, parts.count, parts.first) {
         case ("GET", 1, "application"):
             return .json(Application(name: "qapital-tui look-alike", kid: check.applicationId, environment: "SANDBOX",
-                                     redirect_urls: [EnableBankingDemoAPI.redirectURL], active: true, countries: ["FI", "DE", "GB"],
+                                     redirect_urls: redirectURLs, active: !faults.contains(EnableBankingDemoAPI.inactiveFault), countries: ["FI", "DE", "GB"],
                                      services: ["AIS"]))
         case ("GET", 1, "aspsps"):
             let country = (query["country"] ?? "FI").uppercased()
             return .json(["aspsps": [ASPSP(name: EnableBankingDemoAPI.bankName, country: country, psu_types: ["personal", "business"],
-                                           maximum_consent_validity: 180 * 86_400)]])
+                                           maximum_consent_validity: maximumConsentSeconds)]])
         case ("POST", 1, "auth"):
             return authorize(request)
         case ("POST", 1, "sessions"):
             return await createSession(request)
         case ("GET", 2, "sessions"):
             guard let session = sessions[parts[1]] else { return EnableBankingDemoAPI.problem(404, "SESSION_DOES_NOT_EXIST", "no such session") }
-            let status = session.closed ? "CLOSED" : clock() >= session.endsAt ? "EXPIRED" : "AUTHORIZED"
+            let status = session.closed ? "CLOSED" : session.revoked ? "REVOKED" : clock() >= session.endsAt ? "EXPIRED" : "AUTHORIZED"
             return .json(SessionStatus(status: status, accounts: await accounts(session: session.id).map(\.uid),
                                        access: .init(valid_until: EnableBankingDemoAPI.rfc3339(session.validUntil))))
         case ("DELETE", 2, "sessions"):
@@ -138,8 +175,10 @@ public actor EnableBankingDemoAPI: ServeHandler {
         guard body.aspsp.name == EnableBankingDemoAPI.bankName else {
             return EnableBankingDemoAPI.problem(422, "WRONG_ASPSP_PROVIDED", "no such bank")
         }
-        guard let redirect = URL(string: body.redirect_url), ["http", "https"].contains(redirect.scheme ?? "") else {
-            return EnableBankingDemoAPI.problem(422, "REDIRECT_URI_NOT_ALLOWED", "not a registered redirect URL")
+        guard let redirect = URL(string: body.redirect_url), ["http", "https"].contains(redirect.scheme ?? ""),
+              redirectURLs.contains(body.redirect_url) else {
+            return EnableBankingDemoAPI.problem(422, "REDIRECT_URI_NOT_ALLOWED",
+                                                "Redirect URI not allowed: the application registers \(redirectURLs.joined(separator: ", "))")
         }
         counter += 1
         let id = DemoIDs.uid("auth-\(counter)-\(clock().timeIntervalSince1970)", prefix: "a")
@@ -204,12 +243,16 @@ public actor EnableBankingDemoAPI: ServeHandler {
             return EnableBankingDemoAPI.problem(401, "CLOSED_SESSION", "the session was closed")
         }
         guard clock() < session.endsAt else { return EnableBankingDemoAPI.problem(401, "EXPIRED_SESSION", "Session expired") }
+        guard !session.revoked else { return EnableBankingDemoAPI.problem(401, "REVOKED_SESSION", "Session revoked by the user") }
         let ip = headers["Psu-Ip-Address"]
         let agent = headers["Psu-User-Agent"]
         guard (ip == nil) == (agent == nil) else {
             return EnableBankingDemoAPI.problem(422, "WRONG_REQUEST_PARAMETERS", "PSU headers come both or none")
         }
         let continuing = query["continuation_key"]
+        if let refusal = fault(session: sessionId, account: account, what: what, continuing: continuing != nil, present: ip != nil) {
+            return refusal
+        }
         // A read is the balances request, or the transactions request with all its pages.
         if continuing == nil && ip == nil {
             let key = "\(sessionId) \(account.hash) \(what)"
@@ -222,6 +265,30 @@ public actor EnableBankingDemoAPI: ServeHandler {
         }
         if what == "balances" { return .json(["balances": account.balances]) }
         return transactions(account: account, session: sessionId, query: query)
+    }
+
+    /// `--fault`: what a read answers instead of the data, if anything. The sign-in's read (each
+    /// account and endpoint's first in the session) is served, so the faults meet a kept cache.
+    private func fault(session sessionId: String, account: DemoBankAccount, what: String, continuing: Bool, present: Bool) -> ServeResponse? {
+        if faults.contains(EnableBankingDemoAPI.psuHeaderFault) && !present {
+            return EnableBankingDemoAPI.problem(400, "PSU_HEADER_NOT_PROVIDED", "This bank needs PSU headers: the user must be present")
+        }
+        guard !continuing else { return nil }
+        let key = "\(account.hash) \(what)"
+        let served = sessions[sessionId]?.served[key] ?? 0
+        sessions[sessionId]?.served[key] = served + 1
+        guard served >= 1 else { return nil }
+        if faults.contains(EnableBankingDemoAPI.revokeFault) {
+            sessions[sessionId]?.revoked = true
+            return EnableBankingDemoAPI.problem(401, "REVOKED_SESSION", "Session revoked by the user")
+        }
+        if faults.contains(EnableBankingDemoAPI.aspspErrorFault) {
+            return EnableBankingDemoAPI.problem(500, "ASPSP_ERROR", "The bank did not answer")
+        }
+        if faults.contains(EnableBankingDemoAPI.accountGoneFault) && account.hash == EnableBankingDemoAPI.cardHash {
+            return EnableBankingDemoAPI.problem(404, "ACCOUNT_DOES_NOT_EXIST", "No such account at the bank")
+        }
+        return nil
     }
 
     private func transactions(account: DemoBankAccount, session sessionId: String, query: [String: String]) -> ServeResponse {
@@ -338,7 +405,7 @@ public actor EnableBankingDemoAPI: ServeHandler {
                                recent: payment.timestamp >= recentSince))
         }
         var list: [DemoBankAccount] = []
-        let goals = await backend.goals().filter { $0.status == .active && $0.balance.currency == currency }.prefix(2)
+        let goals = EnableBankingDemoAPI.savingsGoals(await backend.goals(), currency: currency)
         let text = { (minor: Int64) in EnableBankingAmount.text(minor, minorDigits: currency.minorDigits) }
         for goal in goals {
             var rows: [Row] = []
@@ -376,7 +443,7 @@ public actor EnableBankingDemoAPI: ServeHandler {
                        Balance(name: "Interim available", balance_amount: .init(currency: currency.code, amount: text(booked + pending)),
                                balance_type: "ITAV", reference_date: nil)],
             rows: current)
-        let cardHash = "demo-card-jpy"
+        let cardHash = EnableBankingDemoAPI.cardHash
         let shops = ["Lawson", "FamilyMart", "JR East", "Ichiran"]
         var card: [Row] = []
         for n in 0..<12 {
@@ -395,6 +462,11 @@ public actor EnableBankingDemoAPI: ServeHandler {
                                balance_type: "XPCD", reference_date: nil)],
             rows: card.sorted { $0.date < $1.date })
         return [everyday] + list + [travel]
+    }
+
+    /// The demo goals that are savings accounts here: the first two active ones.
+    public static func savingsGoals(_ goals: [Goal], currency: Currency) -> [Goal] {
+        Array(goals.filter { $0.status == .active && $0.balance.currency == currency }.prefix(2))
     }
 
     // MARK: - Shapes

@@ -141,6 +141,8 @@ public enum EnableBankingStart {
         let applicationId: String
         let keyPath: String?
         let problem: String?
+        var redirectURLs: [String] = []
+        var savingsNames: [String] = []
     }
 
     static let demoApplication = Locked<DemoApplication?>(nil)
@@ -154,6 +156,11 @@ public enum EnableBankingStart {
     static func lookAlike(backend: DemoBackend, flags: ServeFlags, environment: [String: String]) -> any ServeHandler {
         let applicationId = flags.applicationId ?? demoApplicationId
         do throws(EnableBankingKeyError) {
+            let unknown = flags.faults.subtracting(EnableBankingDemoAPI.faultNames).sorted()
+            guard unknown.isEmpty else {
+                throw EnableBankingKeyError(message: "no fault \(unknown.map { "\"\(TextSanitizer.clean(String($0.prefix(40))))\"" }.joined(separator: ", ")) "
+                                            + "(faults: \(EnableBankingDemoAPI.faultNames.joined(separator: ", ")))")
+            }
             let publicKeyPEM: String
             var keyPath: String?
             if let file = flags.publicKeyFile {
@@ -172,13 +179,19 @@ public enum EnableBankingStart {
                 publicKeyPEM = key.publicKeyPEM
                 keyPath = path.path
             }
+            let redirects = EnableBankingDemoAPI.registeredRedirects + flags.redirectURLs.filter { !EnableBankingDemoAPI.registeredRedirects.contains($0) }
             let handler = try EnableBankingDemoAPI(backend: backend, publicKeyPEM: publicKeyPEM, applicationId: applicationId,
                                                    budget: flags.budget ?? EnableBankingDemoAPI.defaultBudget,
                                                    pageSize: flags.pageSize ?? EnableBankingDemoAPI.defaultPageSize,
                                                    sessionSeconds: flags.sessionTimeout,
                                                    authError: flags.faults.contains(EnableBankingDemoAPI.authErrorFault),
-                                                   authErrorCode: flags.authError)
-            demoApplication.withLock { $0 = DemoApplication(applicationId: applicationId, keyPath: keyPath, problem: nil) }
+                                                   authErrorCode: flags.authError, faults: flags.faults, redirectURLs: redirects)
+            // The savings accounts' names, for the greeting's `goals` line (the served demo's goals do not depend on its clock).
+            let savings = EnableBankingDemoAPI.savingsGoals(DemoDataset(now: Date(), options: .init(currency: .eur)).goals, currency: .eur)
+            demoApplication.withLock {
+                $0 = DemoApplication(applicationId: applicationId, keyPath: keyPath, problem: nil, redirectURLs: redirects,
+                                     savingsNames: savings.map(\.name))
+            }
             return handler
         } catch {
             demoApplication.withLock { $0 = DemoApplication(applicationId: applicationId, keyPath: nil, problem: error.message) }
@@ -194,6 +207,8 @@ public enum EnableBankingStart {
         }
         let applicationId = application?.applicationId ?? demoApplicationId
         let keyFile = application?.keyPath ?? "YOUR PRIVATE KEY (the pair of --public-key)"
+        let savings = application?.savingsNames ?? []
+        let redirects = application?.redirectURLs ?? EnableBankingDemoAPI.registeredRedirects
         lines += ["application id: \(applicationId)",
                   application?.keyPath.map { "its private key (0600): \($0)" } ?? "JWTs checked with the public key given",
                   "config file lines:",
@@ -202,7 +217,9 @@ public enum EnableBankingStart {
                   "  key-file = \"\(keyFile)\"",
                   "  aspsp = \"\(EnableBankingDemoAPI.bankName)\"",
                   "  country = \"FI\"",
-                  "  goals = \"NAME; NAME\"   # the savings accounts login lists",
+                  "  goals = \"\(savings.joined(separator: "; "))\"   # the look-alike's savings accounts",
+                  "redirect URLs registered: \(redirects.joined(separator: ", ")) (--redirect-url URL registers another)",
+                  "faults (--fault NAME): \(EnableBankingDemoAPI.faultNames.joined(separator: ", ")); --auth-error CODE; --session-seconds S; --budget N",
                   "try: qapital-tui login enablebanking --api-url \(url), then qapital-tui --source enablebanking --api-url \(url)"]
         return lines
     }

@@ -24,7 +24,12 @@ import Testing
                                                 signedInAt: Date(timeIntervalSince1970: 0), accounts: session.accounts)
         let end = try #require(record.validUntilDate)
         #expect(end == Date(timeIntervalSince1970: 1_811_498_400))
-        #expect(record.daysLeft(at: end.addingTimeInterval(-87 * 86_400 - 5)) == 87)
+        // A part of a day counts as a day: 0 only from the end.
+        #expect(record.daysLeft(at: end.addingTimeInterval(-87 * 86_400)) == 87)
+        #expect(record.daysLeft(at: end.addingTimeInterval(-87 * 86_400 + 5)) == 87)
+        #expect(record.daysLeft(at: end.addingTimeInterval(-87 * 86_400 - 5)) == 88)
+        #expect(record.daysLeft(at: end.addingTimeInterval(-1)) == 1)
+        #expect(record.daysLeft(at: end) == 0 && record.daysLeft(at: end.addingTimeInterval(86_400)) == 0)
         #expect(!record.hasEnded(at: end.addingTimeInterval(-1)) && record.hasEnded(at: end))
     }
 
