@@ -303,8 +303,21 @@ public struct EnableBankingAPI: BankAPI {
                     state.refreshWanted = false
                     state.readThisRun = true
                 }
+                // Every account is decided before anything is sent: headless, one refusal refuses
+                // the command whole (exit 1, no read spent); the app reads what it may.
+                let decision = budget.takeAll(store.accounts.map { ($0.account.key, $0.account.shownName) }, headless: headless)
+                if headless, let refused = decision.refused.first?.error {
+                    state.withLock { $0.lastProblem = refused.message }
+                    throw refused
+                }
+                let refusals = Dictionary(decision.refused.map { ($0.account, $0.error) }, uniquingKeysWith: { first, _ in first })
                 var failures: [APIError] = []
                 for data in store.accounts {
+                    if let refused = refusals[data.account.key] {
+                        failures.append(refused)
+                        continue
+                    }
+                    guard decision.taken.contains(data.account.key) else { continue }
                     do throws(APIError) {
                         try await read(data)
                     } catch {
@@ -329,11 +342,10 @@ public struct EnableBankingAPI: BankAPI {
             }
         }
 
-        /// One read of one account: its balances, then its transactions with every page.
+        /// One read of one account the budget took: its balances, then its transactions with every page.
         private func read(_ data: EnableBankingStore.AccountData) async throws(APIError) {
             let key = data.account.key
             let shown = data.account.shownName
-            try budget.take(key, shown: shown, headless: headless)
             let today = Session.day(now())
             let first = data.lastRead == nil
             let from: String = if first {
