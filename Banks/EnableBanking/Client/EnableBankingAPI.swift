@@ -16,14 +16,14 @@ public struct EnableBankingAPI: BankAPI {
             name: "enablebanking", title: "Enable Banking", baseURL: EnableBankingClient.apiURL, signIn: .token, tokenVariables: [],
             abilities: [.bankAccount], noGoalCreation: cannotCreateGoals,
             tokenCheck: "the key file and the session qapital-tui login enablebanking kept", configKeys: EnableBankingSettings.keys,
-            documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney, tokenLabel: "Session")
+            documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney,
+            noRuleMoves: ReadOnlyBank.noRuleMoves("Enable Banking"), tokenLabel: "Session")
         source.historyBeginning = "the bank gave history from"
         return source
     }()
 
-    public static let cannotMoveMoney = "Enable Banking is read-only: these round-ups are suggestions and nothing is sent; "
-        + "move the total in your bank's own app"
-    public static let cannotCreateGoals = "Enable Banking is read-only: goals are the accounts named in the config file's [enablebanking] goals"
+    public static let cannotMoveMoney = ReadOnlyBank.noRoundUpMoves("Enable Banking")
+    public static let cannotCreateGoals = ReadOnlyBank.noGoalCreation("Enable Banking", table: "enablebanking")
     /// What a new sign-in is: `L` in the app (its consent sign-in screen), or the command.
     public static let wayOut = "press L or run qapital-tui login enablebanking"
     /// The first read asks this far back (old history often comes only right after the bank sign-in).
