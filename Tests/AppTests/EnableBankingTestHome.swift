@@ -11,7 +11,8 @@ enum EnableBankingTestHome {
         ["HOME": home.path, "XDG_CONFIG_HOME": home.path + "/.config", "XDG_CACHE_HOME": home.path + "/.cache"]
     }
 
-    static func write(_ home: URL, key: EnableBankingKey, applicationId: String, redirect: String? = nil, goals: String? = nil) throws {
+    static func write(_ home: URL, key: EnableBankingKey, applicationId: String, redirect: String? = nil, goals: String? = nil,
+                      refreshAfter: String? = nil) throws {
         let config = home.appendingPathComponent(".config/qapital-tui")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let keyPath = config.appendingPathComponent("app.pem")
@@ -24,6 +25,7 @@ enum EnableBankingTestHome {
             country = "FI"
             \(redirect.map { "redirect-url = \"\($0)\"" } ?? "")
             \(goals.map { "goals = \"\($0)\"" } ?? "")
+            \(refreshAfter.map { "refresh-after = \"\($0)\"" } ?? "")
 
             """.utf8).write(to: config.appendingPathComponent("config.toml"))
     }

@@ -323,6 +323,8 @@ public struct EnableBankingAPI: BankAPI {
                     } catch {
                         failures.append(error)
                         if state.withLock({ $0.stopped }) != nil { break }
+                        // Headless, the bank's limit is the command's answer (exit 1): no more reads for it.
+                        if headless && error.request == EnableBankingAPI.bankLimitLabel { break }
                     }
                 }
                 let after = state.withLock { state in
