@@ -93,6 +93,7 @@ extension CommandContext {
                   calendar: other.calendar, now: other.now, saver: other.saver, note: note)
         rules = other.rules
         noMoneyMoves = other.noMoneyMoves
+        noRuleMoves = other.noRuleMoves
         noGoalCreation = other.noGoalCreation
         roundUpStep = other.roundUpStep
         skipped = other.skipped

@@ -63,6 +63,10 @@ public struct CommandContext: Sendable {
     public let note: @Sendable (String) -> Void
     /// Why the source cannot move money (Up makes and moves its round-ups itself); nil: it can.
     public var noMoneyMoves: String?
+    /// What `rules --save` says when the source cannot move money; nil: `noMoneyMoves`.
+    public var noRuleMoves: String?
+    /// Why the rules cannot move money, in the rules' words.
+    var rulesCannotMove: String? { noRuleMoves ?? noMoneyMoves }
     /// Why the source cannot create goals (where its goals come from instead); said once on
     /// stderr when it lists none.
     public var noGoalCreation: String?

@@ -71,7 +71,7 @@ public enum RulesCommands {
             default: return (.nothing, nil, nil)
             }
         }
-        if let readOnly = context.noMoneyMoves { return (.readOnly, readOnly, nil) }
+        if let readOnly = context.rulesCannotMove { return (.readOnly, readOnly, nil) }
         if !isOver { return (.underWay, "due \(context.day(week.end))", nil) }
         if case .roundUp = rule.kind {
             let summary = RoundUp.Summary(transactions: transactions.filter { week.contains($0.timestamp) },

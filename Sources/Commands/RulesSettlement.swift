@@ -47,7 +47,7 @@ extension RulesCommands {
 
     public static func save(_ context: CommandContext, file: RulesFile, through last: Week, dryRun: Bool, yes: Bool,
                             confirm: RoundUpsCommands.Confirm) async throws {
-        if let reason = context.noMoneyMoves { throw CommandFailure(.failed, reason) }
+        if let reason = context.rulesCannotMove { throw CommandFailure(.failed, reason) }
         guard context.now() >= last.end else {
             throw CommandFailure(.failed, "week \(last.isoLabel) is under way: rules settle a week once it is over, from \(context.day(last.end)); nothing moved")
         }

@@ -25,6 +25,8 @@ extension AppCore {
         /// Why the source cannot move money (`s` says it, the Round-ups tab shows it: Up moves its
         /// round-ups itself); nil: it can.
         public var noMoneyMoves: String?
+        /// What the Rules tab says when the source cannot move money; nil: `noMoneyMoves`.
+        public var noRuleMoves: String?
         /// What Activity's last row says before the oldest date the source gave ("the bank gave
         /// history from"); nil: "Beginning of history (DATE)".
         public var historyBeginning: String?

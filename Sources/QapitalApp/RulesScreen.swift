@@ -127,7 +127,7 @@ final class RulesScreen: TabScreen, ListScreen {
     /// `s`: the week shown must be over; the confirmation lists what is due in it (earlier weeks
     /// not yet moved go with it, as `rules --save` catches up).
     private func settle(_ rules: any RulesReading, _ data: ScreenData) -> Outcome {
-        if let reason = data.noMoneyMoves { return .notice("Nothing is sent from here: \(reason).") }
+        if let reason = data.noRuleMoves { return .notice("Nothing is sent from here: \(reason).") }
         guard rules.week <= rules.lastWeekOver else {
             return .notice("The week is under way: rules settle a week once it is over. [ shows last week.")
         }
@@ -299,7 +299,7 @@ final class RulesScreen: TabScreen, ListScreen {
             lines += report.lines.suffix(3).map { [Span($0, style)] }
         }
         if let problem = rules.writeProblem { lines.append([Span("✗ " + problem, Style(fg: .role(.error)))]) }
-        if let reason = data.noMoneyMoves { lines.append([Span("Would save: \(reason)", Style(fg: .role(.muted)))]) }
+        if let reason = data.noRuleMoves { lines.append([Span("Would save: \(reason)", Style(fg: .role(.muted)))]) }
         if let readOnly = rules.readOnlyFile { lines.append([Span("These rules: \(readOnly).", Style(fg: .role(.muted)))]) }
         return lines
     }

@@ -31,6 +31,8 @@ struct ScreenData {
     let noGoalCreation: String?
     /// Why the source cannot move money (nil: it can).
     let noMoneyMoves: String?
+    /// Why the Rules tab sends nothing, in the rules' words.
+    let noRuleMoves: String?
     /// What Activity's last row says before the oldest date (nil: "Beginning of history").
     let historyBeginning: String?
     /// What screens work out from the stores, once per change (`DerivedData`).
@@ -53,6 +55,7 @@ struct ScreenData {
         keys = KeyLabels(configuration.keys)
         noGoalCreation = configuration.noGoalCreation
         noMoneyMoves = configuration.noMoneyMoves
+        noRuleMoves = configuration.noRuleMoves ?? configuration.noMoneyMoves
         historyBeginning = configuration.historyBeginning
     }
 }

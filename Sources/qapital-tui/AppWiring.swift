@@ -91,6 +91,7 @@ extension AppOptions {
                                                   keys: settings.keys, roundUpStep: settings.roundUpStep)
         configuration.noGoalCreation = settings.source.description.noGoalCreation
         configuration.noMoneyMoves = settings.source.description.noMoneyMoves
+        configuration.noRuleMoves = settings.source.description.noRuleMoves
         configuration.historyBeginning = settings.source.description.historyBeginning
         configuration.pictureCellPixels = settings.pictureCellPixels
         configuration.screenReader = settings.screenReader

@@ -82,6 +82,7 @@ struct HeadlessOptions<Formats: CommandFormats>: ParsableArguments {
                                      note: { line in StandardStream.error.line("qapital-tui: " + Cell.plain(line)) })
         context.rules = app.roundUpSaver(settings.source, account: account, environment: environment, kind: "rules").record as? any RuleRecord
         context.noMoneyMoves = source.description.noMoneyMoves
+        context.noRuleMoves = source.description.noRuleMoves
         context.noGoalCreation = source.description.noGoalCreation
         // The same step as the app's Round-ups tab (`--round-up-step` or the config file's), in
         // minor units of the account's currency (a bank's is known only once connected).

@@ -17,6 +17,7 @@ extension AppOptions {
                                      output: OutputSink { _ in }, calendar: calendar, saver: saver)
         context.rules = roundUpSaver(settings.source, account: account, environment: environment, kind: "rules").record as? any RuleRecord
         context.noMoneyMoves = settings.source.description.noMoneyMoves
+        context.noRuleMoves = settings.source.description.noRuleMoves
         context.roundUpStep = settings.roundUpStep
         context.skipped = settings.skippedRecords
         let url = RulesFileTOML.defaultURL(environment: environment)

@@ -27,17 +27,22 @@ import TestSupport
         /// Holds the first request on a path, when asked (`hold`), until the test lets it go.
         let holding: HoldingHandler?
         let goals: String?
+        /// Every request by the command that sent it (`run`'s `tag`).
+        let commands: CommandLog
 
-        /// `faults`: the look-alike's (`serve --fault`); `refreshAfter`: the table's `refresh-after`.
-        init(days: Int, goals: String? = nil, hold path: String? = nil, faults: Set<String> = [], refreshAfter: String? = nil) async throws {
+        /// `faults`: the look-alike's (`serve --fault`); `refreshAfter`: the table's `refresh-after`;
+        /// `lookAlikeBudget`: the look-alike's unattended reads a day (then 429).
+        init(days: Int, goals: String? = nil, hold path: String? = nil, faults: Set<String> = [], refreshAfter: String? = nil,
+             lookAlikeBudget: Int = EnableBankingDemoAPI.defaultBudget) async throws {
             self.goals = goals
             key = try EnableBankingKey.generate()
             let counter = CountingHandler(inner: try EnableBankingDemoAPI(backend: DemoBackend(), publicKeyPEM: key.publicKeyPEM,
-                                                                          applicationId: EnableBankingStart.demoApplicationId, faults: faults))
+                                                                          applicationId: EnableBankingStart.demoApplicationId,
+                                                                          budget: lookAlikeBudget, faults: faults))
             self.counter = counter
             holding = path.map { HoldingHandler(inner: counter, path: $0) }
-            let handler: any ServeHandler = holding ?? counter
-            server = try DemoHTTPServer(handler: handler)
+            commands = CommandLog(inner: holding ?? counter)
+            server = try DemoHTTPServer(handler: commands)
             try await server.start()
             var base = await server.baseURL.absoluteString
             while base.hasSuffix("/") { base.removeLast() }
@@ -77,9 +82,10 @@ import TestSupport
         }
 
         /// Runs `qapital-tui ARGUMENTS --source enablebanking --api-url BASE` (`source: false`:
-        /// ARGUMENTS alone, for `login`): its status, stdout and stderr.
-        func run(_ arguments: [String], source: Bool = true) async -> (status: Int32, output: String, error: String) {
-            let (environment, base) = (self.environment, self.base)
+        /// ARGUMENTS alone, for `login`): its status, stdout and stderr. With `tag`, the address is
+        /// `BASE/TAG` and `commands` files its requests under it.
+        func run(_ arguments: [String], source: Bool = true, tag: String? = nil) async -> (status: Int32, output: String, error: String) {
+            let (environment, base) = (self.environment, self.base + (tag.map { "/" + CommandLog.prefix + $0 } ?? ""))
             return await onOwnThread {
                 let process = Process()
                 process.executableURL = TerminalSession.binary
@@ -113,6 +119,54 @@ import TestSupport
             await server.stop()
             try? FileManager.default.removeItem(at: home)
         }
+    }
+
+    /// What each command sent: a first path segment `cmd-TAG` (its `--api-url BASE/cmd-TAG`, the
+    /// same origin, so the same session, cache and read count) is taken off and the request filed
+    /// under TAG with the answer's status; requests without one (the sign-in) under nil.
+    actor CommandLog: ServeHandler {
+        static let prefix = "cmd-"
+        struct Entry: Sendable { let tag: String?; let path: String; let query: String; let status: Int }
+        let inner: any ServeHandler
+        private(set) var entries: [Entry] = []
+
+        init(inner: any ServeHandler) { self.inner = inner }
+
+        func handle(_ request: ServeRequest) async -> ServeResponse {
+            var request = request
+            var tag: String?
+            let parts = request.path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: true)
+            if let first = parts.first, first.hasPrefix(CommandLog.prefix) {
+                tag = String(first.dropFirst(CommandLog.prefix.count))
+                request.path = "/" + (parts.count > 1 ? parts[1] : "")
+            }
+            let response = await inner.handle(request)
+            entries.append(Entry(tag: tag, path: request.path, query: request.rawQuery, status: response.status))
+            return response
+        }
+
+        /// Reads the look-alike answered (a balances request, or a first transactions page), by
+        /// command: "ACCOUNT balances" or "ACCOUNT transactions".
+        func reads(of tag: String?) -> [String] {
+            entries.filter { $0.tag == tag && $0.status == 200 && $0.path.hasPrefix("/accounts/") && !$0.query.contains("continuation_key") }
+                .map { $0.path.split(separator: "/").dropFirst().joined(separator: " ") }
+        }
+
+        /// Every read the look-alike answered, by account and endpoint.
+        var readsByAccount: [String: Int] {
+            var counts: [String: Int] = [:]
+            for entry in entries where entry.status == 200 && entry.path.hasPrefix("/accounts/") && !entry.query.contains("continuation_key") {
+                counts[entry.path.split(separator: "/").dropFirst().joined(separator: " "), default: 0] += 1
+            }
+            return counts
+        }
+
+        /// Requests about accounts a command sent, whatever the answer.
+        func accountRequests(of tag: String) -> Int {
+            entries.count { $0.tag == tag && $0.path.hasPrefix("/accounts/") }
+        }
+
+        func answered(_ status: Int) -> Int { entries.count { $0.status == status } }
     }
 
     /// A look-alike that holds the first request whose path contains `path` until `letGo`: the
@@ -178,6 +232,82 @@ import TestSupport
         #expect(result.status == 0, "\(result.error)")
         for text in [result.output, result.error] {
             #expect(!text.contains("eyJ") && !text.contains(record.sessionId))
+        }
+        await bank.stop()
+    }
+
+    /// Reads made one after another, then commands run at once, against a look-alike allowing `limit` a day.
+    struct AtOnce: Sendable, CustomTestStringConvertible {
+        let spent: Int
+        let commands: Int
+        let limit: Int
+        var testDescription: String { "\(spent) spent, \(commands) at once, the bank's limit \(limit)" }
+    }
+
+    /// Headless commands run at once, as separate processes on one home, each wanting every
+    /// account read (`refresh-after` 0s), after `spent` reads made one after another: the count
+    /// in the one file holds across processes. From the look-alike's own log: no account and
+    /// endpoint is read more than four times in the day; every command either read every account
+    /// and answered, or refused in one line having sent nothing; no command that exited 1 had a
+    /// read answered. With the look-alike's limit below four, its 429 stops the command that
+    /// met it and the others refuse without sending.
+    @Test(arguments: [AtOnce(spent: 0, commands: 6, limit: 4), AtOnce(spent: 2, commands: 5, limit: 4),
+                      AtOnce(spent: 3, commands: 2, limit: 4), AtOnce(spent: 4, commands: 3, limit: 4),
+                      AtOnce(spent: 2, commands: 4, limit: 2)])
+    func theBudgetHoldsAcrossCommandsRunAtOnce(_ run: AtOnce) async throws {
+        let (spent, commands, limit) = (run.spent, run.commands, run.limit)
+        let bank = try await Bank(days: 90, refreshAfter: "0s", lookAlikeBudget: limit)
+        let accounts = try #require(bank.record).accounts.count
+        #expect(accounts > 1)
+        for index in 0..<spent {
+            let result = await bank.run(["goals"], tag: "spent\(index)")
+            #expect(result.status == 0, "\(result.error)")
+            #expect(await bank.commands.reads(of: "spent\(index)").count == 2 * accounts)
+        }
+        let results = await withTaskGroup(of: (String, (status: Int32, output: String, error: String)).self) { group in
+            for index in 0..<commands {
+                group.addTask { ("run\(index)", await bank.run(["goals"], tag: "run\(index)")) }
+            }
+            var all: [(String, (status: Int32, output: String, error: String))] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        var answered = 0
+        for (tag, result) in results {
+            let reads = await bank.commands.reads(of: tag)
+            let lines = result.error.split(separator: "\n")
+            if result.status == 0 {
+                // It read every account, both endpoints, or (a look-alike limit met) nothing.
+                #expect(reads.count == 2 * accounts, "\(tag): \(reads)")
+                answered += 1
+            } else {
+                #expect(result.status == 1, "\(tag): \(result.error)")
+                #expect(reads.isEmpty, "\(tag) exited 1 having read \(reads)")
+                #expect(result.output.isEmpty && lines.count == 1, "\(tag): \(result.output)\(result.error)")
+                let line = String(lines.first ?? "")
+                let budget = line.hasSuffix(" used today: --force reads anyway") && line.contains("4 of 4 reads of ")
+                let bankLimit = line.contains("the bank's daily limit of reads of ") && line.hasSuffix(": nothing was sent")
+                if budget || bankLimit {
+                    #expect(await bank.commands.accountRequests(of: tag) == 0, "\(tag) refused after sending")
+                } else {
+                    // Only the look-alike's own 429, met on the first account: nothing after it.
+                    #expect(limit < EnableBankingBudget.daily && line.contains("limit"), "\(tag): \(line)")
+                    #expect(await bank.commands.accountRequests(of: tag) == 1, "\(tag)")
+                }
+            }
+        }
+        let byAccount = await bank.commands.readsByAccount
+        #expect(byAccount.count == (spent > 0 || answered > 0 ? 2 * accounts : 0), "\(byAccount)")
+        for (account, reads) in byAccount {
+            #expect(reads <= min(limit, EnableBankingBudget.daily), "\(account): \(reads) reads")
+        }
+        if limit == EnableBankingBudget.daily {
+            // Four a day, and no read refused while one was left.
+            #expect(answered == min(commands, EnableBankingBudget.daily - spent), "\(results)")
+            #expect(byAccount.values.allSatisfy { $0 == spent + answered }, "\(byAccount)")
+            #expect(await bank.commands.answered(429) == 0)
+        } else {
+            #expect(answered == 0, "\(results)")
         }
         await bank.stop()
     }

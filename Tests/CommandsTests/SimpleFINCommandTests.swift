@@ -1,6 +1,7 @@
 import Commands
 import DemoData
 import DemoServer
+import EnableBankingClient
 import FeedModel
 import Foundation
 import SimpleFINClient
@@ -32,6 +33,14 @@ import TestSupport
         await #expect { try await RoundUpsCommands.save(context, week: week, goal: "Vacation", dryRun: false, yes: true, confirm: { _ in true }) }
             throws: { error in "\(error)".contains("SimpleFIN is read-only") }
         #expect(await handler.accountRequests == before)
+        // `rules --save` refuses in the rules' words, not the round-ups'.
+        context.noRuleMoves = SimpleFINAPI.source.noRuleMoves
+        await #expect { try await RulesCommands.save(context, file: RulesFile(rules: []), through: week, dryRun: false, yes: true,
+                                                     confirm: { _ in true }) }
+            throws: { error in (error as? CommandFailure)?.message == ReadOnlyBank.noRuleMoves("SimpleFIN") }
+        #expect(await handler.accountRequests == before)
+        #expect(EnableBankingAPI.source.noRuleMoves == ReadOnlyBank.noRuleMoves("Enable Banking"))
+        #expect(EnableBankingAPI.source.noRuleMoves?.contains("round-ups") == false)
         // The week's list: suggestions, each marked so.
         try await RoundUpsCommands.list(context, week: week)
         let text = output.value

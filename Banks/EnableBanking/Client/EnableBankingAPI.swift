@@ -16,14 +16,14 @@ public struct EnableBankingAPI: BankAPI {
             name: "enablebanking", title: "Enable Banking", baseURL: EnableBankingClient.apiURL, signIn: .token, tokenVariables: [],
             abilities: [.bankAccount], noGoalCreation: cannotCreateGoals,
             tokenCheck: "the key file and the session qapital-tui login enablebanking kept", configKeys: EnableBankingSettings.keys,
-            documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney, tokenLabel: "Session")
+            documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney,
+            noRuleMoves: ReadOnlyBank.noRuleMoves("Enable Banking"), tokenLabel: "Session")
         source.historyBeginning = "the bank gave history from"
         return source
     }()
 
-    public static let cannotMoveMoney = "Enable Banking is read-only: these round-ups are suggestions and nothing is sent; "
-        + "move the total in your bank's own app"
-    public static let cannotCreateGoals = "Enable Banking is read-only: goals are the accounts named in the config file's [enablebanking] goals"
+    public static let cannotMoveMoney = ReadOnlyBank.noRoundUpMoves("Enable Banking")
+    public static let cannotCreateGoals = ReadOnlyBank.noGoalCreation("Enable Banking", table: "enablebanking")
     /// What a new sign-in is: `L` in the app (its consent sign-in screen), or the command.
     public static let wayOut = "press L or run qapital-tui login enablebanking"
     /// The first read asks this far back (old history often comes only right after the bank sign-in).
@@ -309,13 +309,28 @@ public struct EnableBankingAPI: BankAPI {
                     state.refreshWanted = false
                     state.readThisRun = true
                 }
+                // Every account is decided before anything is sent: headless, one refusal refuses
+                // the command whole (exit 1, no read spent); the app reads what it may.
+                let decision = budget.takeAll(store.accounts.map { ($0.account.key, $0.account.shownName) }, headless: headless)
+                if headless, let refused = decision.refused.first?.error {
+                    state.withLock { $0.lastProblem = refused.message }
+                    throw refused
+                }
+                let refusals = Dictionary(decision.refused.map { ($0.account, $0.error) }, uniquingKeysWith: { first, _ in first })
                 var failures: [APIError] = []
                 for data in store.accounts {
+                    if let refused = refusals[data.account.key] {
+                        failures.append(refused)
+                        continue
+                    }
+                    guard decision.taken.contains(data.account.key) else { continue }
                     do throws(APIError) {
                         try await read(data)
                     } catch {
                         failures.append(error)
                         if state.withLock({ $0.stopped }) != nil { break }
+                        // Headless, the bank's limit is the command's answer (exit 1): no more reads for it.
+                        if headless && error.request == EnableBankingAPI.bankLimitLabel { break }
                     }
                 }
                 let after = state.withLock { state in
@@ -335,11 +350,10 @@ public struct EnableBankingAPI: BankAPI {
             }
         }
 
-        /// One read of one account: its balances, then its transactions with every page.
+        /// One read of one account the budget took: its balances, then its transactions with every page.
         private func read(_ data: EnableBankingStore.AccountData) async throws(APIError) {
             let key = data.account.key
             let shown = data.account.shownName
-            try budget.take(key, shown: shown, headless: headless)
             let today = Session.day(now())
             let first = data.lastRead == nil
             let from: String = if first {

@@ -79,60 +79,94 @@ public final class EnableBankingBudget: Sendable {
         Endpoint.allCases.map { used(account, $0) }.max() ?? 0
     }
 
-    /// Before one read of `account` (both endpoints): throws, sending nothing, when the bank said
-    /// its limit is reached, or when four reads were made today and nobody said yes; counts the
-    /// read when it may go. `shown`: the account's name in the refusal.
+    /// What the budget decided for the accounts a look wants read.
+    public struct Decision: Sendable {
+        /// The accounts that may be read now, each counted.
+        public var taken: [String] = []
+        /// The others, each with why; nothing is sent to them.
+        public var refused: [(account: String, error: APIError)] = []
+    }
+
+    /// Before one read of `account` (both endpoints): throws, sending nothing, when it is refused
+    /// (`takeAll`); counts the read when it may go. `shown`: the account's name in the refusal.
     public func take(_ account: String, shown: String, headless: Bool) throws(APIError) {
-        let refusal: String?
+        if let refused = takeAll([(account, shown)], headless: headless).refused.first { throw refused.error }
+    }
+
+    /// Before a look reads `accounts` (both endpoints each): every account decided under one lock
+    /// of the file, before anything is sent. An account is refused when the bank said its limit is
+    /// reached, or when four reads were made today and nobody said yes. Headless it is all or
+    /// nothing: one refusal refuses every account and counts nothing, so a command that cannot
+    /// answer spends no read; the app reads what it may and shows what is kept for the rest.
+    public func takeAll(_ accounts: [(key: String, shown: String)], headless: Bool) -> Decision {
+        guard !accounts.isEmpty else { return Decision() }
         if let fileURL, let lockURL {
             try? FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o700])
-            do {
-                refusal = try FileLock.exclusively(lockURL) {
-                    let decided = decide(account, shown: shown, headless: headless, counted: EnableBankingBudget.read(fileURL) ?? Contents())
-                    if decided == nil { save() }
-                    return decided
-                }
-            } catch {
-                refusal = decide(account, shown: shown, headless: headless, counted: nil)
-                if refusal == nil { save() }
+            let locked = try? FileLock.exclusively(lockURL) {
+                let decision = decide(accounts, headless: headless, counted: EnableBankingBudget.read(fileURL) ?? Contents())
+                if !decision.taken.isEmpty { save() }
+                return decision
             }
-        } else {
-            refusal = decide(account, shown: shown, headless: headless, counted: nil)
+            if let locked { return locked }
         }
-        if let refusal { throw APIError(kind: .rejected, request: EnableBankingBudget.label, message: refusal) }
+        let decision = decide(accounts, headless: headless, counted: nil)
+        if !decision.taken.isEmpty { save() }
+        return decision
     }
 
-    private func decide(_ account: String, shown: String, headless: Bool, counted: Contents?) -> String? {
+    private func decide(_ accounts: [(key: String, shown: String)], headless: Bool, counted: Contents?) -> Decision {
         let date = now()
         let cutoff = date.addingTimeInterval(-EnableBankingBudget.day)
         return state.withLock { state in
             if let counted { state.contents = counted }
-            if let until = state.contents.limited["\(session) \(account)"], until > date {
-                return "\(shown): the bank's daily limit of reads is used up until \(EnableBankingBudget.clock(until)); showing what is kept"
-            }
-            let used = Endpoint.allCases.map { (state.contents.reads[key(account, $0)] ?? []).count { $0 > cutoff } }.max() ?? 0
-            if used >= EnableBankingBudget.daily && !forced {
-                guard state.allowedPast.contains(account) else {
-                    state.asked.insert(account)
-                    return headless
-                        ? "\(used) of \(EnableBankingBudget.daily) reads of \(shown) used today: --force reads anyway"
-                        : "\(used) of \(EnableBankingBudget.daily) reads of \(shown) used today: r asks whether to read anyway"
+            var next = state
+            var decision = Decision()
+            for (account, shown) in accounts {
+                if let refusal = refusal(account, shown: shown, headless: headless, state: &next, at: date) {
+                    decision.refused.append((account, APIError(kind: .rejected, request: EnableBankingBudget.label, message: refusal)))
+                    continue
                 }
-                state.allowedPast.remove(account)
+                for endpoint in Endpoint.allCases {
+                    let times = (next.contents.reads[key(account, endpoint)] ?? []).filter { $0 > cutoff } + [date]
+                    next.contents.reads[key(account, endpoint)] = times
+                }
+                decision.taken.append(account)
             }
-            for endpoint in Endpoint.allCases {
-                let times = (state.contents.reads[key(account, endpoint)] ?? []).filter { $0 > cutoff } + [date]
-                state.contents.reads[key(account, endpoint)] = times
+            if headless && !decision.refused.isEmpty {
+                decision.taken = []
+                return decision
             }
             // What rolled over is dropped, every session's.
-            state.contents.reads = state.contents.reads.compactMapValues { times in
+            next.contents.reads = next.contents.reads.compactMapValues { times in
                 let kept = times.filter { $0 > cutoff }
                 return kept.isEmpty ? nil : kept
             }
-            state.contents.limited = state.contents.limited.filter { $0.value > date }
-            return nil
+            next.contents.limited = next.contents.limited.filter { $0.value > date }
+            state = next
+            return decision
         }
+    }
+
+    /// Why `account` may not be read now (nil: it may); a yes it used is spent.
+    private func refusal(_ account: String, shown: String, headless: Bool, state: inout State, at date: Date) -> String? {
+        if let until = state.contents.limited["\(session) \(account)"], until > date {
+            let when = EnableBankingBudget.clock(until)
+            return headless
+                ? "the bank's daily limit of reads of \(shown) is used up until \(when): nothing was sent"
+                : "\(shown): the bank's daily limit of reads is used up until \(when); showing what is kept"
+        }
+        let cutoff = date.addingTimeInterval(-EnableBankingBudget.day)
+        let used = Endpoint.allCases.map { (state.contents.reads[key(account, $0)] ?? []).count { $0 > cutoff } }.max() ?? 0
+        guard used >= EnableBankingBudget.daily && !forced else { return nil }
+        guard state.allowedPast.contains(account) else {
+            state.asked.insert(account)
+            return headless
+                ? "\(used) of \(EnableBankingBudget.daily) reads of \(shown) used today: --force reads anyway"
+                : "\(used) of \(EnableBankingBudget.daily) reads of \(shown) used today: r asks whether to read anyway"
+        }
+        state.allowedPast.remove(account)
+        return nil
     }
 
     /// The app's question before `r` reads, when it would pass the budget: "4 of 4 reads of

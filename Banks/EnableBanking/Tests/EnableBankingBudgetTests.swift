@@ -71,6 +71,39 @@ import Testing
         #expect(forced.used("a", .transactions) == 6)
     }
 
+    /// Headless, every account of a look is decided at once: one refused refuses them all and
+    /// counts nothing; the app takes what it may. A bank limit has a headless line of its own.
+    @Test func headlessTakesEveryAccountOrNone() throws {
+        let folder = try TemporaryFolder()
+        let clock = Locked(Self.start)
+        let file = folder.url.appendingPathComponent("r.json")
+        let budget = EnableBankingBudget(fileURL: file, sessionId: "s", now: { clock.withLock { $0 } })
+        for _ in 0..<4 { try budget.take("a", shown: "Everyday", headless: true) }
+        let accounts = [(key: "b", shown: "Savings"), (key: "a", shown: "Everyday"), (key: "c", shown: "Card")]
+        let refused = budget.takeAll(accounts, headless: true)
+        #expect(refused.taken.isEmpty)
+        #expect(refused.refused.map(\.error.message) == ["4 of 4 reads of Everyday used today: --force reads anyway"])
+        // Another process finds nothing counted for the others.
+        let other = EnableBankingBudget(fileURL: file, sessionId: "s", now: { clock.withLock { $0 } })
+        #expect(other.used("b", .balances) == 0 && other.used("c", .transactions) == 0)
+        // The app reads the others and says why not the one.
+        let app = other.takeAll(accounts, headless: false)
+        #expect(app.taken == ["b", "c"])
+        #expect(app.refused.map(\.error.message) == ["4 of 4 reads of Everyday used today: r asks whether to read anyway"])
+        // --force takes them all.
+        let forced = EnableBankingBudget(fileURL: file, sessionId: "s", forced: true, now: { clock.withLock { $0 } })
+        #expect(forced.takeAll(accounts, headless: true).taken == ["b", "a", "c"])
+        // The bank's limit: no line about what is kept (nothing is shown), forced or not.
+        forced.bankLimited("c")
+        let limited = forced.takeAll(accounts, headless: true)
+        #expect(limited.taken.isEmpty)
+        let until = EnableBankingBudget.clock(Self.start.addingTimeInterval(86_400))
+        #expect(limited.refused.map(\.error.message) == ["the bank's daily limit of reads of Card is used up until \(until): nothing was sent"])
+        #expect(other.takeAll([(key: "c", shown: "Card")], headless: false).refused.map(\.error.message)
+                == ["Card: the bank's daily limit of reads is used up until \(until); showing what is kept"])
+        #expect(forced.used("b", .balances) == 2)
+    }
+
     /// The bank's 429: nothing is read of that account until its oldest read of the day rolls over.
     @Test func aBankLimitHoldsUntilTheCountRollsOver() throws {
         let folder = try TemporaryFolder()

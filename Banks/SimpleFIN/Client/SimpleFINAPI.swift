@@ -17,11 +17,11 @@ public struct SimpleFINAPI: BankAPI {
         name: "simplefin", title: "SimpleFIN Bridge", baseURL: bridgeURL, signIn: .token,
         tokenVariables: ["SIMPLEFIN_TOKEN", "QAPITAL_TOKEN"], abilities: [.bankAccount], noGoalCreation: cannotCreateGoals,
         tokenCheck: "a setup token's claim, or GET /accounts", configKeys: ["goals", "goal-targets", "spending"],
-        documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney, tokenLabel: "Setup token")
+        documentation: "docs/banks.md", noMoneyMoves: cannotMoveMoney,
+        noRuleMoves: ReadOnlyBank.noRuleMoves("SimpleFIN"), tokenLabel: "Setup token")
 
-    public static let cannotMoveMoney = "SimpleFIN is read-only: these round-ups are suggestions and nothing is sent; "
-        + "move the total in your bank's own app"
-    public static let cannotCreateGoals = "SimpleFIN is read-only: goals are the accounts named in the config file's [simplefin] goals"
+    public static let cannotMoveMoney = ReadOnlyBank.noRoundUpMoves("SimpleFIN")
+    public static let cannotCreateGoals = ReadOnlyBank.noGoalCreation("SimpleFIN", table: "simplefin")
     /// One request spans at most this (the Bridge's limit).
     public static let window: Int64 = 90 * 86_400
     /// The newest window is asked again after this long (or on `r`).

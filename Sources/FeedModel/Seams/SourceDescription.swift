@@ -52,6 +52,9 @@ public struct SourceDescription: Sendable, Hashable {
     /// What `s` says (and the Round-ups tab shows) when the source cannot move money (Up moves
     /// its round-ups itself).
     public let noMoneyMoves: String?
+    /// What the Rules tab's `s` and `rules --save` say when the source cannot move money; nil:
+    /// `noMoneyMoves` (or it can).
+    public let noRuleMoves: String?
     /// What Activity's last row says before the oldest date the source gave, for a source whose
     /// history is what a bank chose to give ("the bank gave history from"); nil: the usual words.
     public var historyBeginning: String?
@@ -69,7 +72,8 @@ public struct SourceDescription: Sendable, Hashable {
 
     public init(name: String, title: String, baseURL: URL? = nil, sandboxURL: URL? = nil, signIn: SignIn,
                 tokenVariables: [String] = [], abilities: Abilities, noGoalCreation: String? = nil, tokenCheck: String? = nil,
-                configKeys: [String] = [], documentation: String, noMoneyMoves: String? = nil, tokenLabel: String = defaultTokenLabel) {
+                configKeys: [String] = [], documentation: String, noMoneyMoves: String? = nil, noRuleMoves: String? = nil,
+                tokenLabel: String = defaultTokenLabel) {
         self.name = name
         self.title = title
         self.baseURL = baseURL
@@ -79,6 +83,7 @@ public struct SourceDescription: Sendable, Hashable {
         self.abilities = abilities
         self.noGoalCreation = noGoalCreation
         self.noMoneyMoves = noMoneyMoves
+        self.noRuleMoves = noRuleMoves ?? noMoneyMoves
         self.tokenCheck = tokenCheck
         self.tokenLabel = tokenLabel
         self.configKeys = configKeys
