@@ -166,6 +166,7 @@ import TestSupport
 
     @MainActor
     @Test func aFakeJWTAndRedirectBankSignsInThroughTheConsentHook() async throws {
+        Self.kept.withLock { $0 = [] }
         let bank = FakeConsentBank()
         let bankServer = try DemoHTTPServer(handler: bank)
         try await bankServer.start()
@@ -262,7 +263,14 @@ import TestSupport
                                                                             "--config", first]) as? LogoutCommand)
             try await LoginCommand.$streams.withValue(streams) { try await logout.run() }
             #expect(Self.kept.withLock { $0 }.isEmpty)
-            await #expect(throws: CommandFailure.self) { _ = try await headless.context(environment: environment) }
+            let reads = await bank.goalReads
+            do {
+                _ = try await headless.context(environment: environment)
+                Issue.record("a command read after logout")
+            } catch let failure as CommandFailure {
+                #expect(failure.status == .signInNeeded, "\(failure)")
+            }
+            #expect(await bank.goalReads == reads)
         }
         await bankServer.stop()
         #expect(SourceRegistry.named("fakeconsent") == nil)

@@ -312,6 +312,25 @@ import TestSupport
         await bank.stop()
     }
 
+    /// One account at its four reads, the others not: a headless command refuses whole, sending
+    /// nothing to any account (deciding account by account would have read the others first).
+    @Test func oneAccountAtItsFourRefusesTheCommandWhole() async throws {
+        let bank = try await Bank(days: 90, refreshAfter: "0s")
+        let record = try #require(bank.record)
+        let first = try #require(record.accounts.first)
+        #expect(record.accounts.count > 1)
+        // Four reads of the first account, as another process counted them, in the file every process reads.
+        let cache = try #require(bank.environment["XDG_CACHE_HOME"])
+        let file = URL(fileURLWithPath: cache).appendingPathComponent("qapital-tui/enablebanking-reads-\(record.fingerprint).json")
+        let other = EnableBankingBudget(fileURL: file, sessionId: record.sessionId)
+        for _ in 0..<EnableBankingBudget.daily { try other.take(first.key, shown: first.shownName, headless: false) }
+        let result = await bank.run(["goals"], tag: "one-at-four")
+        #expect(result.status == 1, "\(result.output)\(result.error)")
+        #expect(result.error.contains("4 of 4 reads of \(first.shownName) used today: --force reads anyway"), "\(result.error)")
+        #expect(await bank.commands.accountRequests(of: "one-at-four") == 0)
+        await bank.stop()
+    }
+
     /// From 14 days before the consent's end a headless command says so on stderr, with the way
     /// out, and still answers; further off it says nothing about the consent.
     @Test func theConsentEndingSoonIsSaidOnStderr() async throws {

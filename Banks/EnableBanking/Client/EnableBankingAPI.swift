@@ -318,21 +318,31 @@ public struct EnableBankingAPI: BankAPI {
                 }
                 let refusals = Dictionary(decision.refused.map { ($0.account, $0.error) }, uniquingKeysWith: { first, _ in first })
                 var failures: [APIError] = []
+                var unsent: [String] = []
+                var stoppedEarly = false
                 for data in store.accounts {
                     if let refused = refusals[data.account.key] {
                         failures.append(refused)
                         continue
                     }
                     guard decision.taken.contains(data.account.key) else { continue }
+                    // Counted but never sent (the look stopped at an earlier account): given back below.
+                    if stoppedEarly {
+                        unsent.append(data.account.key)
+                        continue
+                    }
                     do throws(APIError) {
                         try await read(data)
                     } catch {
                         failures.append(error)
-                        if state.withLock({ $0.stopped }) != nil { break }
+                        // The bank was not reached at all (its first request could not connect): no read was made.
+                        if error.kind == .cannotConnect && error.request.hasSuffix("/balances") { unsent.append(data.account.key) }
+                        if state.withLock({ $0.stopped }) != nil { stoppedEarly = true }
                         // Headless, the bank's limit is the command's answer (exit 1): no more reads for it.
-                        if headless && error.request == EnableBankingAPI.bankLimitLabel { break }
+                        if headless && error.request == EnableBankingAPI.bankLimitLabel { stoppedEarly = true }
                     }
                 }
+                budget.giveBack(unsent, takenAt: decision.at)
                 let after = state.withLock { state in
                     state.lastProblem = failures.first?.message
                     return state.store

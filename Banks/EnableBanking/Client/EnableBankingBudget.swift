@@ -62,6 +62,13 @@ public final class EnableBankingBudget: Sendable {
         return try? EnableBankingFiles.decoder().decode(Contents.self, from: data)
     }
 
+    /// The count as the file keeps it: none yet (no file), or nil when the file is there but
+    /// cannot be read or decoded (then the count is not known).
+    static func load(_ fileURL: URL) -> Contents? {
+        guard FileManager.default.fileExists(atPath: fileURL.path) else { return Contents() }
+        return read(fileURL)
+    }
+
     var lockURL: URL? {
         fileURL.map { $0.deletingLastPathComponent().appendingPathComponent($0.deletingPathExtension().lastPathComponent + ".lock") }
     }
@@ -85,6 +92,9 @@ public final class EnableBankingBudget: Sendable {
         public var taken: [String] = []
         /// The others, each with why; nothing is sent to them.
         public var refused: [(account: String, error: APIError)] = []
+        /// When the taken reads were counted (whole seconds, as the file keeps them): what
+        /// `giveBack` takes back.
+        public var at = Date.distantPast
     }
 
     /// Before one read of `account` (both endpoints): throws, sending nothing, when it is refused
@@ -98,30 +108,77 @@ public final class EnableBankingBudget: Sendable {
     /// reached, or when four reads were made today and nobody said yes. Headless it is all or
     /// nothing: one refusal refuses every account and counts nothing, so a command that cannot
     /// answer spends no read; the app reads what it may and shows what is kept for the rest.
+    ///
+    /// The count must be kept for an unattended read: headless, a count file that cannot be
+    /// locked, read or written refuses every account (nothing sent), since another process could
+    /// not see the read. The app goes on with its own count (the user is there to ask).
     public func takeAll(_ accounts: [(key: String, shown: String)], headless: Bool) -> Decision {
         guard !accounts.isEmpty else { return Decision() }
         if let fileURL, let lockURL {
             try? FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o700])
-            let locked = try? FileLock.exclusively(lockURL) {
-                let decision = decide(accounts, headless: headless, counted: EnableBankingBudget.read(fileURL) ?? Contents())
-                if !decision.taken.isEmpty { save() }
+            let locked = try? FileLock.exclusively(lockURL) { () -> Decision in
+                guard let counted = EnableBankingBudget.load(fileURL) else {
+                    return headless ? refuseAll(accounts, "the read count in \(fileURL.path) cannot be read") : decide(accounts, headless: false, counted: nil)
+                }
+                let decision = decide(accounts, headless: headless, counted: counted)
+                if !decision.taken.isEmpty && !save() && headless {
+                    return refuseAll(accounts, "the read count cannot be written to \(fileURL.path)")
+                }
                 return decision
             }
             if let locked { return locked }
+            if headless { return refuseAll(accounts, "the read count cannot be locked (\(lockURL.path))") }
         }
         let decision = decide(accounts, headless: headless, counted: nil)
         if !decision.taken.isEmpty { save() }
         return decision
     }
 
+    /// Every account refused for `why` (the count cannot be kept): nothing is sent.
+    private func refuseAll(_ accounts: [(key: String, shown: String)], _ why: String) -> Decision {
+        let error = APIError(kind: .rejected, request: EnableBankingBudget.label,
+                             message: TextSanitizer.clean(why) + ": nothing was sent (unattended reads must be counted)")
+        return Decision(taken: [], refused: accounts.map { ($0.key, error) })
+    }
+
+    /// Reads counted at `at` (a decision's) that were never sent (the look stopped first, or the
+    /// bank could not be reached at all): taken back, so they do not stand against the budget.
+    public func giveBack(_ accounts: [String], takenAt at: Date) {
+        guard !accounts.isEmpty else { return }
+        let update = { () in
+            self.state.withLock { state in
+                for account in accounts {
+                    for endpoint in Endpoint.allCases {
+                        let key = self.key(account, endpoint)
+                        guard var times = state.contents.reads[key], let index = times.lastIndex(of: at) else { continue }
+                        times.remove(at: index)
+                        state.contents.reads[key] = times.isEmpty ? nil : times
+                    }
+                }
+            }
+        }
+        if let fileURL, let lockURL {
+            _ = try? FileLock.exclusively(lockURL) {
+                if let counted = EnableBankingBudget.read(fileURL) { state.withLock { $0.contents = counted } }
+                update()
+                save()
+            }
+        } else {
+            update()
+        }
+    }
+
     private func decide(_ accounts: [(key: String, shown: String)], headless: Bool, counted: Contents?) -> Decision {
-        let date = now()
+        // Whole seconds, rounded up: the file keeps no fractions, and a read kept a moment late
+        // rolls over a moment late (never early).
+        let date = Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.up))
         let cutoff = date.addingTimeInterval(-EnableBankingBudget.day)
         return state.withLock { state in
             if let counted { state.contents = counted }
             var next = state
             var decision = Decision()
+            decision.at = date
             for (account, shown) in accounts {
                 if let refusal = refusal(account, shown: shown, headless: headless, state: &next, at: date) {
                     decision.refused.append((account, APIError(kind: .rejected, request: EnableBankingBudget.label, message: refusal)))
@@ -231,9 +288,11 @@ public final class EnableBankingBudget: Sendable {
         return "\(min(most, EnableBankingBudget.daily)) of \(EnableBankingBudget.daily) reads today"
     }
 
-    private func save() {
-        guard let fileURL, let data = try? EnableBankingFiles.encoder().encode(state.withLock({ $0.contents })) else { return }
-        EnableBankingFiles.writePrivate(data, to: fileURL)
+    /// Writes the count; whether it was written.
+    @discardableResult
+    private func save() -> Bool {
+        guard let fileURL, let data = try? EnableBankingFiles.encoder().encode(state.withLock({ $0.contents })) else { return false }
+        return EnableBankingFiles.writePrivate(data, to: fileURL)
     }
 
     static func clock(_ date: Date) -> String {

@@ -225,7 +225,8 @@ public struct EnableBankingFailure: Error, Sendable, CustomStringConvertible {
             (kind, text) = (.rejected, "the bank wants you present for this read\(codeShown): press r")
         case .other where code == "REDIRECT_URI_NOT_ALLOWED":
             (kind, text) = (.rejected, "the redirect URL is not one the application registered (REDIRECT_URI_NOT_ALLOWED): "
-                            + "register it in Enable Banking's Control Panel, or give a registered one with --redirect-url")
+                            + "register it in Enable Banking's Control Panel, or give a registered one with --redirect-url "
+                            + "or [enablebanking] redirect-url")
         case .other:
             let base = HTTPTransport.statusError(status, label: label, serverMessage: message)
             (kind, text) = (base.kind, String(base.message.dropFirst(label.count + 2)) + codeShown)

@@ -108,7 +108,7 @@ public enum EnableBankingLogin {
         if header == nil { request.note("no account could be read yet: the app reads them at its start") }
         let daysLeft = record.daysLeft(at: now())
         let until = EnableBankingSignIn.rfc3339(record.validUntilDate ?? now()).prefix(10)
-        request.say("signed in at \(bankName) (\(record.country)): \(record.accounts.count) accounts, consent until \(until) (\(daysLeft) days)")
+        request.say("signed in at \(bankName) (\(record.country)): \(record.accounts.count) accounts, consent until \(until) (\(daysLeft == 1 ? "1 day" : "\(daysLeft) days"))")
         for account in record.accounts {
             let number = account.accountId?.iban ?? account.accountId?.other
             request.say("  \(account.shownName)" + (number.map { " " + EnableBanking.masked($0) } ?? "")

@@ -71,6 +71,50 @@ import Testing
         #expect(forced.used("a", .transactions) == 6)
     }
 
+    /// Reads counted but never sent (the look stopped first, or the bank could not be reached)
+    /// are given back, as every process sees the count; the read that went stays, kept in whole
+    /// seconds rounded up, so it rolls over a moment late, never early.
+    @Test func readsNeverSentAreGivenBack() throws {
+        let folder = try TemporaryFolder()
+        let clock = Locked(Self.start.addingTimeInterval(0.4))
+        let file = folder.url.appendingPathComponent("r.json")
+        let budget = EnableBankingBudget(fileURL: file, sessionId: "s", now: { clock.withLock { $0 } })
+        let accounts = [(key: "a", shown: "Everyday"), (key: "b", shown: "Savings"), (key: "c", shown: "Card")]
+        let decision = budget.takeAll(accounts, headless: true)
+        #expect(decision.taken == ["a", "b", "c"])
+        budget.giveBack(["b", "c"], takenAt: decision.at)
+        let other = EnableBankingBudget(fileURL: file, sessionId: "s", now: { clock.withLock { $0 } })
+        #expect(other.used("a", .balances) == 1 && other.used("a", .transactions) == 1)
+        #expect(other.used("b", .balances) == 0 && other.used("c", .transactions) == 0)
+        clock.withLock { $0 = Self.start.addingTimeInterval(0.4 + 86_400) }
+        #expect(other.used("a", .transactions) == 1, "a read rolled over before a whole day")
+        clock.withLock { $0 = Self.start.addingTimeInterval(1 + 86_400) }
+        #expect(other.used("a", .transactions) == 0)
+    }
+
+    /// Headless, a count that cannot be kept (unreadable, or its lock cannot be had) refuses every
+    /// account, sending nothing: another process could not see the read. The app goes on.
+    @Test func aCountThatCannotBeKeptRefusesHeadless() throws {
+        let folder = try TemporaryFolder()
+        let accounts = [(key: "a", shown: "Everyday"), (key: "b", shown: "Savings")]
+        let file = folder.url.appendingPathComponent("r.json")
+        try Data("not a count".utf8).write(to: file)
+        let budget = EnableBankingBudget(fileURL: file, sessionId: "s", now: { Self.start })
+        let refused = budget.takeAll(accounts, headless: true)
+        #expect(refused.taken.isEmpty)
+        #expect(refused.refused.map(\.account) == ["a", "b"])
+        #expect(refused.refused.first?.error.message == "the read count in \(file.path) cannot be read: nothing was sent (unattended reads must be counted)")
+        #expect(budget.takeAll(accounts, headless: false).taken == ["a", "b"])
+
+        let locked = folder.url.appendingPathComponent("l.json")
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("l.lock"), withIntermediateDirectories: true)
+        let unlockable = EnableBankingBudget(fileURL: locked, sessionId: "s", now: { Self.start })
+        let none = unlockable.takeAll(accounts, headless: true)
+        #expect(none.taken.isEmpty && none.refused.count == 2)
+        #expect(none.refused.first?.error.message.hasPrefix("the read count cannot be locked") == true)
+        #expect(!FileManager.default.fileExists(atPath: locked.path))
+    }
+
     /// Headless, every account of a look is decided at once: one refused refuses them all and
     /// counts nothing; the app takes what it may. A bank limit has a headless line of its own.
     @Test func headlessTakesEveryAccountOrNone() throws {
