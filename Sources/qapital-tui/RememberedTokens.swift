@@ -63,7 +63,7 @@ struct RememberedTokens {
     typealias Failure = PrivateFile.Failure
 
     private func read() -> [String: String]? {
-        guard let data = RememberedTokens.readPrivately(fileURL) else { return nil }
+        guard let data = PrivateFile.read(fileURL) else { return nil }
         return try? JSONDecoder().decode([String: String].self, from: data)
     }
 
@@ -71,10 +71,6 @@ struct RememberedTokens {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         guard let data = try? encoder.encode(tokens) else { throw Failure(message: "cannot write the token file") }
-        try RememberedTokens.writePrivately(data, to: fileURL)
+        try PrivateFile.write(data, to: fileURL)
     }
-
-    static func writePrivately(_ data: Data, to fileURL: URL) throws(Failure) { try PrivateFile.write(data, to: fileURL) }
-
-    static func readPrivately(_ fileURL: URL) -> Data? { PrivateFile.read(fileURL) }
 }

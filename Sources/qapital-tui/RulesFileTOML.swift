@@ -136,13 +136,13 @@ enum RulesFileTOML {
         let backup = url.appendingPathExtension("bak")
         if let old = FileManager.default.contents(atPath: url.path) {
             do {
-                try RememberedTokens.writePrivately(old, to: backup)
+                try PrivateFile.write(old, to: backup)
             } catch {
                 throw RulesFile.Problem("\(shown): cannot keep the last version as .bak: \(error.message)")
             }
         }
         do {
-            try RememberedTokens.writePrivately(Data(text.utf8), to: url)
+            try PrivateFile.write(Data(text.utf8), to: url)
         } catch {
             throw RulesFile.Problem("\(shown): \(error.message)")
         }

@@ -146,26 +146,31 @@ public final class EnableBankingBudget: Sendable {
     /// bank could not be reached at all): taken back, so they do not stand against the budget.
     public func giveBack(_ accounts: [String], takenAt at: Date) {
         guard !accounts.isEmpty else { return }
-        let update = { () in
-            self.state.withLock { state in
-                for account in accounts {
-                    for endpoint in Endpoint.allCases {
-                        let key = self.key(account, endpoint)
-                        guard var times = state.contents.reads[key], let index = times.lastIndex(of: at) else { continue }
-                        times.remove(at: index)
-                        state.contents.reads[key] = times.isEmpty ? nil : times
-                    }
+        change { state in
+            for account in accounts {
+                for endpoint in Endpoint.allCases {
+                    let key = self.key(account, endpoint)
+                    guard var times = state.contents.reads[key], let index = times.lastIndex(of: at) else { continue }
+                    times.remove(at: index)
+                    state.contents.reads[key] = times.isEmpty ? nil : times
                 }
             }
         }
-        if let fileURL, let lockURL {
-            _ = try? FileLock.exclusively(lockURL) {
-                if let counted = EnableBankingBudget.read(fileURL) { state.withLock { $0.contents = counted } }
-                update()
-                save()
+    }
+
+    /// Changes the count as the file has it now, under its lock, and writes it back (without a
+    /// file: this process's count only).
+    private func change(_ update: (inout State) -> Void) {
+        guard let fileURL, let lockURL else {
+            state.withLock { update(&$0) }
+            return
+        }
+        _ = try? FileLock.exclusively(lockURL) {
+            state.withLock { state in
+                if let counted = EnableBankingBudget.read(fileURL) { state.contents = counted }
+                update(&state)
             }
-        } else {
-            update()
+            save()
         }
     }
 
@@ -260,21 +265,10 @@ public final class EnableBankingBudget: Sendable {
     /// The bank answered 429 for `account`: no read of it until its oldest read of the day rolls over.
     public func bankLimited(_ account: String) {
         let date = now()
-        let update = { () in
-            self.state.withLock { state in
-                let cutoff = date.addingTimeInterval(-EnableBankingBudget.day)
-                let oldest = Endpoint.allCases.flatMap { state.contents.reads[self.key(account, $0)] ?? [] }.filter { $0 > cutoff }.min()
-                state.contents.limited["\(self.session) \(account)"] = (oldest ?? date).addingTimeInterval(EnableBankingBudget.day)
-            }
-        }
-        if let fileURL, let lockURL {
-            _ = try? FileLock.exclusively(lockURL) {
-                if let counted = EnableBankingBudget.read(fileURL) { state.withLock { $0.contents = counted } }
-                update()
-                save()
-            }
-        } else {
-            update()
+        change { state in
+            let cutoff = date.addingTimeInterval(-EnableBankingBudget.day)
+            let oldest = Endpoint.allCases.flatMap { state.contents.reads[self.key(account, $0)] ?? [] }.filter { $0 > cutoff }.min()
+            state.contents.limited["\(self.session) \(account)"] = (oldest ?? date).addingTimeInterval(EnableBankingBudget.day)
         }
     }
 

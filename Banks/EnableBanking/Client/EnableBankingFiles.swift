@@ -1,8 +1,5 @@
 import FeedModel
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Where Enable Banking's files live and how they are written: 0600 in a 0700 folder, written
 /// whole then renamed over, so a crash leaves the old file or the new one, never half of one.
@@ -13,27 +10,13 @@ public enum EnableBankingFiles {
         EnableBankingIDs.hex([origin, applicationId, aspsp, country].joined(separator: "\n"), count: 16)
     }
 
-    /// `scheme://host:port`, lowercased.
-    public static func origin(_ url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? ""
-        return "\(scheme)://\((url.host ?? "").lowercased()):\(url.port ?? (scheme == "https" ? 443 : 80))"
-    }
+    /// `scheme://host:port`, lowercased (`PrivateFile.origin`).
+    public static func origin(_ url: URL) -> String { PrivateFile.origin(of: url) }
 
+    /// `PrivateFile.write`: whether it was written.
     @discardableResult
     public static func writePrivate(_ data: Data, to fileURL: URL) -> Bool {
-        let directory = fileURL.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = directory.appendingPathComponent(".\(fileURL.lastPathComponent).\(getpid()).tmp")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return false }
-        let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        _ = close(fd)
-        guard written == data.count, synced, rename(temporary.path, fileURL.path) == 0 else {
-            unlink(temporary.path)
-            return false
-        }
-        return true
+        (try? PrivateFile.write(data, to: fileURL)) != nil
     }
 
     static func encoder() -> JSONEncoder {

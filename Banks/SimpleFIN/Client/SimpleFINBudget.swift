@@ -135,7 +135,7 @@ public final class SimpleFINBudget: Sendable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         guard let data = try? encoder.encode(Contents(requests: state.withLock { $0.times })) else { return }
-        PrivateFile.write(data, to: fileURL)
+        try? PrivateFile.write(data, to: fileURL)
     }
 
     /// The `request` of a refusal by the budget (no request was sent).

@@ -1,8 +1,5 @@
 import FeedModel
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What SimpleFIN answered so far, kept in the cache directory (never the access URL: the file
 /// is named by its fingerprint): the accounts as last seen, every transaction fetched, the span
@@ -104,25 +101,6 @@ public struct SimpleFINStoreFile: Sendable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         guard let data = try? encoder.encode(store) else { return }
-        _ = PrivateFile.write(data, to: fileURL)
-    }
-}
-
-/// Files only this user may read: 0600 in a 0700 directory, written whole then moved into place.
-enum PrivateFile {
-    @discardableResult
-    static func write(_ data: Data, to fileURL: URL) -> Bool {
-        let directory = fileURL.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = directory.appendingPathComponent(".\(fileURL.lastPathComponent).\(getpid()).tmp")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
-        let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        _ = close(fd)
-        guard written == data.count, rename(temporary.path, fileURL.path) == 0 else {
-            unlink(temporary.path)
-            return false
-        }
-        return true
+        try? PrivateFile.write(data, to: fileURL)
     }
 }

@@ -1,10 +1,10 @@
-import FeedModel
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A file only its owner may read, for what a sign-in keeps (remembered tokens, OAuth pairs):
+/// A file only its owner may read, for what a sign-in or a bank keeps (remembered tokens, OAuth
+/// pairs, Enable Banking's and SimpleFIN's sessions, counts and caches):
 /// written whole, 0600 from the first byte, in a 0700 folder, synced and renamed into place;
 /// read back only when it is still the user's own, private and small. And the origin a
 /// credential is kept for, so that it only ever goes back to the server that gave it.
